@@ -1,0 +1,120 @@
+/**
+ * Fault injection: rules that make the next matching API requests fail in a chosen way.
+ * The first added rule that matches wins; each match uses up one of its `times`.
+ */
+
+import { isObject } from './validation.js';
+
+export type Fault =
+  | { kind: 'status'; status: number; body?: string }
+  | { kind: 'hang' }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'malformed'; body: string; status?: number }
+  | { kind: 'reset' };
+
+export interface FaultRule {
+  method?: string;
+  /** Exact path, or a prefix ending in `*`, or a RegExp tested against the path. */
+  path: string | RegExp;
+  /** Default 1; Infinity allowed. */
+  times?: number;
+  fault: Fault;
+}
+
+interface ActiveRule {
+  method: string | undefined;
+  path: string | RegExp;
+  remaining: number;
+  fault: Fault;
+}
+
+export class FaultBook {
+  private rules: ActiveRule[] = [];
+
+  add(rule: FaultRule): void {
+    const times = rule.times ?? 1;
+    if (!(times > 0) || (Number.isFinite(times) && !Number.isInteger(times))) {
+      throw new TypeError('FaultRule.times must be a positive integer or Infinity');
+    }
+    this.rules.push({
+      method: rule.method?.toUpperCase(),
+      path: rule.path,
+      remaining: times,
+      fault: rule.fault,
+    });
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  /** The fault for this request, if any rule matches; uses one of the rule's times. */
+  take(method: string, path: string): Fault | undefined {
+    const index = this.rules.findIndex((rule) => matches(rule, method, path));
+    const rule = this.rules[index];
+    if (rule === undefined) return undefined;
+    rule.remaining -= 1;
+    if (rule.remaining <= 0) this.rules.splice(index, 1);
+    return rule.fault;
+  }
+}
+
+function matches(rule: ActiveRule, method: string, path: string): boolean {
+  if (rule.method !== undefined && rule.method !== method.toUpperCase()) return false;
+  if (rule.path instanceof RegExp) {
+    rule.path.lastIndex = 0;
+    return rule.path.test(path);
+  }
+  if (rule.path.endsWith('*')) return path.startsWith(rule.path.slice(0, -1));
+  return path === rule.path;
+}
+
+/** Parses a FaultRule sent as JSON to the control endpoint; an English error text on failure. */
+export function parseFaultRule(input: unknown): FaultRule | string {
+  if (!isObject(input)) return 'fault rule must be a JSON object';
+  const { method, path, times, fault } = input;
+  if (typeof path !== 'string' || path === '') return '"path" must be a non-empty string';
+  if (method !== undefined && method !== null && typeof method !== 'string')
+    return '"method" must be a string';
+  let count: number | undefined;
+  if (times === 'Infinity' || times === null) count = Number.POSITIVE_INFINITY;
+  else if (times === undefined) count = undefined;
+  else if (typeof times === 'number' && Number.isInteger(times) && times > 0) count = times;
+  else return '"times" must be a positive integer or "Infinity"';
+  const parsedFault = parseFault(fault);
+  if (typeof parsedFault === 'string') return parsedFault;
+  const rule: FaultRule = { path, fault: parsedFault };
+  if (typeof method === 'string') rule.method = method;
+  if (count !== undefined) rule.times = count;
+  return rule;
+}
+
+function parseFault(input: unknown): Fault | string {
+  if (!isObject(input)) return '"fault" must be an object';
+  const isStatus = (value: unknown): value is number =>
+    typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
+  switch (input.kind) {
+    case 'status': {
+      if (!isStatus(input.status)) return '"fault.status" must be an HTTP status code';
+      if (input.body !== undefined && typeof input.body !== 'string') return '"fault.body" must be a string';
+      return typeof input.body === 'string'
+        ? { kind: 'status', status: input.status, body: input.body }
+        : { kind: 'status', status: input.status };
+    }
+    case 'hang':
+      return { kind: 'hang' };
+    case 'delay':
+      if (typeof input.ms !== 'number' || !(input.ms >= 0)) return '"fault.ms" must be a non-negative number';
+      return { kind: 'delay', ms: input.ms };
+    case 'malformed': {
+      if (typeof input.body !== 'string') return '"fault.body" must be a string';
+      if (input.status === undefined) return { kind: 'malformed', body: input.body };
+      if (!isStatus(input.status)) return '"fault.status" must be an HTTP status code';
+      return { kind: 'malformed', body: input.body, status: input.status };
+    }
+    case 'reset':
+      return { kind: 'reset' };
+    default:
+      return '"fault.kind" must be one of status, hang, delay, malformed, reset';
+  }
+}

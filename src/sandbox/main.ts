@@ -1,0 +1,57 @@
+/**
+ * `npm run sandbox`: starts the partner API sandbox and prints its base URL and token.
+ * Environment: SANDBOX_PORT (default 8787), SANDBOX_HOST (default 127.0.0.1), SANDBOX_TOKEN
+ * (default: a random token, printed), SANDBOX_LINK_BASE (optional base of the short links).
+ */
+
+import { type SandboxOptions, startSandbox } from './server.js';
+
+function port(value: string | undefined): number {
+  if (value === undefined || value === '') return 8787;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65_535) {
+    throw new Error(`SANDBOX_PORT must be a port number, got "${value}"`);
+  }
+  return number;
+}
+
+async function main(): Promise<void> {
+  const options: SandboxOptions = {
+    port: port(process.env.SANDBOX_PORT),
+    host: process.env.SANDBOX_HOST || '127.0.0.1',
+  };
+  const token = process.env.SANDBOX_TOKEN;
+  if (token) options.token = token;
+  const linkBase = process.env.SANDBOX_LINK_BASE;
+  if (linkBase) options.linkBase = linkBase;
+
+  const sandbox = await startSandbox(options);
+  const lines = [
+    `Partner API sandbox listening on ${sandbox.url}`,
+    `  PARTNER_API_URL=${sandbox.url}`,
+    token
+      ? '  token: the one in SANDBOX_TOKEN (send it in x-api-token or x-auth-token)'
+      : `  token: ${sandbox.token}  (generated; send it in x-api-token or x-auth-token)`,
+    `  every call needs ?version=1.0, e.g. ${sandbox.url}/v1/billing/currencies?version=1.0`,
+    'Press Ctrl+C to stop.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping the sandbox\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
