@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { createPartnerApi, type PartnerApi } from './client.js';
+import type { PartnerTransport } from './http.js';
+
+/** Reference data that changes rarely: cached per token for `ttlMs`. */
+const CACHED_METHODS = [
+  'listCurrencies',
+  'listPriceLists',
+  'getPriceListTariffs',
+  'listServices',
+  'listHostingTariffs',
+  'listMailTariffs',
+  'listSslTariffs',
+  'listDomainZones',
+] as const satisfies readonly (keyof PartnerApi)[];
+
+export interface ApiFactoryOptions {
+  /** How long reference data is reused. */
+  ttlMs?: number;
+  /** How many tokens keep a cache at once; the least recently used is dropped. */
+  maxTokens?: number;
+  now?: () => number;
+}
+
+/** Gives the client for a token; reference calls of one token share a TTL cache. */
+export type ApiFactory = (token: string) => PartnerApi;
+
+interface Entry {
+  expires: number;
+  value: Promise<unknown>;
+}
+
+/**
+ * Builds the per-chat client factory over one shared transport. Caches are keyed by a hash of
+ * the token, so the token itself is not kept as a map key.
+ */
+export function createApiFactory(transport: PartnerTransport, options: ApiFactoryOptions = {}): ApiFactory {
+  const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const maxTokens = options.maxTokens ?? 1_000;
+  const now = options.now ?? Date.now;
+  const caches = new Map<string, Map<string, Entry>>();
+
+  const cacheFor = (token: string) => {
+    const key = createHash('sha256').update(token).digest('base64url');
+    let cache = caches.get(key);
+    if (cache) {
+      caches.delete(key);
+    } else {
+      cache = new Map();
+      if (caches.size >= maxTokens) {
+        const oldest = caches.keys().next().value;
+        if (oldest !== undefined) caches.delete(oldest);
+      }
+    }
+    caches.set(key, cache);
+    return cache;
+  };
+
+  return (token) => {
+    const api = createPartnerApi(transport, token);
+    const cache = cacheFor(token);
+    const cached: Partial<PartnerApi> = {};
+    for (const method of CACHED_METHODS) {
+      const original = api[method] as (...args: unknown[]) => Promise<unknown>;
+      const wrapper = (...args: unknown[]) => {
+        const key = `${method}:${JSON.stringify(args)}`;
+        const hit = cache.get(key);
+        if (hit && hit.expires > now()) return hit.value;
+        const value = original(...args);
+        cache.set(key, { expires: now() + ttlMs, value });
+        // A failure is not remembered: the next call asks the provider again.
+        value.catch(() => {
+          if (cache.get(key)?.value === value) cache.delete(key);
+        });
+        return value;
+      };
+      Object.assign(cached, { [method]: wrapper });
+    }
+    return { ...api, ...cached };
+  };
+}

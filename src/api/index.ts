@@ -1,0 +1,10 @@
+export { type ApiFactory, type ApiFactoryOptions, createApiFactory } from './cache.js';
+export type { PartnerApi } from './client.js';
+export { createPartnerApi } from './client.js';
+export * from './errors.js';
+export type { CallEvent, TransportOptions } from './http.js';
+export { PartnerTransport } from './http.js';
+export type * from './schemas/billing.js';
+export type * from './schemas/domains.js';
+export { DNS_RECORD_KINDS } from './schemas/domains.js';
+export type * from './schemas/ordering.js';

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/*
+ * The one place that reads the environment. `loadConfig` is called once by main.ts with
+ * `process.env`; everything else receives the parsed `Config`.
+ */
+
+const locale = z.enum(['ru', 'en']);
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const emptyAsUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const optionalString = z.preprocess(emptyAsUndefined, z.string().trim().optional());
+
+const configSchema = z
+  .object({
+    BOT_TOKEN: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string({ error: 'is required (the token @BotFather gives)' })
+        .regex(/^\d+:[\w-]{20,}$/, 'does not look like a bot token (digits:secret)'),
+    ),
+    TELEGRAM_API_ROOT: z.preprocess(emptyAsUndefined, httpUrl.default('https://api.telegram.org')),
+    PARTNER_API_URL: z.preprocess(
+      emptyAsUndefined,
+      z.url({
+        protocol: /^https?$/,
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is required (the partner API base URL, or the one `npm run sandbox` prints)'
+            : 'must be an http(s) URL',
+      }),
+    ),
+    PARTNER_API_TIMEOUT_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be milliseconds' }).int().min(100).max(120_000).default(15_000),
+    ),
+    PARTNER_API_VERSION: z.preprocess(emptyAsUndefined, z.string().default('1.0')),
+    DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+    ENCRYPTION_KEYS: optionalString,
+    STORAGE: z.preprocess(emptyAsUndefined, z.enum(['lowdb', 'redis']).default('lowdb')),
+    REDIS_URL: z.preprocess(
+      emptyAsUndefined,
+      z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
+    ),
+    WEBHOOK_URL: z.preprocess(
+      emptyAsUndefined,
+      z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
+    ),
+    WEBHOOK_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -')
+        .optional(),
+    ),
+    PORT: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535).default(8080),
+    ),
+    ALLOWED_USER_IDS: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be a comma-separated list of Telegram user ids')
+        .transform((list) => new Set(list.split(',').map((id) => Number(id.trim()))))
+        .optional(),
+    ),
+    DEFAULT_LOCALE: z.preprocess(emptyAsUndefined, locale.default('ru')),
+    LOG_LEVEL: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE === 'redis' && env.REDIS_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'is required when STORAGE=redis' });
+    }
+    if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_SECRET'],
+        message: 'is required when WEBHOOK_URL is set',
+      });
+    }
+  });
+
+/** The bot's configuration, parsed once from the environment. */
+export type Config = z.output<typeof configSchema>;
+
+/** Thrown by `loadConfig` with one line per wrong or missing key; never echoes a value. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(
+      `Configuration is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee .env.example for every key.`,
+    );
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment; throws `ConfigError` naming every wrong key. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,59 @@
+import { type DestinationStream, type Logger, pino } from 'pino';
+
+/**
+ * Paths pino blanks out wherever they appear: token headers, the token itself, and the text
+ * of messages (a message may carry a token the user pasted). Logs carry ids and outcomes only.
+ */
+export const REDACTED_PATHS = [
+  'token',
+  '*.token',
+  'headers["x-api-token"]',
+  'headers["x-auth-token"]',
+  '*.headers["x-api-token"]',
+  '*.headers["x-auth-token"]',
+  'BOT_TOKEN',
+  '*.BOT_TOKEN',
+  'ENCRYPTION_KEYS',
+  '*.ENCRYPTION_KEYS',
+  'text',
+  '*.text',
+  'caption',
+  '*.caption',
+];
+
+/**
+ * Replaces every occurrence of the given secrets in a log line. The bot token is part of every
+ * Bot API URL, and a library error may quote such a URL; this is the last line of defence.
+ */
+export function scrubSecrets(line: string, secrets: readonly string[]): string {
+  let out = line;
+  for (const secret of secrets) {
+    if (secret.length >= 8) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+export interface LoggerOptions {
+  level: string;
+  /** Values that must never reach the output, whatever carries them. */
+  secrets?: readonly string[];
+  /** Where lines go; stdout by default. Tests capture lines here. */
+  destination?: DestinationStream;
+}
+
+/** The process logger: redacted paths, then a scrub of known secrets from every line. */
+export function createLogger(options: LoggerOptions): Logger {
+  const sink = options.destination ?? pino.destination({ dest: 1, sync: true });
+  const secrets = options.secrets ?? [];
+  const scrubbing: DestinationStream = { write: (line: string) => sink.write(scrubSecrets(line, secrets)) };
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      base: { service: 'partner-bot' },
+    },
+    scrubbing,
+  );
+}
+
+export type { Logger };
