@@ -1,0 +1,86 @@
+/**
+ * What both stores need to agree on about a stored document: how it is validated when read, how
+ * it is normalized before it is compared or written, and how chat ids are checked.
+ */
+import type { ChatDoc } from './chat-store.js';
+
+/** Thrown when a stored chat document is not a JSON object (hand-edited or damaged file/value). */
+export class CorruptChatDocError extends Error {
+  override name = 'CorruptChatDocError';
+}
+
+/** Thrown by a store's methods after `close()` was called. */
+export class StoreClosedError extends Error {
+  override name = 'StoreClosedError';
+  constructor() {
+    super('the chat store is closed');
+  }
+}
+
+/** Chat ids end up in file names and keys; anything but a safe integer is a bug upstream. */
+export function assertChatId(chatId: number): void {
+  if (!Number.isSafeInteger(chatId)) throw new TypeError(`chat id must be a safe integer, got ${chatId}`);
+}
+
+/**
+ * Canonical JSON text: object keys sorted, `undefined` members dropped. Two documents are equal
+ * exactly when their canonical texts are, whatever order a `change` function built them in.
+ */
+export function serializeChatDoc(doc: ChatDoc): string {
+  return JSON.stringify(doc, (_key, value: unknown) => (isPlainObject(value) ? sortKeys(value) : value));
+}
+
+/** Parses stored text into a document; `where` names the file or key in the error. */
+export function parseChatDoc(text: string, where: string): ChatDoc {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CorruptChatDocError(`${where} does not hold valid JSON`);
+  }
+  if (!isPlainObject(value)) throw new CorruptChatDocError(`${where} does not hold a JSON object`);
+  return value;
+}
+
+/** A plain-JSON deep copy with sorted keys: what would be read back after a write. */
+export function normalizeChatDoc(doc: ChatDoc): ChatDoc {
+  return parseChatDoc(serializeChatDoc(doc), 'the changed chat document');
+}
+
+/** A copy handed to callers, so nobody mutates a store's cached state. */
+export function cloneChatDoc(doc: ChatDoc): ChatDoc {
+  return structuredClone(doc);
+}
+
+/** An empty document is stored as no document at all. */
+export function isEmptyChatDoc(doc: ChatDoc): boolean {
+  return Object.keys(doc).length === 0;
+}
+
+/** `value` as a JSON object (JSON round trip), or undefined when it is not an object. */
+export function toJsonObject(value: unknown): Record<string, unknown> | undefined {
+  const text = JSON.stringify(value);
+  if (text === undefined) return undefined;
+  const parsed: unknown = JSON.parse(text);
+  return isPlainObject(parsed) ? parsed : undefined;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function sortKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    // defineProperty keeps a literal "__proto__" key an ordinary member.
+    Object.defineProperty(sorted, key, {
+      value: value[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return sorted;
+}

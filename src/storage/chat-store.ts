@@ -1,0 +1,40 @@
+/**
+ * Persistence seam for everything the bot keeps per chat. Implementations store opaque JSON
+ * documents; secrets inside them are already sealed by `crypto.ts` before they get here, so a
+ * store never sees a token in clear text.
+ */
+
+/** Languages the bot speaks. */
+export type Locale = 'ru' | 'en';
+
+/**
+ * One chat's stored document. Secrets are sealed strings (see `crypto.ts`), never clear text.
+ * `session` is telegraf's session object (scene state); it is plain JSON.
+ */
+export interface ChatDoc {
+  locale?: Locale;
+  /** Sealed partner API token. */
+  token?: string;
+  /** Sealed JSON array of saved customer requisites profiles. */
+  profiles?: string;
+  /** Currency chosen in the last order, offered first next time. */
+  lastCurrencyId?: number;
+  /** telegraf session (scene state); absent when empty. */
+  session?: Record<string, unknown>;
+}
+
+/** Raw per-chat document storage: lowdb (one process) or Redis (several processes). */
+export interface ChatStore {
+  /** The chat's document, or undefined when nothing is stored. */
+  read(chatId: number): Promise<ChatDoc | undefined>;
+  /**
+   * Read-modify-write of one chat's document. `change` gets a copy of the current document
+   * (`{}` when none) and returns the new one; returning an empty object removes the chat.
+   * Nothing is written when the result equals the current document.
+   */
+  update(chatId: number, change: (doc: ChatDoc) => ChatDoc): Promise<ChatDoc>;
+  /** Forgets everything stored for the chat. */
+  remove(chatId: number): Promise<void>;
+  /** Flushes pending writes and releases files or connections. */
+  close(): Promise<void>;
+}

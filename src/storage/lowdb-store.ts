@@ -1,0 +1,171 @@
+/**
+ * `ChatStore` on lowdb for a single bot process. lowdb rewrites a whole file per write, so each
+ * chat gets its own small file and an update costs the same at ten chats as at ten thousand:
+ * `<dataDir>/chats/<last two digits of |chatId|>/<chatId>.json` (the subfolders keep directories
+ * short; group chats have negative ids, hence `|chatId|` for the folder only).
+ *
+ * `JSONFilePreset` is avoided on purpose: it silently switches to memory when NODE_ENV=test.
+ */
+import { mkdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { Low } from 'lowdb';
+import { DataFile } from 'lowdb/node';
+import {
+  assertChatId,
+  cloneChatDoc,
+  isEmptyChatDoc,
+  normalizeChatDoc,
+  parseChatDoc,
+  StoreClosedError,
+  serializeChatDoc,
+} from './chat-doc.js';
+import { createChatQueue } from './chat-queue.js';
+import type { ChatDoc, ChatStore } from './chat-store.js';
+
+/** Options of `createLowdbStore`. */
+export interface LowdbStoreOptions {
+  /** `DATA_DIR`; chat files live under `<dataDir>/chats`. */
+  dataDir: string;
+  /**
+   * How many chats keep their loaded document in memory. Idle chats beyond this are dropped and
+   * read from disk again when next used. Default 10,000.
+   */
+  cacheSize?: number;
+}
+
+interface ChatFile {
+  db: Low<ChatDoc>;
+  /** Canonical text of `db.data`, kept so an unchanged update costs no second serialization. */
+  text: string;
+  loaded: boolean;
+}
+
+/** Path of a chat's file below `dataDir`; exported for tests and operators' tooling. */
+export function locateChatFile(dataDir: string, chatId: number): string {
+  assertChatId(chatId);
+  const shard = String(Math.abs(chatId) % 100).padStart(2, '0');
+  return path.join(dataDir, 'chats', shard, `${chatId}.json`);
+}
+
+/** Creates the lowdb store; files are read lazily, one chat at a time. */
+export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
+  const { dataDir, cacheSize = 10_000 } = options;
+  const queue = createChatQueue();
+  // Exactly one Low per file in this process: a second one would keep its own stale copy.
+  const files = new Map<number, ChatFile>();
+  const createdDirs = new Set<string>();
+  let closed = false;
+
+  function openChatFile(chatId: number): ChatFile {
+    const cached = files.get(chatId);
+    if (cached !== undefined) {
+      // Re-insert so the Map's order is least recently used first.
+      files.delete(chatId);
+      files.set(chatId, cached);
+      return cached;
+    }
+    const file = locateChatFile(dataDir, chatId);
+    const adapter = new DataFile<ChatDoc>(file, {
+      parse: (text) => parseChatDoc(text, file),
+      stringify: (doc) => `${JSON.stringify(doc, null, 2)}\n`,
+    });
+    const created: ChatFile = { db: new Low<ChatDoc>(adapter, {}), text: '{}', loaded: false };
+    files.set(chatId, created);
+    return created;
+  }
+
+  function evictIdleFiles(): void {
+    for (const chatId of files.keys()) {
+      if (files.size <= cacheSize) return;
+      // A busy chat's Low may be mid-write; dropping it could let a second Low appear.
+      if (!queue.isBusy(chatId)) files.delete(chatId);
+    }
+  }
+
+  /** Runs `task` on the chat's loaded file, after the chat's earlier operations. */
+  async function withChatFile<T>(
+    chatId: number,
+    task: (chat: ChatFile, file: string) => Promise<T>,
+    { load = true } = {},
+  ): Promise<T> {
+    if (closed) throw new StoreClosedError();
+    assertChatId(chatId);
+    const file = locateChatFile(dataDir, chatId);
+    const result = queue.run(chatId, async () => {
+      const chat = openChatFile(chatId);
+      if (load && !chat.loaded) {
+        await chat.db.read();
+        chat.db.data = normalizeChatDoc(chat.db.data);
+        chat.text = serializeChatDoc(chat.db.data);
+        chat.loaded = true;
+      }
+      return task(chat, file);
+    });
+    return result.finally(evictIdleFiles);
+  }
+
+  async function ensureDirectory(file: string): Promise<void> {
+    const dir = path.dirname(file);
+    if (createdDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    createdDirs.add(dir);
+  }
+
+  async function deleteFile(chat: ChatFile, file: string): Promise<void> {
+    await unlinkIfPresent(file);
+    chat.db.data = {};
+    chat.text = '{}';
+    chat.loaded = true;
+  }
+
+  return {
+    read(chatId) {
+      return withChatFile(chatId, async (chat) =>
+        isEmptyChatDoc(chat.db.data) ? undefined : cloneChatDoc(chat.db.data),
+      );
+    },
+
+    update(chatId, change) {
+      return withChatFile(chatId, async (chat, file) => {
+        const next = normalizeChatDoc(change(cloneChatDoc(chat.db.data)));
+        const text = serializeChatDoc(next);
+        if (text === chat.text) return next;
+        if (isEmptyChatDoc(next)) {
+          await deleteFile(chat, file);
+          return next;
+        }
+        await ensureDirectory(file);
+        const previous = chat.db.data;
+        chat.db.data = next;
+        try {
+          // steno writes a temp file and renames it over the old one: a crash leaves either version.
+          await chat.db.write();
+        } catch (error) {
+          chat.db.data = previous;
+          throw error;
+        }
+        chat.text = text;
+        return cloneChatDoc(next);
+      });
+    },
+
+    remove(chatId) {
+      // No load: a damaged file must still be removable.
+      return withChatFile(chatId, (chat, file) => deleteFile(chat, file), { load: false });
+    },
+
+    async close() {
+      closed = true;
+      await queue.drain();
+      files.clear();
+    },
+  };
+}
+
+async function unlinkIfPresent(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) throw error;
+  }
+}

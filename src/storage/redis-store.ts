@@ -1,0 +1,126 @@
+/**
+ * `ChatStore` on Redis, for several bot processes sharing one state. One string key per chat
+ * holds the document as canonical JSON.
+ *
+ * `update` is an optimistic compare-and-set: read, apply `change` locally, then a Lua script
+ * writes only if the key still holds what was read, else the update is retried. WATCH/MULTI is
+ * not used because WATCH belongs to the connection, and the connection is shared by every chat of
+ * this process: one EXEC would clear another update's WATCH and let it overwrite blindly.
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import {
+  assertChatId,
+  cloneChatDoc,
+  isEmptyChatDoc,
+  normalizeChatDoc,
+  parseChatDoc,
+  StoreClosedError,
+  serializeChatDoc,
+} from './chat-doc.js';
+import { createChatQueue } from './chat-queue.js';
+import type { ChatStore } from './chat-store.js';
+
+/** Options of `createRedisStore`. */
+export interface RedisStoreOptions {
+  /** A connection built and, at shutdown, quit by the caller. */
+  redis: Redis;
+  /** Prepended to every key; default `partner-bot:`. */
+  prefix?: string;
+  /** Compare-and-set attempts before `update` gives up; default 100. */
+  maxAttempts?: number;
+}
+
+/** Thrown by `update` when other processes kept changing the chat for every attempt. */
+export class UpdateConflictError extends Error {
+  override name = 'UpdateConflictError';
+}
+
+/**
+ * KEYS[1] the chat key; ARGV[1] the value read ('' = absent); ARGV[2] the new value ('' = delete).
+ * Stored values are JSON objects, never '', so '' is free to mean "no key".
+ */
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if current == false then current = '' end
+if current ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+end
+return 1
+`;
+const COMPARE_AND_SET_SHA = createHash('sha1').update(COMPARE_AND_SET).digest('hex');
+
+/** Key of a chat's document. */
+export function formatChatKey(prefix: string, chatId: number): string {
+  assertChatId(chatId);
+  return `${prefix}chat:${chatId}`;
+}
+
+/** Creates the Redis store over a connection the caller owns. */
+export function createRedisStore(options: RedisStoreOptions): ChatStore {
+  const { redis, prefix = 'partner-bot:', maxAttempts = 100 } = options;
+  // Tasks of one chat in this process wait for each other instead of racing to retry.
+  const queue = createChatQueue();
+  let closed = false;
+
+  async function withChat<T>(chatId: number, task: (key: string) => Promise<T>): Promise<T> {
+    if (closed) throw new StoreClosedError();
+    const key = formatChatKey(prefix, chatId);
+    return queue.run(chatId, () => task(key));
+  }
+
+  async function compareAndSet(key: string, expected: string, next: string): Promise<boolean> {
+    let result: unknown;
+    try {
+      result = await redis.evalsha(COMPARE_AND_SET_SHA, 1, key, expected, next);
+    } catch (error) {
+      // The server forgets scripts on restart or SCRIPT FLUSH; EVAL loads it again.
+      if (!(error instanceof Error && error.message.includes('NOSCRIPT'))) throw error;
+      result = await redis.eval(COMPARE_AND_SET, 1, key, expected, next);
+    }
+    return result === 1;
+  }
+
+  return {
+    read(chatId) {
+      return withChat(chatId, async (key) => {
+        const raw = await redis.get(key);
+        return raw === null ? undefined : parseChatDoc(raw, `redis key ${key}`);
+      });
+    },
+
+    update(chatId, change) {
+      return withChat(chatId, async (key) => {
+        for (let attempt = 1; ; attempt++) {
+          const raw = await redis.get(key);
+          const current = raw === null ? {} : normalizeChatDoc(parseChatDoc(raw, `redis key ${key}`));
+          const next = normalizeChatDoc(change(cloneChatDoc(current)));
+          const nextText = isEmptyChatDoc(next) ? '' : serializeChatDoc(next);
+          const currentText = raw === null ? '' : serializeChatDoc(current);
+          if (nextText === currentText) return next;
+          if (await compareAndSet(key, raw ?? '', nextText)) return next;
+          if (attempt >= maxAttempts) {
+            throw new UpdateConflictError(`chat ${chatId} kept changing; gave up after ${attempt} attempts`);
+          }
+          // Jitter so that two processes colliding once don't collide again in lockstep.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
+        }
+      });
+    },
+
+    remove(chatId) {
+      return withChat(chatId, async (key) => {
+        await redis.del(key);
+      });
+    },
+
+    async close() {
+      closed = true;
+      await queue.drain();
+      // The connection was passed in; quitting it is the caller's call.
+    },
+  };
+}
