@@ -1,0 +1,187 @@
+import { Composer, Markup } from 'telegraf';
+import type { PartnerApi } from '../../api/index.js';
+import type { CallbackRouter } from '../callbacks.js';
+import type { BotContext } from '../context.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import { linkKeyboard } from '../keyboards/list.js';
+import type { PagedLists } from '../paged-list.js';
+import {
+  type CurrencyCodes,
+  renderInvoice,
+  renderLink,
+  renderPartnerStatement,
+  renderPayment,
+  renderStatement,
+} from '../views/billing.js';
+import { commandWords, parseOptionalId } from './arguments.js';
+
+/** Currency codes by id for amounts; the currency list is cached per token. */
+export async function loadCurrencyCodes(api: PartnerApi): Promise<CurrencyCodes> {
+  const currencies = await api.listCurrencies();
+  return new Map(currencies.map((c) => [c.currency_id, c.currency_code]));
+}
+
+const filterOf = (id: number | undefined) => (id === undefined ? '-' : String(id));
+const idOf = (filter: string) => (filter === '-' ? undefined : Number(filter));
+
+/** Sends a public link as text (to forward) and as a URL button. */
+async function sendLink(ctx: BotContext, titleKey: string, params: Record<string, unknown>, url: string) {
+  await ctx.reply(renderLink(ctx.t, titleKey, params, url), {
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+    ...linkKeyboard(ctx.t('common:openLink'), url),
+  });
+}
+
+/** /invoices, /invoice, /payments, /statements, /statement, /partner_statements, /partner_statement. */
+export function createBillingCommands(router: CallbackRouter, lists: PagedLists) {
+  const composer = new Composer<BotContext>();
+
+  const invoices = lists.register({
+    id: 'inv',
+    async load(ctx, filter) {
+      const api = await ctx.partnerApi();
+      const orderId = idOf(filter);
+      const [items, codes] = await Promise.all([
+        api.listInvoices(orderId === undefined ? {} : { order_id: orderId }),
+        loadCurrencyCodes(api),
+      ]);
+      items.sort((a, b) => b.invoice_id - a.invoice_id);
+      return {
+        title:
+          orderId === undefined
+            ? ctx.t('billing:invoicesTitle')
+            : ctx.t('billing:invoicesOfOrder', { orderId }),
+        empty: ctx.t('billing:noInvoices'),
+        rows: items.map((invoice) => ({
+          html: renderInvoice(ctx.t, ctx.locale, codes, invoice),
+          button: Markup.button.callback(
+            ctx.t('billing:invoiceButton', { number: invoice.invoice_number }),
+            encodeCallback('invoiceLink', invoice.invoice_id),
+          ),
+        })),
+      };
+    },
+  });
+
+  const payments = lists.register({
+    id: 'pay',
+    async load(ctx, filter) {
+      const api = await ctx.partnerApi();
+      const orderId = idOf(filter);
+      const [items, allInvoices, codes] = await Promise.all([
+        api.listPayments(orderId === undefined ? {} : { order_id: orderId }),
+        api.listInvoices(orderId === undefined ? {} : { order_id: orderId }),
+        loadCurrencyCodes(api),
+      ]);
+      const byId = new Map(allInvoices.map((i) => [i.invoice_id, i]));
+      items.sort((a, b) => b.payment_id - a.payment_id);
+      return {
+        title:
+          orderId === undefined
+            ? ctx.t('billing:paymentsTitle')
+            : ctx.t('billing:paymentsOfOrder', { orderId }),
+        empty: ctx.t('billing:noPayments'),
+        rows: items.map((p) => ({
+          html: renderPayment(ctx.t, ctx.locale, p, byId.get(p.invoice_id), codes),
+        })),
+      };
+    },
+  });
+
+  const statements = lists.register({
+    id: 'st',
+    async load(ctx, filter) {
+      const api = await ctx.partnerApi();
+      const orderId = idOf(filter);
+      const [items, codes] = await Promise.all([
+        api.listStatements(orderId === undefined ? {} : { order_id: orderId }),
+        loadCurrencyCodes(api),
+      ]);
+      items.sort((a, b) => b.statement_id - a.statement_id);
+      return {
+        title:
+          orderId === undefined
+            ? ctx.t('billing:statementsTitle')
+            : ctx.t('billing:statementsOfOrder', { orderId }),
+        empty: ctx.t('billing:noStatements'),
+        rows: items.map((s) => ({
+          html: renderStatement(ctx.t, ctx.locale, codes, s),
+          button: Markup.button.callback(
+            ctx.t('billing:statementButton', { number: s.statement_number }),
+            encodeCallback('statementLink', s.statement_id),
+          ),
+        })),
+      };
+    },
+  });
+
+  const partnerStatements = lists.register({
+    id: 'pst',
+    async load(ctx) {
+      const items = await (await ctx.partnerApi()).listPartnerStatements();
+      items.sort((a, b) => b.partner_statement_id - a.partner_statement_id);
+      return {
+        title: ctx.t('billing:partnerStatementsTitle'),
+        empty: ctx.t('billing:noPartnerStatements'),
+        rows: items.map((s) => ({
+          html: renderPartnerStatement(ctx.t, s),
+          button: Markup.button.callback(
+            ctx.t('billing:statementButton', { number: s.partner_statement_number }),
+            encodeCallback('partnerStatementLink', s.partner_statement_id),
+          ),
+        })),
+      };
+    },
+  });
+
+  const showInvoiceLink = async (ctx: BotContext, invoiceId: number) => {
+    const url = await (await ctx.partnerApi()).getInvoiceUrl(invoiceId);
+    await sendLink(ctx, 'billing:invoiceLink', { id: invoiceId }, url);
+  };
+  const showStatementLink = async (ctx: BotContext, statementId: number) => {
+    const url = await (await ctx.partnerApi()).getStatementUrl(statementId);
+    await sendLink(ctx, 'billing:statementLink', { id: statementId }, url);
+  };
+  const showPartnerStatementLink = async (ctx: BotContext, statementId: number) => {
+    const url = await (await ctx.partnerApi()).getPartnerStatementUrl(statementId);
+    await sendLink(ctx, 'billing:partnerStatementLink', { id: statementId }, url);
+  };
+
+  router.on('invoiceLink', showInvoiceLink);
+  router.on('statementLink', showStatementLink);
+  router.on('partnerStatementLink', showPartnerStatementLink);
+  router.on('orderInvoices', (ctx, orderId) => lists.show(ctx, invoices, filterOf(orderId), 0, 'reply'));
+
+  composer.command('invoices', async (ctx) => {
+    const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageInvoices');
+    await lists.show(ctx, invoices, filterOf(orderId), 0, 'reply');
+  });
+  composer.command('invoice', async (ctx) => {
+    const invoiceId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageInvoice');
+    // Without an id the list comes, each invoice with its link button.
+    if (invoiceId === undefined) await lists.show(ctx, invoices, '-', 0, 'reply');
+    else await showInvoiceLink(ctx, invoiceId);
+  });
+  composer.command('payments', async (ctx) => {
+    const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usagePayments');
+    await lists.show(ctx, payments, filterOf(orderId), 0, 'reply');
+  });
+  composer.command('statements', async (ctx) => {
+    const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageStatements');
+    await lists.show(ctx, statements, filterOf(orderId), 0, 'reply');
+  });
+  composer.command('statement', async (ctx) => {
+    const statementId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageStatement');
+    if (statementId === undefined) await lists.show(ctx, statements, '-', 0, 'reply');
+    else await showStatementLink(ctx, statementId);
+  });
+  composer.command('partner_statements', (ctx) => lists.show(ctx, partnerStatements, '-', 0, 'reply'));
+  composer.command('partner_statement', async (ctx) => {
+    const statementId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usagePartnerStatement');
+    if (statementId === undefined) await lists.show(ctx, partnerStatements, '-', 0, 'reply');
+    else await showPartnerStatementLink(ctx, statementId);
+  });
+
+  return composer;
+}

@@ -1,0 +1,71 @@
+import { Composer, Markup } from 'telegraf';
+import { parseDomainList, toAsciiDomain } from '../../core/domain-names.js';
+import { escapeHtml } from '../../core/format.js';
+import { MESSAGE_LIMIT } from '../../core/paging.js';
+import type { CallbackRouter } from '../callbacks.js';
+import { type BotContext, UserInputError } from '../context.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import { inRows } from '../keyboards/list.js';
+import { CHECK_SCENE } from '../scenes/check-domains.js';
+import { type CheckedDomain, renderCheckReport } from '../views/domains.js';
+
+/** How many names one /check takes; a batch of the check call carries at most `BATCH`. */
+export const MAX_DOMAINS_PER_CHECK = 50;
+const BATCH = 25;
+const ORDER_BUTTONS = 10;
+
+/** Checks pasted names and replies with the verdicts; available ones get an Order button. */
+export async function checkDomains(ctx: BotContext, text: string): Promise<void> {
+  const { valid, invalid } = parseDomainList(text);
+  if (valid.length === 0) {
+    throw new UserInputError('domains:nothingToCheck', { names: invalid.map(escapeHtml).join(', ') || '—' });
+  }
+  if (valid.length > MAX_DOMAINS_PER_CHECK) {
+    throw new UserInputError('domains:tooMany', { max: MAX_DOMAINS_PER_CHECK, count: valid.length });
+  }
+  const api = await ctx.partnerApi();
+  const byAscii = new Map<string, CheckedDomain>();
+  for (const name of valid) byAscii.set(toAsciiDomain(name) ?? name, { name, result: undefined });
+  const names = [...byAscii.keys()];
+  for (let i = 0; i < names.length; i += BATCH) {
+    // Names go out in ASCII (punycode): every registry takes that form; answers may use either.
+    const results = await api.checkDomains(names.slice(i, i + BATCH));
+    for (const result of results) {
+      const entry = byAscii.get(toAsciiDomain(result.domain) ?? result.domain.toLowerCase());
+      if (entry) entry.result = result;
+    }
+  }
+  const checked = [...byAscii.values()];
+  let report = renderCheckReport(ctx.t, checked, invalid);
+  if (report.length > MESSAGE_LIMIT) report = `${report.slice(0, MESSAGE_LIMIT - 1)}…`;
+  const orderable = [...byAscii.entries()]
+    .filter(([ascii, c]) => c.result?.is_available && Buffer.byteLength(`1:od:${ascii}`) <= 64)
+    .slice(0, ORDER_BUTTONS)
+    .map(([ascii, c]) =>
+      Markup.button.callback(
+        ctx.t('domains:orderButton', { domain: c.name }),
+        encodeCallback('orderDomain', ascii),
+      ),
+    );
+  await ctx.reply(report, { parse_mode: 'HTML', ...Markup.inlineKeyboard(inRows(orderable, 1)) });
+}
+
+/** /check <domains…>; without names it asks for them. */
+export function createDomainCommands(router: CallbackRouter) {
+  const composer = new Composer<BotContext>();
+  composer.command('check', async (ctx) => {
+    const text = ctx.payload.trim();
+    if (text === '') {
+      // Fail early without a token rather than after the user typed the list.
+      await ctx.partnerApi();
+      await ctx.scene.enter(CHECK_SCENE);
+      return;
+    }
+    await checkDomains(ctx, text);
+  });
+  // The guided domain order is wired by the ordering feature; until then the button says so.
+  router.on('orderDomain', async (ctx) => {
+    await ctx.reply(ctx.t('domains:orderNotYet'));
+  });
+  return composer;
+}

@@ -1,0 +1,96 @@
+import { Composer, Markup } from 'telegraf';
+import type { ChatData } from '../../storage/chat-data.js';
+import type { CallbackRouter } from '../callbacks.js';
+import type { BotContext } from '../context.js';
+import { LOCALES } from '../i18n.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import { TOKEN_SCENE } from '../scenes/token.js';
+import { commandWords } from './arguments.js';
+
+/** /start, /help, /token, /logout, /lang, /cancel. */
+export function createOnboardingCommands(router: CallbackRouter, deps: { chatData: ChatData }) {
+  const composer = new Composer<BotContext>();
+  const hasToken = async (ctx: BotContext) =>
+    ctx.chat !== undefined && (await deps.chatData.getToken(ctx.chat.id)) !== undefined;
+
+  composer.start(async (ctx) => {
+    const key = (await hasToken(ctx)) ? 'onboarding:welcomeBack' : 'onboarding:welcome';
+    await ctx.reply(ctx.t(key, { name: ctx.from.first_name }), {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+    });
+  });
+
+  composer.help((ctx) => ctx.reply(ctx.t('onboarding:help'), { parse_mode: 'HTML' }));
+
+  composer.command('token', async (ctx) => {
+    if (ctx.chat.type !== 'private') {
+      await ctx.reply(ctx.t('onboarding:tokenPrivateOnly'));
+      return;
+    }
+    await ctx.scene.enter(TOKEN_SCENE);
+  });
+
+  composer.command('logout', (ctx) =>
+    ctx.reply(ctx.t('onboarding:logoutConfirm'), {
+      ...Markup.inlineKeyboard([
+        Markup.button.callback(ctx.t('onboarding:logoutYes'), encodeCallback('logout', 'yes')),
+        Markup.button.callback(ctx.t('onboarding:logoutNo'), encodeCallback('logout', 'no')),
+      ]),
+    }),
+  );
+
+  router.on('logout', async (ctx, answer) => {
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    if (answer !== 'yes' || ctx.chat === undefined) {
+      await ctx.reply(ctx.t('onboarding:logoutKept'));
+      return;
+    }
+    await ctx.scene.leave();
+    await deps.chatData.wipe(ctx.chat.id);
+    // The session middleware writes the (now empty) session back after this handler.
+    ctx.session = {};
+    await ctx.reply(ctx.t('onboarding:loggedOut'));
+  });
+
+  const setLocale = async (ctx: BotContext, word: string) => {
+    const locale = LOCALES.find((l) => l === word);
+    if (!locale || ctx.chat === undefined) return false;
+    await deps.chatData.setLocale(ctx.chat.id, locale);
+    ctx.locale = locale;
+    return true;
+  };
+
+  composer.command('lang', async (ctx) => {
+    const word = commandWords(ctx.payload)[0]?.toLowerCase();
+    if (word !== undefined && (await setLocale(ctx, word))) {
+      await ctx.reply(ctx.t('onboarding:langSet', { lng: word }));
+      return;
+    }
+    await ctx.reply(ctx.t('onboarding:langChoose'), {
+      ...Markup.inlineKeyboard(
+        LOCALES.map((l) =>
+          Markup.button.callback(ctx.t(`onboarding:langName.${l}`), encodeCallback('lang', l)),
+        ),
+      ),
+    });
+  });
+
+  router.on('lang', async (ctx, word) => {
+    if (await setLocale(ctx, word)) {
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      await ctx.reply(ctx.t('onboarding:langSet', { lng: word }));
+    }
+  });
+
+  composer.command('cancel', async (ctx) => {
+    if (ctx.scene.current) {
+      await ctx.scene.leave();
+      await ctx.reply(ctx.t('onboarding:cancelled'));
+    } else {
+      await ctx.reply(ctx.t('onboarding:nothingToCancel'));
+    }
+  });
+
+  return composer;
+}

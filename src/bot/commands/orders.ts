@@ -1,0 +1,139 @@
+import { Composer, Markup } from 'telegraf';
+import type { PartnerApi } from '../../api/index.js';
+import { providerDateToMinutes } from '../../core/format.js';
+import type { CallbackRouter } from '../callbacks.js';
+import { type BotContext, UserInputError } from '../context.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import { linkKeyboard } from '../keyboards/list.js';
+import type { PagedList, PagedLists } from '../paged-list.js';
+import { renderLink } from '../views/billing.js';
+import {
+  type AnyOrder,
+  ORDER_KINDS,
+  type OrderKind,
+  renderOrderDetails,
+  renderOrderRow,
+} from '../views/orders.js';
+import { commandWords } from './arguments.js';
+
+/** Accepted spellings of `/orders <kind>`. */
+const KIND_WORDS: Record<string, OrderKind> = {
+  domain: 'domain',
+  hosting: 'hosting',
+  mail: 'mail',
+  ssl: 'ssl',
+};
+
+function loadOrders(api: PartnerApi, kind: OrderKind, orderId?: number): Promise<AnyOrder[]> {
+  const query = orderId === undefined ? {} : { order_id: orderId };
+  switch (kind) {
+    case 'domain':
+      return api.listDomainOrders(query);
+    case 'hosting':
+      return api.listHostingOrders(query);
+    case 'mail':
+      return api.listMailOrders(query);
+    case 'ssl':
+      return api.listSslOrders(query);
+    default:
+      return api.listOrders(query);
+  }
+}
+
+async function serviceNames(api: PartnerApi): Promise<Map<string, string>> {
+  return new Map((await api.listServices()).map((s) => [s.service_id, s.name]));
+}
+
+/** Newest first: by placing time, then by id (the provider's order is not specified). */
+function newestFirst(a: AnyOrder, b: AnyOrder): number {
+  const byDate =
+    (providerDateToMinutes(b.order_datetime) || 0) - (providerDateToMinutes(a.order_datetime) || 0);
+  return byDate !== 0 ? byDate : b.order_id - a.order_id;
+}
+
+/** /orders [kind], order details, and the certificate link of a domain order. */
+export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
+  const composer = new Composer<BotContext>();
+
+  const orderLists = new Map<OrderKind, PagedList>(
+    ORDER_KINDS.map((kind) => [
+      kind,
+      lists.register({
+        id: `o${kind}`,
+        async load(ctx) {
+          const api = await ctx.partnerApi();
+          const [orders, names] = await Promise.all([loadOrders(api, kind), serviceNames(api)]);
+          orders.sort(newestFirst);
+          return {
+            title: ctx.t(`orders:title.${kind}`),
+            empty: ctx.t('orders:none'),
+            rows: orders.map((order) => ({
+              html: renderOrderRow(ctx.t, order, names.get(order.service_id)),
+              button: Markup.button.callback(
+                ctx.t('orders:button', { number: order.number }),
+                encodeCallback('order', kind, order.order_id),
+              ),
+            })),
+          };
+        },
+      }),
+    ]),
+  );
+
+  router.on('order', async (ctx, kindWord, orderId) => {
+    const kind = ORDER_KINDS.find((k) => k === kindWord) ?? 'all';
+    const api = await ctx.partnerApi();
+    const [[order], names] = await Promise.all([loadOrders(api, kind, orderId), serviceNames(api)]);
+    if (!order) throw new UserInputError('orders:notFound', { id: orderId });
+    // The general list has no `advanced`; ask the domain list whether this is a domain order.
+    const domainOrder =
+      kind === 'domain'
+        ? order
+        : kind === 'all'
+          ? (await api.listDomainOrders({ order_id: orderId }))[0]
+          : undefined;
+    const shown = domainOrder ?? order;
+    const buttons = [
+      [Markup.button.callback(ctx.t('orders:invoicesButton'), encodeCallback('orderInvoices', orderId))],
+    ];
+    if (domainOrder) {
+      buttons.push([
+        Markup.button.callback(ctx.t('orders:dnsButton'), encodeCallback('dns', orderId)),
+        Markup.button.callback(ctx.t('orders:nsButton'), encodeCallback('nameServers', orderId)),
+      ]);
+      buttons.push([
+        Markup.button.callback(ctx.t('orders:certificateButton'), encodeCallback('certificate', orderId)),
+      ]);
+    }
+    await ctx.reply(renderOrderDetails(ctx.t, shown, names.get(shown.service_id)), {
+      parse_mode: 'HTML',
+      ...Markup.inlineKeyboard(buttons),
+    });
+  });
+
+  router.on('certificate', async (ctx, orderId) => {
+    const url = await (await ctx.partnerApi()).getDomainCertificateUrl(orderId);
+    await ctx.reply(renderLink(ctx.t, 'orders:certificateLink', { id: orderId }, url), {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...linkKeyboard(ctx.t('common:openLink'), url),
+    });
+  });
+
+  // DNS and name-server screens arrive with the DNS feature; until then the buttons say so.
+  const notYet = async (ctx: BotContext) => {
+    await ctx.reply(ctx.t('orders:dnsNotYet'));
+  };
+  router.on('dns', notYet);
+  router.on('nameServers', notYet);
+
+  composer.command('orders', async (ctx) => {
+    const word = commandWords(ctx.payload)[0]?.toLowerCase();
+    const kind = word === undefined ? 'all' : KIND_WORDS[word];
+    if (kind === undefined) throw new UserInputError('errors:badOrderKind', { usageKey: 'orders:usage' });
+    const list = orderLists.get(kind);
+    if (list) await lists.show(ctx, list, '-', 0, 'reply');
+  });
+
+  return composer;
+}

@@ -1,0 +1,46 @@
+import type { Context, Scenes } from 'telegraf';
+import type { PartnerApi } from '../api/index.js';
+import type { Locale } from '../storage/chat-store.js';
+import type { Translate } from './i18n.js';
+
+/** Scene state kept in the session; each scene narrows its own part. */
+export type SceneState = Scenes.SceneSessionData;
+
+/** What the session holds: telegraf's scene bookkeeping only; everything else is in ChatData. */
+export type BotSession = Scenes.SceneSession<SceneState>;
+
+/** The context every handler gets: telegraf's, plus language and the chat's partner API. */
+export interface BotContext extends Context {
+  session: BotSession;
+  scene: Scenes.SceneContextScene<BotContext, SceneState>;
+  /** The chat's language for this update. */
+  locale: Locale;
+  /** Translates in the chat's language. */
+  t: Translate;
+  /** The chat's partner API client; throws `NoTokenError` when no token is stored. */
+  partnerApi(): Promise<PartnerApi>;
+}
+
+/** Thrown by `ctx.partnerApi()` when the chat has no token; the user is pointed to /token. */
+export class NoTokenError extends Error {
+  constructor() {
+    super('no partner API token stored for this chat');
+    this.name = 'NoTokenError';
+  }
+}
+
+/**
+ * Thrown by handlers for input the user can fix; `key` is an i18n key shown to the user with
+ * `params`, so no handler formats error text itself.
+ */
+export class UserInputError extends Error {
+  readonly key: string;
+  readonly params: Record<string, unknown>;
+
+  constructor(key: string, params: Record<string, unknown> = {}) {
+    super(key);
+    this.name = 'UserInputError';
+    this.key = key;
+    this.params = params;
+  }
+}

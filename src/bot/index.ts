@@ -1,0 +1,131 @@
+import { Composer, Scenes, session, Telegraf, type Telegram } from 'telegraf';
+import type { ApiFactory } from '../api/index.js';
+import type { Logger } from '../logger.js';
+import type { ChatData } from '../storage/chat-data.js';
+import type { Locale } from '../storage/chat-store.js';
+import { CallbackRouter } from './callbacks.js';
+import { createBillingCommands } from './commands/billing.js';
+import { createCatalogCommands } from './commands/catalog.js';
+import { checkDomains, createDomainCommands } from './commands/domains.js';
+import { createOnboardingCommands } from './commands/onboarding.js';
+import { createOrderCommands } from './commands/orders.js';
+import type { BotContext, BotSession } from './context.js';
+import { LOCALES, type Translations } from './i18n.js';
+import { createAccessGuard } from './middlewares/access.js';
+import { createChatContext } from './middlewares/chat-context.js';
+import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
+import { createSequentializer } from './middlewares/sequentialize.js';
+import { PagedLists } from './paged-list.js';
+import { createCheckScene } from './scenes/check-domains.js';
+import { createTokenScene } from './scenes/token.js';
+
+/** Everything the bot needs, built by main.ts (or a test). */
+export interface BotDeps {
+  botToken: string;
+  telegramApiRoot?: string;
+  chatData: ChatData;
+  apiFor: ApiFactory;
+  translations: Translations;
+  logger: Logger;
+  defaultLocale: Locale;
+  allowedUserIds?: ReadonlySet<number> | undefined;
+}
+
+/** Commands in menu order; each has `commands.<name>` descriptions in both languages. */
+export const MENU_COMMANDS = [
+  'invoice',
+  'invoices',
+  'check',
+  'orders',
+  'payments',
+  'statements',
+  'statement',
+  'partner_statements',
+  'partner_statement',
+  'prices',
+  'tariffs',
+  'zones',
+  'token',
+  'lang',
+  'cancel',
+  'logout',
+  'help',
+  'start',
+] as const;
+
+/** The wired bot and what main.ts needs to stop it gracefully. */
+export interface PartnerBot {
+  bot: Telegraf<BotContext>;
+  /** Resolves when every update already started has finished. */
+  drain(): Promise<void>;
+}
+
+/**
+ * Builds the bot. Middleware order matters: the error boundary wraps everything; one chat's
+ * updates run one at a time; the chat's language is known before the allow-list answers; the
+ * session is read only for allowed users; scenes see their answers before the commands; the
+ * last handler helps with anything nobody understood.
+ */
+export function createBot(deps: BotDeps): PartnerBot {
+  const bot = new Telegraf<BotContext>(deps.botToken, {
+    ...(deps.telegramApiRoot ? { telegram: { apiRoot: deps.telegramApiRoot } } : {}),
+    // telegraf's own timeout cannot cancel a handler; the provider deadline bounds handlers instead.
+    handlerTimeout: Number.POSITIVE_INFINITY,
+  });
+  const sequentializer = createSequentializer();
+  const router = new CallbackRouter(deps.logger);
+  const lists = new PagedLists(router);
+  const stage = new Scenes.Stage<BotContext>([
+    createTokenScene(deps),
+    createCheckScene((ctx, text) => checkDomains(ctx, text)),
+  ]);
+
+  bot.use(createErrorBoundary(deps.logger));
+  bot.use(sequentializer.middleware);
+  bot.use(createChatContext(deps));
+  bot.use(createAccessGuard(deps.allowedUserIds));
+  bot.use(
+    session<BotSession, BotContext>({
+      store: deps.chatData.sessionStore<BotSession>(),
+      getSessionKey: (ctx) => ctx.chat?.id.toString(),
+      defaultSession: () => ({}),
+    }),
+  );
+  bot.use(stage.middleware());
+  bot.use(router.middleware());
+  bot.use(createOnboardingCommands(router, deps));
+  bot.use(createBillingCommands(router, lists));
+  bot.use(createCatalogCommands(router, lists));
+  bot.use(createOrderCommands(router, lists));
+  bot.use(createDomainCommands(router));
+  bot.use(
+    Composer.on('message', async (ctx) => {
+      await ctx.reply(ctx.t('common:notUnderstood'));
+    }),
+  );
+
+  // Last resort: the boundary above catches handler errors; this catches the rest (e.g. the
+  // boundary's own reply failing) and never prints the update, which may carry a token.
+  bot.catch(async (error, ctx) => {
+    deps.logger.error({ updateId: ctx.update.update_id, err: errorForLog(error) }, 'unhandled bot error');
+    await reportError(ctx, error, deps.logger).catch(() => undefined);
+  });
+
+  return { bot, drain: () => sequentializer.drain() };
+}
+
+/** Registers the command menu in each language; a failure is logged, never fatal. */
+export async function registerCommandMenus(telegram: Telegram, translations: Translations, logger: Logger) {
+  for (const locale of LOCALES) {
+    const commands = MENU_COMMANDS.map((command) => ({
+      command,
+      description: translations.t(locale, `common:commands.${command}`),
+    }));
+    try {
+      await telegram.setMyCommands(commands, { language_code: locale });
+      if (locale === 'ru') await telegram.setMyCommands(commands);
+    } catch (error) {
+      logger.warn({ locale, err: errorForLog(error) }, 'could not register the command menu');
+    }
+  }
+}

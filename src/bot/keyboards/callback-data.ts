@@ -1,0 +1,98 @@
+/**
+ * The one codec for inline-button callback data. Telegram allows 64 bytes; every button's data
+ * is `<version>:<action>:<arg>:<arg>…`, checked on the way out (length, charset) and validated on
+ * the way back in, so a button from an older release or a foreign bot reads as `undefined`
+ * ("expired") instead of reaching a handler with garbage.
+ */
+
+export const CALLBACK_VERSION = '1';
+const MAX_BYTES = 64;
+
+type ArgKind = 'int' | 'word';
+
+/** Each action's code and the kinds of its arguments, in order. */
+const ACTIONS = {
+  /** A page of a list: list id, page index, the list's filter (`-` for none). */
+  page: { code: 'p', args: ['word', 'int', 'word'] },
+  /** The public link of an invoice / statement / partner statement. */
+  invoiceLink: { code: 'il', args: ['int'] },
+  statementLink: { code: 'sl', args: ['int'] },
+  partnerStatementLink: { code: 'pl', args: ['int'] },
+  /** Tariffs of a price list: number, date as YYYYMMDD (0 for today). */
+  priceList: { code: 'pr', args: ['word', 'int'] },
+  /** Details of an order: order kind (all, domain, hosting, mail, ssl) and order id. */
+  order: { code: 'o', args: ['word', 'int'] },
+  /** Invoices of an order: order id. */
+  orderInvoices: { code: 'oi', args: ['int'] },
+  /** Start a domain order for a checked domain (its ASCII form). */
+  orderDomain: { code: 'od', args: ['word'] },
+  /** A list of a kind chosen by button (tariffs: hosting, mail, ssl; orders: kinds). */
+  choose: { code: 'ch', args: ['word'] },
+  /** DNS / name servers / certificate of a domain order. */
+  dns: { code: 'd', args: ['int'] },
+  nameServers: { code: 'n', args: ['int'] },
+  certificate: { code: 'c', args: ['int'] },
+  /** Language switch. */
+  lang: { code: 'l', args: ['word'] },
+  /** Logout confirmation: yes / no. */
+  logout: { code: 'lo', args: ['word'] },
+  /** A button that does nothing (page counter). */
+  noop: { code: 'x', args: [] },
+} as const satisfies Record<string, { code: string; args: readonly ArgKind[] }>;
+
+export type CallbackAction = keyof typeof ACTIONS;
+
+type ArgType<K> = K extends 'int' ? number : string;
+type MapArgs<T extends readonly ArgKind[]> = { -readonly [I in keyof T]: ArgType<T[I]> };
+export type ArgsOf<A extends CallbackAction> = MapArgs<(typeof ACTIONS)[A]['args']>;
+
+/** A decoded button press. */
+export type Callback = { [A in CallbackAction]: { action: A; args: ArgsOf<A> } }[CallbackAction];
+
+const BY_CODE = new Map<string, CallbackAction>(
+  Object.entries(ACTIONS).map(([action, spec]) => [spec.code, action as CallbackAction]),
+);
+const WORD = /^[A-Za-z0-9._-]{1,60}$/;
+const INT = /^-?\d{1,15}$/;
+
+/** Builds a button's data; throws when it would break Telegram's limit (a programming error). */
+export function encodeCallback<A extends CallbackAction>(action: A, ...args: ArgsOf<A>): string {
+  const spec = ACTIONS[action];
+  const parts: string[] = [CALLBACK_VERSION, spec.code];
+  spec.args.forEach((kind, index) => {
+    const value = (args as readonly (string | number)[])[index];
+    const text = String(value);
+    if (kind === 'int' ? !Number.isSafeInteger(value) : !WORD.test(text)) {
+      throw new RangeError(`callback ${action}: argument ${index} is not a valid ${kind}: ${text}`);
+    }
+    parts.push(text);
+  });
+  const data = parts.join(':');
+  if (Buffer.byteLength(data, 'utf8') > MAX_BYTES) {
+    throw new RangeError(`callback ${action}: ${Buffer.byteLength(data)} bytes exceed ${MAX_BYTES}`);
+  }
+  return data;
+}
+
+/** Reads a button's data back; `undefined` for anything stale, foreign or malformed. */
+export function decodeCallback(data: string | undefined): Callback | undefined {
+  if (data === undefined || Buffer.byteLength(data, 'utf8') > MAX_BYTES) return undefined;
+  const [version, code, ...raw] = data.split(':');
+  if (version !== CALLBACK_VERSION || code === undefined) return undefined;
+  const action = BY_CODE.get(code);
+  if (action === undefined) return undefined;
+  const kinds: readonly ArgKind[] = ACTIONS[action].args;
+  if (raw.length !== kinds.length) return undefined;
+  const args: (string | number)[] = [];
+  for (const [index, kind] of kinds.entries()) {
+    const text = raw[index] ?? '';
+    if (kind === 'int') {
+      if (!INT.test(text)) return undefined;
+      args.push(Number(text));
+    } else {
+      if (!WORD.test(text)) return undefined;
+      args.push(text);
+    }
+  }
+  return { action, args } as unknown as Callback;
+}

@@ -1,0 +1,81 @@
+import { TelegramError } from 'telegraf';
+import {
+  ApiError,
+  ApiHttpError,
+  ApiNetworkError,
+  ApiRequestError,
+  ApiResponseError,
+  ApiTimeoutError,
+} from '../../api/index.js';
+import { escapeHtml } from '../../core/format.js';
+import type { Logger } from '../../logger.js';
+import { type BotContext, NoTokenError, UserInputError } from '../context.js';
+import type { Translate } from '../i18n.js';
+
+/** The message a user gets for an error, as HTML; `undefined` when nothing should be said. */
+export function describeError(error: unknown, t: Translate): string | undefined {
+  if (error instanceof UserInputError) {
+    const { usageKey } = error.params;
+    return t(error.key, { ...error.params, usage: typeof usageKey === 'string' ? t(usageKey) : '' });
+  }
+  if (error instanceof NoTokenError) return t('errors:noToken');
+  if (error instanceof ApiHttpError) {
+    if (error.isAuthError) return t('errors:tokenRejected');
+    if (error.status === 404) return t('errors:notFound');
+    if (error.status >= 500) return t('errors:providerUnavailable');
+    if (error.providerMessage)
+      return t('errors:providerRejected', { message: escapeHtml(error.providerMessage) });
+    return t('errors:providerRejectedNoMessage', { status: error.status });
+  }
+  if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError)
+    return t('errors:providerUnavailable');
+  if (error instanceof ApiResponseError) return t('errors:providerUnexpected');
+  if (error instanceof TelegramError && /message is not modified/.test(error.description)) return undefined;
+  return t('errors:internal');
+}
+
+/** Errors worth an `error` log line: ours or the provider's breaking its contract. */
+function isUnexpected(error: unknown): boolean {
+  if (error instanceof UserInputError || error instanceof NoTokenError) return false;
+  if (error instanceof ApiRequestError || error instanceof ApiResponseError) return true;
+  if (error instanceof ApiError) return false;
+  return true;
+}
+
+/** Safe fields of an error for a log line: never the update, its text or a token. */
+export function errorForLog(error: unknown): Record<string, unknown> {
+  if (error instanceof ApiError) return error.toJSON();
+  if (error instanceof TelegramError)
+    return { name: 'TelegramError', code: error.code, description: error.description };
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  return { value: String(error) };
+}
+
+/** Sends the user the message for an error; a failure to send is logged, never thrown. */
+export async function reportError(ctx: BotContext, error: unknown, logger: Logger): Promise<void> {
+  const fields = { updateId: ctx.update.update_id, chatId: ctx.chat?.id, err: errorForLog(error) };
+  if (isUnexpected(error)) logger.error(fields, 'update failed');
+  else logger.info(fields, 'update ended with a user-facing error');
+  const t: Translate = ctx.t ?? ((key: string) => key);
+  const text = describeError(error, t);
+  if (text === undefined || ctx.chat === undefined) return;
+  try {
+    await ctx.reply(text, { parse_mode: 'HTML' });
+  } catch (sendError) {
+    logger.warn(
+      { chatId: ctx.chat.id, err: errorForLog(sendError) },
+      'could not tell the user about an error',
+    );
+  }
+}
+
+/** The error boundary: every error of a later middleware reaches the user as a message. */
+export function createErrorBoundary(logger: Logger) {
+  return async (ctx: BotContext, next: () => Promise<void>) => {
+    try {
+      await next();
+    } catch (error) {
+      await reportError(ctx, error, logger);
+    }
+  };
+}

@@ -1,0 +1,71 @@
+import type { Order } from '../../api/index.js';
+import { toUnicodeDomain } from '../../core/domain-names.js';
+import { escapeHtml } from '../../core/format.js';
+import type { Translate } from '../i18n.js';
+import { formatState } from './billing.js';
+import { formatPeriod } from './catalog.js';
+
+/** Order kinds of the per-kind lists; `all` is the general list without `advanced`. */
+export const ORDER_KINDS = ['all', 'domain', 'hosting', 'mail', 'ssl'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+
+/** What any order list item may carry in `advanced`, whatever its kind. */
+export type AnyOrder = Omit<Order, 'advanced'> & {
+  advanced?:
+    | {
+        domain?: string | undefined;
+        tariff_id?: number | undefined;
+        use_csr?: boolean | undefined;
+        registered?: boolean | undefined;
+        renewed?: boolean | undefined;
+        valid_from_date?: string | undefined;
+        valid_till_date?: string | undefined;
+      }
+    | undefined;
+};
+
+function flags(t: Translate, order: AnyOrder): string {
+  return [order.paid ? t('orders:paid') : t('orders:unpaid'), order.completed ? t('orders:completed') : '']
+    .filter((s) => s !== '')
+    .join(', ');
+}
+
+export function renderOrderRow(t: Translate, order: AnyOrder, serviceName: string | undefined): string {
+  const domain = order.advanced?.domain;
+  return t('orders:row', {
+    number: escapeHtml(order.number),
+    id: order.order_id,
+    service: escapeHtml(serviceName ?? order.service_id),
+    subject: domain ? ` · ${escapeHtml(toUnicodeDomain(domain))}` : '',
+    state: formatState(t, order.state),
+    date: escapeHtml(order.order_datetime),
+    flags: flags(t, order),
+  });
+}
+
+export function renderOrderDetails(t: Translate, order: AnyOrder, serviceName: string | undefined): string {
+  const lines = [
+    t('orders:detailsTitle', { number: escapeHtml(order.number), id: order.order_id }),
+    t('orders:detailService', { service: escapeHtml(serviceName ?? order.service_id) }),
+    t('orders:detailState', { state: formatState(t, order.state), flags: flags(t, order) }),
+    t('orders:detailPlaced', { date: escapeHtml(order.order_datetime) }),
+    t('orders:detailPeriod', { period: formatPeriod(t, order.period_unit_type, order.period_unit_count) }),
+  ];
+  if (order.complete_date) lines.push(t('orders:detailCompleted', { date: escapeHtml(order.complete_date) }));
+  if (order.expiration_date)
+    lines.push(t('orders:detailExpires', { date: escapeHtml(order.expiration_date) }));
+  const advanced = order.advanced;
+  if (advanced?.domain)
+    lines.push(t('orders:detailDomain', { domain: escapeHtml(toUnicodeDomain(advanced.domain)) }));
+  if (advanced?.tariff_id !== undefined) lines.push(t('orders:detailTariff', { id: advanced.tariff_id }));
+  if (advanced?.use_csr) lines.push(t('orders:detailCsr'));
+  if (advanced?.valid_from_date || advanced?.valid_till_date) {
+    lines.push(
+      t('orders:detailValidity', {
+        from: escapeHtml(advanced.valid_from_date ?? '—'),
+        till: escapeHtml(advanced.valid_till_date ?? '—'),
+      }),
+    );
+  }
+  return lines.join('\n');
+}

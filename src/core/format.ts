@@ -1,0 +1,41 @@
+/** Locales the formatting follows; the bot's own languages. */
+export type FormatLocale = 'ru' | 'en';
+
+const money = new Map<FormatLocale, Intl.NumberFormat>();
+
+/** `12,50 BYN` (ru) or `12.50 BYN` (en): amounts as the provider gives them, with the code. */
+export function formatMoney(amount: number, currencyCode: string | undefined, locale: FormatLocale): string {
+  let format = money.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale === 'ru' ? 'ru-RU' : 'en-US', {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    money.set(locale, format);
+  }
+  // ru-RU groups with a narrow no-break space; a plain space reads the same and copies cleanly.
+  const number = format.format(amount).replace(/\u202f|\u00a0/g, ' ');
+  return currencyCode ? `${number} ${currencyCode}` : number;
+}
+
+/** Escapes text for Telegram's HTML parse mode. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Checks a `DD.MM.YYYY` date for existence (31.02 is refused), as the provider writes dates. */
+export function isValidDate(text: string): boolean {
+  const match = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text);
+  if (!match) return false;
+  const [, d, m, y] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** Parses `DD.MM.YYYY HH:MM` or `DD.MM.YYYY` into a sortable number (minutes); NaN if neither. */
+export function providerDateToMinutes(text: string): number {
+  const match = /^(\d{2})\.(\d{2})\.(\d{4})(?:\s+(\d{2}):(\d{2}))?$/.exec(text.trim());
+  if (!match) return Number.NaN;
+  const [, d, m, y, hh, mm] = match;
+  return Date.UTC(Number(y), Number(m) - 1, Number(d), Number(hh ?? 0), Number(mm ?? 0)) / 60_000;
+}

@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { createApiFactory, PartnerTransport } from './api/index.js';
+import { loadTranslations } from './bot/i18n.js';
+import { createBot, registerCommandMenus } from './bot/index.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { createChatData } from './storage/chat-data.js';
+import type { ChatStore } from './storage/chat-store.js';
+import { KeyConfigError, loadKeyring } from './storage/crypto.js';
+import { createLowdbStore } from './storage/lowdb-store.js';
+import { createRedisStore } from './storage/redis-store.js';
+
+/** How long a graceful stop may take before the process exits anyway. */
+const STOP_DEADLINE_MS = 10_000;
+
+/**
+ * The composition root: config → logger → storage → partner API → bot → long polling (or a
+ * webhook), and a graceful stop on SIGINT/SIGTERM.
+ */
+export async function main(env: Record<string, string | undefined> = process.env): Promise<void> {
+  const config = loadConfig(env);
+  const logger = createLogger({
+    level: config.LOG_LEVEL,
+    secrets: [config.BOT_TOKEN, ...(config.ENCRYPTION_KEYS ?? '').split(/[,:]/)],
+  });
+
+  const { keyring, generatedKeyFile } = await loadKeyring({
+    encryptionKeys: config.ENCRYPTION_KEYS,
+    dataDir: config.DATA_DIR,
+  });
+  if (generatedKeyFile) {
+    logger.warn(
+      { file: generatedKeyFile },
+      'generated a new encryption key; back it up or set ENCRYPTION_KEYS',
+    );
+  }
+
+  const redis = config.STORAGE === 'redis' && config.REDIS_URL ? new Redis(config.REDIS_URL) : undefined;
+  const store: ChatStore = redis
+    ? createRedisStore({ redis })
+    : createLowdbStore({ dataDir: config.DATA_DIR });
+  const chatData = createChatData({
+    store,
+    keyring,
+    onUnreadable: (event) =>
+      logger.warn(
+        { chatId: event.chatId, field: event.field, err: event.error.message },
+        'stored secret unreadable',
+      ),
+  });
+
+  const transport = new PartnerTransport({
+    baseUrl: config.PARTNER_API_URL,
+    timeoutMs: config.PARTNER_API_TIMEOUT_MS,
+    apiVersion: config.PARTNER_API_VERSION,
+    onCall: (event) => logger.debug(event, 'partner api call'),
+  });
+  const translations = loadTranslations();
+  const { bot, drain } = createBot({
+    botToken: config.BOT_TOKEN,
+    telegramApiRoot: config.TELEGRAM_API_ROOT,
+    chatData,
+    apiFor: createApiFactory(transport),
+    translations,
+    logger,
+    defaultLocale: config.DEFAULT_LOCALE,
+    allowedUserIds: config.ALLOWED_USER_IDS,
+  });
+
+  let stopping = false;
+  const stop = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ reason }, 'stopping');
+    const deadline = setTimeout(() => {
+      logger.error('graceful stop took too long; exiting');
+      process.exit(1);
+    }, STOP_DEADLINE_MS);
+    deadline.unref();
+    try {
+      // Stops polling (telegraf confirms the offset of handled updates), lets running updates end.
+      bot.stop(reason);
+    } catch {
+      // Not running yet (stopped during start): nothing to stop.
+    }
+    await drain();
+    await store.close();
+    await transport.close();
+    await redis?.quit();
+    logger.flush();
+    clearTimeout(deadline);
+  };
+  process.once('SIGINT', () => void stop('SIGINT').then(() => process.exit(0)));
+  process.once('SIGTERM', () => void stop('SIGTERM').then(() => process.exit(0)));
+
+  bot.botInfo = await bot.telegram.getMe();
+  await registerCommandMenus(bot.telegram, translations, logger);
+  logger.info(
+    { username: bot.botInfo.username, mode: config.WEBHOOK_URL ? 'webhook' : 'polling' },
+    'bot started',
+  );
+  await launch(bot, config, logger);
+}
+
+async function launch(bot: ReturnType<typeof createBot>['bot'], config: Config, logger: Logger) {
+  if (config.WEBHOOK_URL) {
+    const url = new URL(config.WEBHOOK_URL);
+    logger.info({ port: config.PORT, path: url.pathname }, 'webhook server listening');
+    await bot.launch({
+      webhook: {
+        domain: url.host,
+        hookPath: url.pathname,
+        port: config.PORT,
+        ...(config.WEBHOOK_SECRET ? { secretToken: config.WEBHOOK_SECRET } : {}),
+      },
+    });
+    return;
+  }
+  await bot.launch();
+}
+
+function loadDotEnv() {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+}
+
+/** Run as a program: a wrong configuration is one clear message and exit code 1, no stack. */
+async function run() {
+  try {
+    loadDotEnv();
+    await main();
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof KeyConfigError) {
+      console.error(error.message);
+    } else {
+      // Never the raw error object: a library error may quote a Bot API URL with the token.
+      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const token = process.env.BOT_TOKEN;
+      console.error(`partner-bot failed: ${token ? text.split(token).join('[redacted]') : text}`);
+    }
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void run();

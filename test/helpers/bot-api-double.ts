@@ -1,0 +1,1444 @@
+/**
+ * A local stand-in for Telegram's Bot API, good enough for telegraf 4.16 to run against it
+ * (`new Telegraf(token, { telegram: { apiRoot: double.apiRoot } })`) with long polling or a webhook.
+ *
+ * It listens on 127.0.0.1 only and never contacts anything but 127.0.0.1: webhook deliveries go to
+ * loopback URLs only, and URLs given as documents are recorded, not fetched.
+ *
+ * What it copies from the real server (tdlib/telegram-bot-api), because bots trip over these:
+ * - `getUpdates` confirms and forgets every update below `offset`; it answers at once when updates
+ *   are queued or `timeout` is 0, else it waits up to `timeout` seconds and wakes when one is pushed.
+ * - A new *waiting* `getUpdates` terminates the one already waiting, which gets 409
+ *   "Conflict: terminated by other getUpdates request…" (the real server fails the older request;
+ *   a `timeout: 0` call, like telegraf's offset sync on stop, answers without disturbing it).
+ * - `allowed_updates` is server state: kept until a call sends it again; `[]` means every type but
+ *   chat_member, message_reaction and message_reaction_count.
+ * - While a webhook is set, `getUpdates` answers 409 and updates are POSTed to the webhook instead.
+ * - HTTP status equals `error_code`; for 5xx the description is also the status text, because
+ *   telegraf reads only `statusText` on 5xx.
+ * - Errors real bots hit: "message is not modified", "message to edit not found", "message can't be
+ *   edited", "message to delete not found", "query is too old…", BUTTON_DATA_INVALID (callback data
+ *   over 64 bytes), "message is too long" (over 4096 characters), BOT_COMMAND_INVALID.
+ *
+ * What it simplifies: `parse_mode` and entities are not applied (texts are echoed as sent); chats
+ * are created on first use; webhook deliveries are sequential (one connection).
+ *
+ * Using it with telegraf:
+ * - `bot.launch()` resolves only when polling ends: don't await it; wait for
+ *   `waitForCall(c => c.method === 'getUpdates' && c.params.timeout === 50)` instead (calling
+ *   `bot.stop()` before launch reached polling throws "Bot is not running!").
+ * - Stop the bot, await the launch promise, then `close()` the double. In the other order the bot's
+ *   next poll meets a closed port, and telegraf sleeps 5 s before it notices the stop.
+ * - In webhook mode telegraf answers answerCallbackQuery, sendChatAction, deleteMessage, … in the
+ *   webhook's response body; those calls are recorded with `via: 'webhook-reply'`.
+ */
+import { Buffer } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A file part of a multipart request, as recorded in `RecordedCall.params`. */
+export class RecordedFile {
+  constructor(
+    /** The part's `filename` (telegraf: `filename` of the input, else `<field>.<ext>`). */
+    readonly filename: string,
+    /** The part's content type ('application/octet-stream' when the client sent none). */
+    readonly contentType: string,
+    /** The bytes sent. */
+    readonly content: Buffer,
+  ) {}
+
+  get size(): number {
+    return this.content.length;
+  }
+
+  /** The content decoded as UTF-8. */
+  text(): string {
+    return this.content.toString('utf8');
+  }
+}
+
+/**
+ * One Bot API request the double received.
+ *
+ * `params` is the JSON body as sent, or — for `application/x-www-form-urlencoded`, multipart and
+ * query-string requests — the fields decoded the way Telegram reads them:
+ * - file parts become `RecordedFile` instances (`params.document instanceof RecordedFile`);
+ * - fields that carry JSON (`reply_markup`, `entities`, `caption_entities`, `reply_parameters`,
+ *   `link_preview_options`, `allowed_updates`, `commands`, `scope`, `media`, …) are parsed;
+ * - integer fields (`chat_id`, `message_id`, `user_id`, `offset`, `limit`, `timeout`, …) become numbers
+ *   when they look like integers, and known flags ('true'/'false') become booleans;
+ * - everything else stays a string;
+ * - the `method` field telegraf adds to every multipart body is dropped (the URL names the method).
+ */
+export interface RecordedCall {
+  method: string;
+  params: Record<string, unknown>;
+  /** `Date.now()` when the request was received. */
+  at: number;
+  /** Position in `calls`; pass `index + 1` as `since` to wait for a later call. */
+  index: number;
+  /** 'request': an HTTP request to the API; 'webhook-reply': a method in a webhook's response body. */
+  via: 'request' | 'webhook-reply';
+  /** What the double answered; absent while a long poll is still waiting. */
+  response?: ApiResponse;
+}
+
+/** A Telegram error body, as used by `failNext` and sent in error responses. */
+export interface TelegramErrorBody {
+  error_code: number;
+  description: string;
+  parameters?: Record<string, unknown>;
+}
+
+export type ApiResponse = { ok: true; result: unknown } | ({ ok: false } & TelegramErrorBody);
+
+export interface BotInfo {
+  id: number;
+  is_bot: true;
+  first_name: string;
+  username: string;
+  can_join_groups: boolean;
+  can_read_all_group_messages: boolean;
+  supports_inline_queries: boolean;
+}
+
+export interface SendTextOptions {
+  chatId?: number;
+  userId?: number;
+  languageCode?: string;
+  chatType?: 'private' | 'group' | 'supergroup';
+  messageId?: number;
+}
+
+export interface PressButtonOptions {
+  chatId?: number;
+  userId?: number;
+  /** The bot message carrying the button; default: the bot's latest message with an inline keyboard. */
+  messageId?: number;
+  languageCode?: string;
+}
+
+export interface SendDocumentOptions {
+  chatId?: number;
+  userId?: number;
+  caption?: string;
+  mimeType?: string;
+}
+
+/** A custom method implementation: return the result, or throw `BotApiFailure` for an error. */
+export type MethodHandler = (params: Record<string, unknown>) => unknown;
+
+export interface BotApiDouble {
+  /** e.g. http://127.0.0.1:41234 — pass as `telegram.apiRoot`. */
+  apiRoot: string;
+  /** The only bot token accepted; any other answers 401 Unauthorized. */
+  token: string;
+  botInfo: BotInfo;
+  /** Every call made with the right token, in arrival order. */
+  calls: RecordedCall[];
+  /** Queue an update for getUpdates (assigns update_id unless given); returns it. */
+  pushUpdate(update: Record<string, unknown>): Record<string, unknown>;
+  /** Build and queue a text message (a leading /command gets a bot_command entity). */
+  sendText(text: string, opts?: SendTextOptions): Record<string, unknown>;
+  /** Queue a callback_query update pressing a button with this data on a bot message. */
+  pressButton(data: string, opts?: PressButtonOptions): Record<string, unknown>;
+  /** Queue a message carrying a document, registered as a downloadable file. */
+  sendDocument(
+    content: string | Buffer,
+    fileName: string,
+    opts?: SendDocumentOptions,
+  ): Record<string, unknown>;
+  /**
+   * Resolve with the first call (already made or future) at `index >= since` that matches;
+   * reject after `timeoutMs` (default 5000) listing the calls seen.
+   */
+  waitForCall(
+    match: string | ((c: RecordedCall) => boolean),
+    opts?: { timeoutMs?: number; since?: number },
+  ): Promise<RecordedCall>;
+  /** Make the next `times` (default 1) calls of `method` fail with this Telegram error. */
+  failNext(method: string, error: TelegramErrorBody, times?: number): void;
+  /** Update ids confirmed by a later getUpdates offset (or by a 2xx webhook answer), in order. */
+  confirmedUpdateIds(): number[];
+  /** Updates queued and not yet confirmed. */
+  pendingUpdates(): Record<string, unknown>[];
+  /** The messages a chat shows now (user's and bot's, after edits and deletions), by message_id. */
+  visibleMessages(chatId: number): Record<string, unknown>[];
+  /** Commands set by setMyCommands for this language (and scope, default `{ type: 'default' }`). */
+  myCommands(opts?: { languageCode?: string; scope?: Record<string, unknown> }): unknown[];
+  /** Add or replace a method's implementation (methods are matched case-insensitively). */
+  handle(method: string, handler: MethodHandler): void;
+  /** Answer pending long polls, stop webhook delivery, close connections and the server. */
+  close(): Promise<void>;
+}
+
+export interface BotApiDoubleOptions {
+  port?: number;
+  token?: string;
+}
+
+/** Thrown by method handlers (including custom ones) to answer with a Telegram error. */
+export class BotApiFailure extends Error {
+  constructor(readonly body: TelegramErrorBody) {
+    super(`${body.error_code}: ${body.description}`);
+    this.name = 'BotApiFailure';
+  }
+}
+
+export const DEFAULT_TOKEN = '7000000001:AAF-double-token_for_local_tests_only';
+export const DEFAULT_USER_ID = 100_001;
+export const DEFAULT_GROUP_CHAT_ID = -4_000_000_001;
+export const DEFAULT_SUPERGROUP_CHAT_ID = -1_001_000_000_001;
+
+/** Narrow a recorded param to a file; throws naming the field when it is not one. */
+export function fileParam(call: RecordedCall, field: string): RecordedFile {
+  const value = call.params[field];
+  if (!(value instanceof RecordedFile)) {
+    throw new Error(`${call.method}.${field} is not a file: ${describe(value)}`);
+  }
+  return value;
+}
+
+type Json = Record<string, unknown>;
+
+const badRequest = (description: string): BotApiFailure =>
+  new BotApiFailure({ error_code: 400, description: `Bad Request: ${description}` });
+
+const NOT_MODIFIED =
+  'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
+
+/** Update types Telegram leaves out when allowed_updates is empty or never set. */
+const OPT_IN_UPDATE_TYPES = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
+
+const JSON_FIELDS = new Set([
+  'reply_markup',
+  'entities',
+  'caption_entities',
+  'reply_parameters',
+  'link_preview_options',
+  'allowed_updates',
+  'commands',
+  'scope',
+  'media',
+  'results',
+  'mask_position',
+  'shipping_options',
+  'errors',
+  'options',
+  'menu_button',
+  'rights',
+  'prices',
+  'message_ids',
+  'reaction',
+]);
+
+const INTEGER_FIELDS = new Set([
+  'chat_id',
+  'from_chat_id',
+  'message_id',
+  'user_id',
+  'message_thread_id',
+  'reply_to_message_id',
+  'offset',
+  'limit',
+  'timeout',
+  'duration',
+  'width',
+  'height',
+  'length',
+  'cache_time',
+  'max_connections',
+  'until_date',
+]);
+
+const BOOLEAN_FIELDS = new Set([
+  'show_alert',
+  'disable_notification',
+  'protect_content',
+  'disable_content_type_detection',
+  'disable_web_page_preview',
+  'drop_pending_updates',
+  'has_spoiler',
+  'allow_sending_without_reply',
+  'is_personal',
+  'only_if_banned',
+  'revoke_messages',
+]);
+
+const MIME_TYPES: Record<string, string> = {
+  '.txt': 'text/plain',
+  '.zone': 'text/plain',
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+};
+
+interface StoredMessage {
+  message: Json;
+  /** parse_mode the text was sent with; part of "is it modified?" since it changes what shows. */
+  parseMode: string | undefined;
+}
+
+interface StoredFile {
+  file_id: string;
+  file_unique_id: string;
+  file_path: string;
+  content: Buffer;
+}
+
+interface PendingPoll {
+  call: RecordedCall;
+  res: ServerResponse;
+  limit: number;
+  timer: NodeJS.Timeout;
+}
+
+interface Webhook {
+  url: string;
+  secretToken: string | undefined;
+  maxConnections: number;
+  ipAddress: string | undefined;
+  lastErrorDate: number | undefined;
+  lastErrorMessage: string | undefined;
+}
+
+interface CallWaiter {
+  matches: (c: RecordedCall) => boolean;
+  since: number;
+  resolve: (c: RecordedCall) => void;
+  reject: (error: Error) => void;
+}
+
+class Double implements BotApiDouble {
+  apiRoot = '';
+  readonly calls: RecordedCall[] = [];
+  readonly botInfo: BotInfo;
+
+  private readonly server: Server;
+  private readonly queue: Json[] = [];
+  private readonly confirmed: number[] = [];
+  private nextUpdateId = 600_000_001;
+  private allowedUpdates: string[] = [];
+  private pendingPoll: PendingPoll | undefined;
+  private wakeScheduled = false;
+  private webhook: Webhook | undefined;
+  private delivering = false;
+  private readonly failures = new Map<string, TelegramErrorBody[]>();
+  private readonly handlers = new Map<string, { name: string; run: MethodHandler }>();
+  private readonly waiters = new Set<CallWaiter>();
+  private readonly chats = new Map<number, Json>();
+  private readonly lastMessageId = new Map<number, number>();
+  private readonly messages = new Map<string, StoredMessage>();
+  private readonly files = new Map<string, StoredFile>();
+  private fileCounter = 0;
+  private readonly callbackQueries = new Map<string, { answered: boolean }>();
+  private callbackCounter = 0;
+  private readonly commands = new Map<string, unknown[]>();
+  private readonly closing = new AbortController();
+  private closed: Promise<void> | undefined;
+
+  constructor(readonly token: string) {
+    const id = Number.parseInt(token.split(':')[0] ?? '', 10);
+    this.botInfo = {
+      id: Number.isSafeInteger(id) && id > 0 ? id : 7_000_000_001,
+      is_bot: true,
+      first_name: 'Partner Test Bot',
+      username: 'partner_test_bot',
+      can_join_groups: true,
+      can_read_all_group_messages: false,
+      supports_inline_queries: false,
+    };
+    this.server = createServer((req, res) => {
+      this.onRequest(req, res).catch((error: unknown) => {
+        if (!res.headersSent) {
+          this.writeJson(res, {
+            ok: false,
+            error_code: 500,
+            description: `Internal Server Error: ${String(error)}`,
+          });
+        } else {
+          res.destroy();
+        }
+      });
+    });
+    this.installMethods();
+  }
+
+  async listen(port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    this.apiRoot = `http://127.0.0.1:${address.port}`;
+  }
+
+  // ---- the test-facing API -------------------------------------------------------------------
+
+  pushUpdate(update: Json): Json {
+    const given = update.update_id;
+    let stored: Json;
+    if (typeof given === 'number') {
+      this.nextUpdateId = Math.max(this.nextUpdateId, given + 1);
+      stored = update;
+    } else {
+      stored = { update_id: this.nextUpdateId++, ...update };
+    }
+    this.queue.push(stored);
+    this.scheduleWake();
+    void this.deliverToWebhook();
+    return stored;
+  }
+
+  sendText(text: string, opts: SendTextOptions = {}): Json {
+    const from = this.user(opts.userId, opts.languageCode);
+    const chat = this.chatForUser(from, opts.chatType ?? 'private', opts.chatId);
+    const message: Json = {
+      message_id: this.takeMessageId(chat.id as number, opts.messageId),
+      from,
+      chat,
+      date: unixTime(),
+      text,
+    };
+    const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?/.exec(text);
+    if (command) message.entities = [{ offset: 0, length: command[0].length, type: 'bot_command' }];
+    this.storeMessage(message, undefined);
+    return this.pushUpdate({ message: structuredClone(message) });
+  }
+
+  pressButton(data: string, opts: PressButtonOptions = {}): Json {
+    const from = this.user(opts.userId, opts.languageCode);
+    const chatId = opts.chatId ?? from.id;
+    const stored =
+      opts.messageId !== undefined
+        ? this.messages.get(messageKey(chatId, opts.messageId))
+        : this.latestKeyboard(chatId);
+    let message: Json;
+    if (stored) {
+      message = structuredClone(stored.message);
+    } else {
+      // The test presses a button on a message the double never saw: make one up so edits work.
+      message = {
+        message_id: this.takeMessageId(chatId, opts.messageId),
+        from: this.botUser(),
+        chat: this.chatById(chatId),
+        date: unixTime(),
+        text: '…',
+        reply_markup: { inline_keyboard: [[{ text: data, callback_data: data }]] },
+      };
+      this.storeMessage(message, undefined);
+      message = structuredClone(message);
+    }
+    this.callbackCounter += 1;
+    const id = `${this.botInfo.id}${String(this.callbackCounter).padStart(8, '0')}`;
+    this.callbackQueries.set(id, { answered: false });
+    return this.pushUpdate({
+      callback_query: {
+        id,
+        from,
+        message,
+        chat_instance: `${-Math.abs(chatId) * 7 - 13}`,
+        data,
+      },
+    });
+  }
+
+  sendDocument(content: string | Buffer, fileName: string, opts: SendDocumentOptions = {}): Json {
+    const from = this.user(opts.userId, undefined);
+    const chat = this.chatForUser(from, 'private', opts.chatId);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    const file = this.registerFile(bytes, fileName);
+    const message: Json = {
+      message_id: this.takeMessageId(chat.id as number, undefined),
+      from,
+      chat,
+      date: unixTime(),
+      document: {
+        file_name: fileName,
+        mime_type: opts.mimeType ?? guessMimeType(fileName),
+        file_id: file.file_id,
+        file_unique_id: file.file_unique_id,
+        file_size: bytes.length,
+      },
+    };
+    if (opts.caption !== undefined) message.caption = opts.caption;
+    this.storeMessage(message, undefined);
+    return this.pushUpdate({ message: structuredClone(message) });
+  }
+
+  waitForCall(
+    match: string | ((c: RecordedCall) => boolean),
+    opts: { timeoutMs?: number; since?: number } = {},
+  ): Promise<RecordedCall> {
+    const matches = typeof match === 'string' ? (c: RecordedCall) => c.method === match : match;
+    const since = opts.since ?? 0;
+    const timeoutMs = opts.timeoutMs ?? 5000;
+    const found = this.calls.find((c) => c.index >= since && matches(c));
+    if (found) return Promise.resolve(found);
+    return new Promise<RecordedCall>((resolve, reject) => {
+      const waiter: CallWaiter = {
+        matches,
+        since,
+        resolve: (c) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(c);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        const wanted = typeof match === 'string' ? match : 'a call matching the predicate';
+        reject(
+          new Error(
+            `Timed out after ${timeoutMs} ms waiting for ${wanted} (since #${since}).\n${this.describeCalls()}`,
+          ),
+        );
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  failNext(method: string, error: TelegramErrorBody, times = 1): void {
+    const name = this.canonicalName(method);
+    const list = this.failures.get(name) ?? [];
+    for (let i = 0; i < times; i += 1) list.push(structuredClone(error));
+    this.failures.set(name, list);
+  }
+
+  confirmedUpdateIds(): number[] {
+    return [...this.confirmed];
+  }
+
+  pendingUpdates(): Json[] {
+    return structuredClone(this.queue);
+  }
+
+  visibleMessages(chatId: number): Json[] {
+    return [...this.messages.values()]
+      .filter((m) => chatIdOf(m.message) === chatId)
+      .map((m) => structuredClone(m.message))
+      .sort((a, b) => Number(a.message_id) - Number(b.message_id));
+  }
+
+  myCommands(opts: { languageCode?: string; scope?: Json } = {}): unknown[] {
+    return structuredClone(this.commands.get(commandsKey(opts.scope, opts.languageCode)) ?? []);
+  }
+
+  handle(method: string, handler: MethodHandler): void {
+    this.handlers.set(method.toLowerCase(), { name: this.canonicalName(method), run: handler });
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.shutDown();
+    return this.closed;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.closing.abort();
+    const poll = this.pendingPoll;
+    if (poll) {
+      // As if the poll's timeout ran out: the bot sees an empty batch, not a network error.
+      this.pendingPoll = undefined;
+      clearTimeout(poll.timer);
+      this.respond(poll.res, poll.call, { ok: true, result: [] });
+      // Let the answer leave before the connection is cut.
+      if (!poll.res.writableFinished) {
+        await Promise.race([new Promise((resolve) => poll.res.once('finish', resolve)), sleep(200)]);
+      }
+    }
+    for (const waiter of [...this.waiters]) {
+      waiter.reject(
+        new Error(`The Bot API double was closed while waiting for a call.\n${this.describeCalls()}`),
+      );
+    }
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      // telegraf keeps connections alive (Node's global agent); without this close() would wait for them.
+      this.server.closeAllConnections();
+    });
+  }
+
+  // ---- HTTP ----------------------------------------------------------------------------------
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const fileRoute = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (fileRoute && (req.method === 'GET' || req.method === 'HEAD')) {
+      this.serveFile(res, decodeURIComponent(fileRoute[1] ?? ''), decodeURIComponent(fileRoute[2] ?? ''));
+      return;
+    }
+    const apiRoute = /^\/bot([^/]+)\/([A-Za-z0-9_]+)\/?$/.exec(url.pathname);
+    if (!apiRoute) {
+      this.writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
+      return;
+    }
+    if (decodeURIComponent(apiRoute[1] ?? '') !== this.token) {
+      // Drain the body so the client sees the answer rather than a reset connection.
+      await readBody(req);
+      this.writeJson(res, { ok: false, error_code: 401, description: 'Unauthorized' });
+      return;
+    }
+    const body = await readBody(req);
+    let params: Json;
+    try {
+      params = await parseParams(req.headers['content-type'], body, url.searchParams);
+    } catch (error) {
+      this.writeJson(res, { ok: false, error_code: 400, description: `Bad Request: ${String(error)}` });
+      return;
+    }
+    this.dispatch(apiRoute[2] ?? '', params, 'request', res);
+  }
+
+  private dispatch(
+    rawMethod: string,
+    params: Json,
+    via: RecordedCall['via'],
+    res: ServerResponse | undefined,
+  ): void {
+    const method = this.canonicalName(rawMethod);
+    if (
+      via === 'request' &&
+      typeof params.method === 'string' &&
+      params.method.toLowerCase() === method.toLowerCase()
+    ) {
+      delete params.method;
+    }
+    const call: RecordedCall = { method, params, at: Date.now(), index: this.calls.length, via };
+    this.calls.push(call);
+    for (const waiter of [...this.waiters]) {
+      if (call.index >= waiter.since && waiter.matches(call)) waiter.resolve(call);
+    }
+
+    // An injected failure is for the bot to see, so it is not spent on webhook replies it can't see.
+    const injected = via === 'request' ? this.failures.get(method)?.shift() : undefined;
+    if (injected) {
+      this.respond(res, call, { ok: false, ...injected });
+      return;
+    }
+    if (method === 'getUpdates' && res) {
+      this.getUpdates(call, res);
+      return;
+    }
+    const handler = this.handlers.get(method.toLowerCase());
+    if (!handler) {
+      this.respond(res, call, { ok: false, error_code: 404, description: 'Not Found: method not found' });
+      return;
+    }
+    try {
+      this.respond(res, call, { ok: true, result: handler.run(params) });
+    } catch (error) {
+      if (!(error instanceof BotApiFailure)) throw error;
+      this.respond(res, call, { ok: false, ...error.body });
+    }
+  }
+
+  private respond(res: ServerResponse | undefined, call: RecordedCall, body: ApiResponse): void {
+    call.response = body;
+    if (res) this.writeJson(res, body);
+  }
+
+  private writeJson(res: ServerResponse, body: ApiResponse): void {
+    if (res.writableEnded || res.destroyed) return;
+    const status = body.ok ? 200 : body.error_code;
+    const payload = JSON.stringify(body);
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(payload),
+    };
+    const retryAfter = body.ok ? undefined : body.parameters?.retry_after;
+    if (typeof retryAfter === 'number') headers['retry-after'] = retryAfter;
+    // telegraf reads statusText, not the body, for 5xx answers.
+    const statusText =
+      !body.ok && status >= 500 && /^[\x20-\x7e]*$/.test(body.description) ? body.description : undefined;
+    if (statusText === undefined) res.writeHead(status, headers);
+    else res.writeHead(status, statusText, headers);
+    res.end(payload);
+  }
+
+  private serveFile(res: ServerResponse, token: string, filePath: string): void {
+    if (token !== this.token) {
+      this.writeJson(res, { ok: false, error_code: 401, description: 'Unauthorized' });
+      return;
+    }
+    const file = [...this.files.values()].find((f) => f.file_path === filePath);
+    if (!file) {
+      this.writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.content.length });
+    res.end(file.content);
+  }
+
+  // ---- updates: long polling and webhook --------------------------------------------------------
+
+  private getUpdates(call: RecordedCall, res: ServerResponse): void {
+    const { params } = call;
+    if (this.webhook) {
+      this.respond(res, call, {
+        ok: false,
+        error_code: 409,
+        description:
+          "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+      });
+      return;
+    }
+    const offset = toInteger(params.offset) ?? 0;
+    const limit = Math.min(Math.max(toInteger(params.limit) ?? 100, 1), 100);
+    const timeout = Math.max(toInteger(params.timeout) ?? 0, 0);
+    if (Array.isArray(params.allowed_updates)) this.allowedUpdates = params.allowed_updates.map(String);
+    this.forgetBefore(offset);
+    const batch = this.deliverable(limit);
+    if (batch.length > 0 || timeout === 0) {
+      this.respond(res, call, { ok: true, result: batch });
+      return;
+    }
+    this.abortPendingPoll(
+      'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+    );
+    const timer = setTimeout(() => this.answerPendingPoll(), timeout * 1000);
+    timer.unref();
+    const poll: PendingPoll = { call, res, limit, timer };
+    this.pendingPoll = poll;
+    res.on('close', () => {
+      // The client gave up (telegraf aborts its poll on bot.stop()).
+      if (this.pendingPoll === poll) {
+        clearTimeout(poll.timer);
+        this.pendingPoll = undefined;
+      }
+    });
+  }
+
+  private forgetBefore(offset: number): void {
+    if (offset < 0) {
+      // A negative offset keeps the last -offset updates and forgets the rest.
+      const keep = Math.min(-offset, this.queue.length);
+      this.confirm(this.queue.length - keep);
+      return;
+    }
+    let count = 0;
+    while (count < this.queue.length && Number(this.queue[count]?.update_id) < offset) count += 1;
+    this.confirm(count);
+  }
+
+  private confirm(count: number): void {
+    for (const update of this.queue.splice(0, count)) this.confirmed.push(Number(update.update_id));
+  }
+
+  /** Up to `limit` queued updates of allowed types; updates of other types are dropped for good. */
+  private deliverable(limit: number): Json[] {
+    for (let i = this.queue.length - 1; i >= 0; i -= 1) {
+      const update = this.queue[i];
+      if (update && !this.isAllowed(update)) this.queue.splice(i, 1);
+    }
+    return structuredClone(this.queue.slice(0, limit));
+  }
+
+  private isAllowed(update: Json): boolean {
+    const type = Object.keys(update).find((key) => key !== 'update_id');
+    if (type === undefined) return false;
+    const allowed = this.allowedUpdates;
+    return allowed.length === 0 ? !OPT_IN_UPDATE_TYPES.has(type) : allowed.includes(type);
+  }
+
+  private scheduleWake(): void {
+    if (this.wakeScheduled || !this.pendingPoll) return;
+    this.wakeScheduled = true;
+    // Wait a turn so updates pushed together arrive in one batch, as they would from Telegram.
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      const poll = this.pendingPoll;
+      if (poll && this.deliverable(poll.limit).length > 0) this.answerPendingPoll();
+    });
+  }
+
+  private answerPendingPoll(): void {
+    const poll = this.pendingPoll;
+    if (!poll) return;
+    this.pendingPoll = undefined;
+    clearTimeout(poll.timer);
+    this.respond(poll.res, poll.call, { ok: true, result: this.deliverable(poll.limit) });
+  }
+
+  private abortPendingPoll(description: string): void {
+    const poll = this.pendingPoll;
+    if (!poll) return;
+    this.pendingPoll = undefined;
+    clearTimeout(poll.timer);
+    this.respond(poll.res, poll.call, { ok: false, error_code: 409, description });
+  }
+
+  /**
+   * POST queued updates to the webhook one at a time, like Telegram with max_connections 1.
+   * Only loopback targets are contacted, over plain HTTP even when the URL says https (telegraf
+   * always registers https://, and a local test has no certificate); for any other host the
+   * updates stay queued and getWebhookInfo reports why.
+   */
+  private async deliverToWebhook(): Promise<void> {
+    if (this.delivering) return;
+    this.delivering = true;
+    let backoffMs = 100;
+    try {
+      while (!this.closing.signal.aborted && this.webhook) {
+        const hook = this.webhook;
+        const target = loopbackTarget(hook.url);
+        if (!target) {
+          hook.lastErrorDate = unixTime();
+          hook.lastErrorMessage = 'The double delivers only to 127.0.0.1 or localhost';
+          return;
+        }
+        const update = this.deliverable(1)[0];
+        if (!update) return;
+        const delivered = await this.postUpdate(target, hook, update);
+        if (delivered) {
+          backoffMs = 100;
+          const at = this.queue.findIndex((u) => u.update_id === update.update_id);
+          if (at >= 0) {
+            this.queue.splice(at, 1);
+            this.confirmed.push(Number(update.update_id));
+          }
+        } else {
+          await sleep(backoffMs, undefined, { signal: this.closing.signal }).catch(() => undefined);
+          backoffMs = Math.min(backoffMs * 2, 2000);
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private async postUpdate(target: string, hook: Webhook, update: Json): Promise<boolean> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (hook.secretToken !== undefined) headers['x-telegram-bot-api-secret-token'] = hook.secretToken;
+    try {
+      const res = await fetch(target, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(update),
+        signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(30_000)]),
+      });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (!res.ok) {
+        hook.lastErrorDate = unixTime();
+        hook.lastErrorMessage = `Wrong response from the webhook: ${res.status} ${res.statusText}`;
+        return false;
+      }
+      // telegraf may answer with a method call in the response body ("webhook reply").
+      const contentType = res.headers.get('content-type') ?? undefined;
+      if (body.length > 0 && contentType !== undefined) {
+        const reply = await parseParams(contentType, body, new URLSearchParams()).catch(() => undefined);
+        if (reply && typeof reply.method === 'string') {
+          const { method, ...params } = reply;
+          this.dispatch(method, params, 'webhook-reply', undefined);
+        }
+      }
+      return true;
+    } catch (error) {
+      hook.lastErrorDate = unixTime();
+      hook.lastErrorMessage = `Connection failed: ${String(error)}`;
+      return false;
+    }
+  }
+
+  // ---- methods -------------------------------------------------------------------------------
+
+  private installMethods(): void {
+    const methods: Record<string, MethodHandler> = {
+      getMe: () => structuredClone(this.botInfo),
+      logOut: () => true,
+      close: () => true,
+      setWebhook: (p) => this.setWebhook(p),
+      deleteWebhook: (p) => {
+        this.webhook = undefined;
+        if (p.drop_pending_updates === true) this.queue.splice(0);
+        return true;
+      },
+      getWebhookInfo: () => this.webhookInfo(),
+      setMyCommands: (p) => {
+        if (!Array.isArray(p.commands)) throw badRequest('parameter "commands" is required');
+        const commands: unknown[] = p.commands;
+        for (const entry of commands) {
+          const command = isRecord(entry) ? entry.command : undefined;
+          const description = isRecord(entry) ? entry.description : undefined;
+          if (typeof command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(command)) {
+            throw badRequest('BOT_COMMAND_INVALID');
+          }
+          if (typeof description !== 'string' || description.length < 1 || description.length > 256) {
+            throw badRequest('command description must be 1-256 characters long');
+          }
+        }
+        this.commands.set(
+          commandsKey(recordOrUndefined(p.scope), stringOrUndefined(p.language_code)),
+          commands,
+        );
+        return true;
+      },
+      getMyCommands: (p) =>
+        structuredClone(
+          this.commands.get(commandsKey(recordOrUndefined(p.scope), stringOrUndefined(p.language_code))) ??
+            [],
+        ),
+      deleteMyCommands: (p) => {
+        this.commands.delete(commandsKey(recordOrUndefined(p.scope), stringOrUndefined(p.language_code)));
+        return true;
+      },
+      sendMessage: (p) => {
+        const chatId = this.requireChat(p);
+        const text = typeof p.text === 'string' ? p.text : '';
+        if (text.trim() === '') throw badRequest('message text is empty');
+        if (visibleLength(text, p.parse_mode) > 4096) throw badRequest('message is too long');
+        const fields: Json = { text };
+        if (Array.isArray(p.entities)) fields.entities = p.entities;
+        return this.sendBotMessage(chatId, fields, p);
+      },
+      sendDocument: (p) => {
+        const chatId = this.requireChat(p);
+        const file = this.documentFile(p.document);
+        const fields: Json = {
+          document: {
+            file_name: file.fileName,
+            mime_type: file.mimeType,
+            file_id: file.stored.file_id,
+            file_unique_id: file.stored.file_unique_id,
+            file_size: file.stored.content.length,
+          },
+        };
+        if (typeof p.caption === 'string' && p.caption !== '') {
+          if (visibleLength(p.caption, p.parse_mode) > 1024) throw badRequest('message caption is too long');
+          fields.caption = p.caption;
+        }
+        return this.sendBotMessage(chatId, fields, p);
+      },
+      sendChatAction: (p) => {
+        this.requireChat(p);
+        if (typeof p.action !== 'string' || p.action === '')
+          throw badRequest('parameter "action" is required');
+        return true;
+      },
+      editMessageText: (p) => {
+        if (p.inline_message_id !== undefined) return true;
+        const stored = this.editableMessage(p);
+        const text = typeof p.text === 'string' ? p.text : '';
+        if (text.trim() === '') throw badRequest('message text is empty');
+        if (visibleLength(text, p.parse_mode) > 4096) throw badRequest('MESSAGE_TOO_LONG');
+        if (typeof stored.message.text !== 'string')
+          throw badRequest('there is no text in the message to edit');
+        // Editing the text without reply_markup removes the inline keyboard, as in Telegram.
+        const markup = inlineMarkup(p.reply_markup);
+        const parseMode = stringOrUndefined(p.parse_mode);
+        if (
+          stored.message.text === text &&
+          stored.parseMode === parseMode &&
+          sameJson(stored.message.reply_markup, markup)
+        ) {
+          throw badRequest(NOT_MODIFIED);
+        }
+        stored.message.text = text;
+        stored.parseMode = parseMode;
+        if (Array.isArray(p.entities)) stored.message.entities = p.entities;
+        else delete stored.message.entities;
+        setOrDelete(stored.message, 'reply_markup', markup);
+        stored.message.edit_date = unixTime();
+        return structuredClone(stored.message);
+      },
+      editMessageReplyMarkup: (p) => {
+        if (p.inline_message_id !== undefined) return true;
+        const stored = this.editableMessage(p);
+        const markup = inlineMarkup(p.reply_markup);
+        if (sameJson(stored.message.reply_markup, markup)) throw badRequest(NOT_MODIFIED);
+        setOrDelete(stored.message, 'reply_markup', markup);
+        stored.message.edit_date = unixTime();
+        return structuredClone(stored.message);
+      },
+      deleteMessage: (p) => {
+        const chatId = this.requireChat(p);
+        const messageId = toInteger(p.message_id);
+        const key = messageKey(chatId, messageId ?? 0);
+        const stored = this.messages.get(key);
+        if (!stored) throw badRequest('message to delete not found');
+        const privateChat = isRecord(stored.message.chat) && stored.message.chat.type === 'private';
+        if (!privateChat && !this.isFromBot(stored.message)) throw badRequest("message can't be deleted");
+        this.messages.delete(key);
+        return true;
+      },
+      answerCallbackQuery: (p) => {
+        const id =
+          typeof p.callback_query_id === 'string' ? p.callback_query_id : String(p.callback_query_id);
+        const query = this.callbackQueries.get(id);
+        if (!query || query.answered) {
+          throw badRequest('query is too old and response timeout expired or query ID is invalid');
+        }
+        query.answered = true;
+        return true;
+      },
+      getFile: (p) => {
+        const file = typeof p.file_id === 'string' ? this.files.get(p.file_id) : undefined;
+        if (!file) throw badRequest('invalid file_id');
+        return {
+          file_id: file.file_id,
+          file_unique_id: file.file_unique_id,
+          file_size: file.content.length,
+          file_path: file.file_path,
+        };
+      },
+    };
+    for (const [name, run] of Object.entries(methods)) this.handlers.set(name.toLowerCase(), { name, run });
+    this.handlers.set('getupdates', { name: 'getUpdates', run: () => [] });
+  }
+
+  /** Telegram method names are case-insensitive; record them as documented. */
+  private canonicalName(method: string): string {
+    return this.handlers.get(method.toLowerCase())?.name ?? method;
+  }
+
+  private setWebhook(p: Json): true {
+    const url = typeof p.url === 'string' ? p.url : '';
+    const secretToken = stringOrUndefined(p.secret_token);
+    if (secretToken !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secretToken)) {
+      throw badRequest('secret token contains unallowed characters');
+    }
+    if (p.drop_pending_updates === true) this.queue.splice(0);
+    if (Array.isArray(p.allowed_updates)) this.allowedUpdates = p.allowed_updates.map(String);
+    if (url === '') {
+      this.webhook = undefined;
+      return true;
+    }
+    if (!/^https?:\/\//i.test(url))
+      throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
+    this.abortPendingPoll('Conflict: terminated by setWebhook request');
+    this.webhook = {
+      url,
+      secretToken,
+      maxConnections: toInteger(p.max_connections) ?? 40,
+      ipAddress: stringOrUndefined(p.ip_address),
+      lastErrorDate: undefined,
+      lastErrorMessage: undefined,
+    };
+    void this.deliverToWebhook();
+    return true;
+  }
+
+  private webhookInfo(): Json {
+    const hook = this.webhook;
+    const info: Json = {
+      url: hook?.url ?? '',
+      has_custom_certificate: false,
+      pending_update_count: this.queue.length,
+    };
+    if (!hook) return info;
+    info.max_connections = hook.maxConnections;
+    if (hook.ipAddress !== undefined) info.ip_address = hook.ipAddress;
+    if (hook.lastErrorDate !== undefined) info.last_error_date = hook.lastErrorDate;
+    if (hook.lastErrorMessage !== undefined) info.last_error_message = hook.lastErrorMessage;
+    if (this.allowedUpdates.length > 0) info.allowed_updates = [...this.allowedUpdates];
+    return info;
+  }
+
+  private sendBotMessage(chatId: number, fields: Json, p: Json): Json {
+    const message: Json = {
+      message_id: this.takeMessageId(chatId, undefined),
+      from: this.botUser(),
+      chat: this.chatById(chatId),
+      date: unixTime(),
+      ...fields,
+    };
+    const markup = inlineMarkup(p.reply_markup);
+    if (markup) message.reply_markup = markup;
+    else validateReplyMarkup(p.reply_markup);
+    this.storeMessage(message, stringOrUndefined(p.parse_mode));
+    return structuredClone(message);
+  }
+
+  private editableMessage(p: Json): StoredMessage {
+    const chatId = this.requireChat(p);
+    const stored = this.messages.get(messageKey(chatId, toInteger(p.message_id) ?? 0));
+    if (!stored) throw badRequest('message to edit not found');
+    if (!this.isFromBot(stored.message)) throw badRequest("message can't be edited");
+    return stored;
+  }
+
+  private documentFile(document: unknown): { stored: StoredFile; fileName: string; mimeType: string } {
+    if (document instanceof RecordedFile) {
+      const stored = this.registerFile(document.content, document.filename);
+      const mimeType =
+        document.contentType === 'application/octet-stream'
+          ? guessMimeType(document.filename)
+          : document.contentType;
+      return { stored, fileName: document.filename, mimeType };
+    }
+    if (typeof document === 'string') {
+      const known = this.files.get(document);
+      if (known) {
+        const fileName = known.file_path.split('/').pop() ?? 'file';
+        return { stored: known, fileName, mimeType: guessMimeType(fileName) };
+      }
+      if (/^https?:\/\//i.test(document)) {
+        // Telegram would download the URL; the double only records it.
+        const fileName = new URL(document).pathname.split('/').pop() || 'file';
+        return {
+          stored: this.registerFile(Buffer.alloc(0), fileName),
+          fileName,
+          mimeType: guessMimeType(fileName),
+        };
+      }
+    }
+    throw badRequest('wrong file identifier/HTTP URL specified');
+  }
+
+  private requireChat(p: Json): number {
+    const raw = p.chat_id;
+    if (raw === undefined || raw === '') throw badRequest('chat_id is empty');
+    const chatId = toInteger(raw);
+    if (chatId === undefined) throw badRequest('chat not found');
+    return chatId;
+  }
+
+  // ---- state helpers -------------------------------------------------------------------------
+
+  private registerFile(content: Buffer, fileName: string): StoredFile {
+    this.fileCounter += 1;
+    const n = this.fileCounter;
+    const dot = fileName.lastIndexOf('.');
+    const extension = dot > 0 ? fileName.slice(dot).replace(/[^A-Za-z0-9.]/g, '') : '';
+    const file: StoredFile = {
+      file_id: `BQACAgIAAxkBAAI${n.toString(36).padStart(4, '0')}${randomBytes(12).toString('base64url')}`,
+      file_unique_id: `AgAD${n.toString(36).padStart(4, '0')}`,
+      file_path: `documents/file_${n}${extension}`,
+      content,
+    };
+    this.files.set(file.file_id, file);
+    return file;
+  }
+
+  private botUser(): Json {
+    return {
+      id: this.botInfo.id,
+      is_bot: true,
+      first_name: this.botInfo.first_name,
+      username: this.botInfo.username,
+    };
+  }
+
+  private user(userId: number | undefined, languageCode: string | undefined): Json & { id: number } {
+    const id = userId ?? DEFAULT_USER_ID;
+    return {
+      id,
+      is_bot: false,
+      first_name: 'Test',
+      last_name: `User${id}`,
+      username: `test_user_${id}`,
+      language_code: languageCode ?? 'ru',
+    };
+  }
+
+  private chatForUser(
+    from: Json & { id: number },
+    type: 'private' | 'group' | 'supergroup',
+    chatId: number | undefined,
+  ): Json {
+    let chat: Json;
+    if (type === 'private') {
+      chat = {
+        id: chatId ?? from.id,
+        first_name: from.first_name,
+        last_name: from.last_name,
+        username: from.username,
+        type,
+      };
+    } else {
+      const id = chatId ?? (type === 'group' ? DEFAULT_GROUP_CHAT_ID : DEFAULT_SUPERGROUP_CHAT_ID);
+      chat = { id, title: `Test ${type}`, type };
+      if (type === 'supergroup') chat.is_forum = false;
+    }
+    this.chats.set(chat.id as number, chat);
+    return structuredClone(chat);
+  }
+
+  private chatById(chatId: number): Json {
+    const known = this.chats.get(chatId);
+    if (known) return structuredClone(known);
+    const chat: Json =
+      chatId > 0
+        ? {
+            id: chatId,
+            first_name: 'Test',
+            last_name: `User${chatId}`,
+            username: `test_user_${chatId}`,
+            type: 'private',
+          }
+        : { id: chatId, title: 'Test group', type: chatId < -1_000_000_000_000 ? 'supergroup' : 'group' };
+    this.chats.set(chatId, chat);
+    return structuredClone(chat);
+  }
+
+  /** Message ids count per chat and are shared by both sides of the chat, as in Telegram. */
+  private takeMessageId(chatId: number, wanted: number | undefined): number {
+    const last = this.lastMessageId.get(chatId) ?? 0;
+    const id = wanted ?? last + 1;
+    this.lastMessageId.set(chatId, Math.max(last, id));
+    return id;
+  }
+
+  private storeMessage(message: Json, parseMode: string | undefined): void {
+    this.messages.set(messageKey(chatIdOf(message), Number(message.message_id)), {
+      message: structuredClone(message),
+      parseMode,
+    });
+  }
+
+  private latestKeyboard(chatId: number): StoredMessage | undefined {
+    let best: StoredMessage | undefined;
+    let fallback: StoredMessage | undefined;
+    for (const stored of this.messages.values()) {
+      if (chatIdOf(stored.message) !== chatId || !this.isFromBot(stored.message)) continue;
+      const id = Number(stored.message.message_id);
+      if (!fallback || id > Number(fallback.message.message_id)) fallback = stored;
+      if (stored.message.reply_markup !== undefined && (!best || id > Number(best.message.message_id)))
+        best = stored;
+    }
+    return best ?? fallback;
+  }
+
+  private isFromBot(message: Json): boolean {
+    return isRecord(message.from) && message.from.id === this.botInfo.id;
+  }
+
+  private describeCalls(): string {
+    if (this.calls.length === 0) return 'No calls were made.';
+    const lines = this.calls.slice(-40).map((c) => {
+      const params = c.method === 'getUpdates' ? '' : ` ${truncate(describe(c.params), 300)}`;
+      const outcome =
+        c.response === undefined
+          ? ' → (waiting)'
+          : c.response.ok
+            ? ''
+            : ` → ${c.response.error_code} ${c.response.description}`;
+      return `  #${c.index} ${c.method}${c.via === 'webhook-reply' ? ' (webhook reply)' : ''}${params}${outcome}`;
+    });
+    return `Calls seen (${this.calls.length}${this.calls.length > 40 ? ', last 40 shown' : ''}):\n${lines.join('\n')}`;
+  }
+}
+
+/** Start a Bot API double on 127.0.0.1 (port 0 unless given). */
+export async function startBotApiDouble(options: BotApiDoubleOptions = {}): Promise<BotApiDouble> {
+  const double = new Double(options.token ?? DEFAULT_TOKEN);
+  await double.listen(options.port ?? 0);
+  return double;
+}
+
+// ---- body parsing --------------------------------------------------------------------------------
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+async function parseParams(
+  contentType: string | undefined,
+  body: Buffer,
+  query: URLSearchParams,
+): Promise<Json> {
+  const params: Json = {};
+  for (const [key, value] of query) params[key] = decodeField(key, value);
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (body.length === 0) return params;
+  if (type === 'application/json') {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    if (!isRecord(parsed)) throw new Error('JSON body must be an object');
+    return { ...params, ...parsed };
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    for (const [key, value] of new URLSearchParams(body.toString('utf8')))
+      params[key] = decodeField(key, value);
+    return params;
+  }
+  if (type === 'multipart/form-data' && contentType !== undefined) {
+    const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+    for (const [key, value] of form) {
+      if (typeof value === 'string') {
+        params[key] = decodeField(key, value);
+      } else {
+        params[key] = new RecordedFile(
+          value.name,
+          value.type === '' ? 'application/octet-stream' : value.type,
+          Buffer.from(await value.arrayBuffer()),
+        );
+      }
+    }
+    return params;
+  }
+  throw new Error(`unsupported content type "${contentType ?? ''}"`);
+}
+
+/** Read a text field the way Telegram would, by its name. */
+function decodeField(key: string, value: string): unknown {
+  if (JSON_FIELDS.has(key)) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  if (INTEGER_FIELDS.has(key) && /^-?\d+$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value;
+  }
+  if (BOOLEAN_FIELDS.has(key) && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+// ---- small pure helpers --------------------------------------------------------------------------
+
+function isRecord(value: unknown): value is Json {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RecordedFile)
+  );
+}
+
+function recordOrUndefined(value: unknown): Json | undefined {
+  return isRecord(value) ? value : undefined;
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function toInteger(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+function unixTime(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function messageKey(chatId: number, messageId: number): string {
+  return `${chatId}:${messageId}`;
+}
+
+function chatIdOf(message: Json): number {
+  return isRecord(message.chat) ? Number(message.chat.id) : Number.NaN;
+}
+
+function commandsKey(scope: Json | undefined, languageCode: string | undefined): string {
+  return `${JSON.stringify(scope ?? { type: 'default' })}|${languageCode ?? ''}`;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function setOrDelete(target: Json, key: string, value: unknown): void {
+  if (value === undefined) delete target[key];
+  else target[key] = value;
+}
+
+const BUTTON_FIELDS = [
+  'text',
+  'url',
+  'callback_data',
+  'web_app',
+  'login_url',
+  'switch_inline_query',
+  'switch_inline_query_current_chat',
+  'switch_inline_query_chosen_chat',
+  'copy_text',
+  'callback_game',
+  'pay',
+];
+
+/**
+ * The inline keyboard a message keeps (other reply markups are not part of the message), with only
+ * the fields Telegram knows: telegraf's Markup adds `hide: false` to every button, which Telegram
+ * ignores and never echoes back.
+ */
+function inlineMarkup(markup: unknown): Json | undefined {
+  validateReplyMarkup(markup);
+  if (!isRecord(markup) || !Array.isArray(markup.inline_keyboard)) return undefined;
+  const rows: unknown[] = markup.inline_keyboard;
+  if (rows.length === 0) return undefined;
+  const keyboard = rows.map((row) =>
+    (Array.isArray(row) ? row : []).map((button: unknown) => {
+      const kept: Json = {};
+      if (isRecord(button)) {
+        for (const field of BUTTON_FIELDS) {
+          if (button[field] !== undefined) kept[field] = structuredClone(button[field]);
+        }
+      }
+      return kept;
+    }),
+  );
+  return { inline_keyboard: keyboard };
+}
+
+function validateReplyMarkup(markup: unknown): void {
+  if (markup === undefined) return;
+  if (!isRecord(markup)) throw badRequest("can't parse reply keyboard markup JSON object");
+  if (markup.inline_keyboard === undefined) return;
+  if (!Array.isArray(markup.inline_keyboard))
+    throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
+  for (const row of markup.inline_keyboard) {
+    if (!Array.isArray(row))
+      throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
+    for (const button of row) {
+      if (!isRecord(button) || typeof button.text !== 'string') throw badRequest('can\'t find field "text"');
+      const data = button.callback_data;
+      if (
+        data !== undefined &&
+        (typeof data !== 'string' || Buffer.byteLength(data) < 1 || Buffer.byteLength(data) > 64)
+      ) {
+        throw badRequest('BUTTON_DATA_INVALID');
+      }
+    }
+  }
+}
+
+/** Length as Telegram counts it: after HTML markup is parsed away, in UTF-16 code units. */
+function visibleLength(text: string, parseMode: unknown): number {
+  if (parseMode !== 'HTML') return text.length;
+  return text.replace(/<[^>]*>/g, '').replace(/&(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
+}
+
+function loopbackTarget(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.hostname !== '127.0.0.1' && parsed.hostname !== 'localhost') return undefined;
+  parsed.protocol = 'http:';
+  parsed.hostname = '127.0.0.1';
+  return parsed.toString();
+}
+
+function guessMimeType(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return (dot >= 0 ? MIME_TYPES[fileName.slice(dot).toLowerCase()] : undefined) ?? 'application/octet-stream';
+}
+
+function describe(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v instanceof RecordedFile ? `<file ${v.filename}, ${v.size} bytes>` : v,
+  );
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Telegram, TelegramError } from 'telegraf';
+import type { Update } from 'telegraf/types';
+import { type MockInstance, vi } from 'vitest';
+import {
+  createApiFactory,
+  createPartnerApi,
+  type PartnerApi,
+  PartnerTransport,
+} from '../../src/api/index.js';
+import { loadTranslations } from '../../src/bot/i18n.js';
+import { createBot } from '../../src/bot/index.js';
+import { createLogger } from '../../src/logger.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
+import type { ChatStore, Locale } from '../../src/storage/chat-store.js';
+import { createKeyring } from '../../src/storage/crypto.js';
+import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+
+/** One Bot API call the bot made, as telegraf passed it to `callApi`. */
+export interface BotCall {
+  method: string;
+  payload: Record<string, unknown>;
+  /** How many requests the sandbox had received when this call was made. */
+  providerRequestsBefore: number;
+}
+
+export interface UserOptions {
+  chatId?: number;
+  userId?: number;
+  languageCode?: string;
+  chatType?: 'private' | 'group' | 'supergroup';
+}
+
+export const USER_ID = 424_242;
+const BOT_INFO = {
+  id: 7_000_000_001,
+  is_bot: true as const,
+  first_name: 'Partner Bot',
+  username: 'partner_test_bot',
+  can_join_groups: true,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+};
+
+/**
+ * The whole bot (createBot with real storage in a temp dir, the real API client and the sandbox
+ * as provider) fed updates through `handleUpdate`. Telegram is observed at
+ * `Telegram.prototype.callApi`: every update gets its own Telegram object.
+ */
+export class BotHarness {
+  readonly calls: BotCall[] = [];
+  /** Bot API methods that should fail next, with a Telegram error. */
+  readonly failures = new Map<string, { error_code: number; description: string }>();
+  private nextUpdateId = 1;
+  private nextMessageId = 1_000;
+  private spy: MockInstance | undefined;
+
+  private constructor(
+    readonly sandbox: Sandbox,
+    readonly dataDir: string,
+    readonly store: ChatStore,
+    readonly chatData: ChatData,
+    private readonly transport: PartnerTransport,
+    readonly bot: ReturnType<typeof createBot>['bot'],
+    /** Every line the bot's logger wrote. */
+    readonly logLines: string[],
+  ) {}
+
+  static async start(
+    options: { allowedUserIds?: number[]; defaultLocale?: Locale; timeoutMs?: number } = {},
+  ) {
+    const sandbox = await startSandbox({ port: 0 });
+    const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-'));
+    const store = createLowdbStore({ dataDir });
+    const chatData = createChatData({ store, keyring: createKeyring([{ id: 't1', key: randomBytes(32) }]) });
+    const transport = new PartnerTransport({
+      baseUrl: sandbox.url,
+      timeoutMs: options.timeoutMs ?? 3_000,
+      retryDelayMs: 5,
+    });
+    const logLines: string[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      destination: { write: (line: string) => logLines.push(line) },
+    });
+    const { bot } = createBot({
+      botToken: `${BOT_INFO.id}:AAtest-token-for-harness-only-000`,
+      chatData,
+      apiFor: createApiFactory(transport),
+      translations: loadTranslations(),
+      logger,
+      defaultLocale: options.defaultLocale ?? 'ru',
+      allowedUserIds: options.allowedUserIds ? new Set(options.allowedUserIds) : undefined,
+    });
+    bot.botInfo = BOT_INFO;
+    const harness = new BotHarness(sandbox, dataDir, store, chatData, transport, bot, logLines);
+    harness.observeTelegram();
+    return harness;
+  }
+
+  private observeTelegram() {
+    this.spy = vi.spyOn(Telegram.prototype, 'callApi').mockImplementation((async (
+      method: string,
+      payload: Record<string, unknown>,
+    ) => {
+      this.calls.push({ method, payload, providerRequestsBefore: this.sandbox.requests.length });
+      const failure = this.failures.get(method);
+      if (failure) {
+        this.failures.delete(method);
+        throw new TelegramError(failure, { method, payload });
+      }
+      const chat = { id: payload.chat_id, type: 'private' };
+      switch (method) {
+        case 'sendMessage':
+        case 'sendDocument':
+          return { message_id: this.nextMessageId++, date: 0, chat, text: payload.text };
+        case 'editMessageText':
+          return { message_id: payload.message_id, date: 0, chat, text: payload.text };
+        default:
+          return true;
+      }
+    }) as never);
+  }
+
+  /** A client of the sandbox for looking up fixtures (not through the bot). */
+  api(): PartnerApi {
+    return createPartnerApi(this.transport, this.sandbox.token);
+  }
+
+  async stop() {
+    this.spy?.mockRestore();
+    await this.store.close();
+    await this.transport.close();
+    await this.sandbox.close();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  private user(options: UserOptions) {
+    const userId = options.userId ?? USER_ID;
+    const chatType = options.chatType ?? 'private';
+    return {
+      from: {
+        id: userId,
+        is_bot: false,
+        first_name: 'Анна',
+        language_code: options.languageCode ?? 'ru',
+      },
+      chat:
+        chatType === 'private'
+          ? { id: options.chatId ?? userId, type: 'private' as const, first_name: 'Анна' }
+          : { id: options.chatId ?? -100_500, type: chatType, title: 'Студия' },
+    };
+  }
+
+  /** Feeds a text message (a leading /command gets its entity) and returns the calls it caused. */
+  async send(text: string, options: UserOptions = {}): Promise<BotCall[]> {
+    const { from, chat } = this.user(options);
+    const command = /^\/\w+(@\w+)?/.exec(text);
+    const message = {
+      message_id: this.nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      from,
+      chat,
+      text,
+      ...(command
+        ? { entities: [{ type: 'bot_command' as const, offset: 0, length: command[0].length }] }
+        : {}),
+    };
+    return this.feed({ update_id: this.nextUpdateId++, message } as Update);
+  }
+
+  /** Presses a button with this callback data on a bot message. */
+  async press(data: string, options: UserOptions & { messageId?: number } = {}): Promise<BotCall[]> {
+    const { from, chat } = this.user(options);
+    const callback_query = {
+      id: String(this.nextUpdateId),
+      from,
+      chat_instance: '1',
+      data,
+      message: { message_id: options.messageId ?? 1, date: 0, chat, text: '…' },
+    };
+    return this.feed({ update_id: this.nextUpdateId++, callback_query } as Update);
+  }
+
+  async feed(update: Update): Promise<BotCall[]> {
+    const before = this.calls.length;
+    await this.bot.handleUpdate(update);
+    return this.calls.slice(before);
+  }
+
+  /** Connects the sandbox token through the real /token flow. */
+  async connect(options: UserOptions = {}) {
+    await this.send('/token', options);
+    await this.send(this.sandbox.token, options);
+  }
+}
+
+/** Texts of the messages sent (and edited) among these calls. */
+export function texts(calls: BotCall[]): string[] {
+  return calls
+    .filter((c) => c.method === 'sendMessage' || c.method === 'editMessageText')
+    .map((c) => String(c.payload.text));
+}
+
+/** The last message text among the calls; fails the test when there is none. */
+export function lastText(calls: BotCall[]): string {
+  const all = texts(calls);
+  const last = all.at(-1);
+  if (last === undefined) throw new Error(`no message sent; calls: ${calls.map((c) => c.method).join(', ')}`);
+  return last;
+}
+
+interface Button {
+  text: string;
+  callback_data?: string;
+  url?: string;
+}
+
+/** Inline buttons of the calls' messages, flattened. */
+export function buttons(calls: BotCall[]): Button[] {
+  return calls.flatMap((c) => {
+    const markup = c.payload.reply_markup as { inline_keyboard?: Button[][] } | undefined;
+    return markup?.inline_keyboard?.flat() ?? [];
+  });
+}
+
+/** The callback data of the first button whose label contains `label`. */
+export function buttonData(calls: BotCall[], label: string | RegExp): string {
+  const button = buttons(calls).find((b) =>
+    typeof label === 'string' ? b.text.includes(label) : label.test(b.text),
+  );
+  if (!button?.callback_data) {
+    throw new Error(
+      `no button ${String(label)}; have: ${buttons(calls)
+        .map((b) => b.text)
+        .join(' | ')}`,
+    );
+  }
+  return button.callback_data;
+}
