@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTranslations } from '../../src/bot/i18n.js';
+import { registerCommandMenus } from '../../src/bot/index.js';
+import { createLogger } from '../../src/logger.js';
+import { BotHarness, texts } from '../helpers/bot-harness.js';
+
+let h: BotHarness;
+
+beforeAll(async () => {
+  h = await BotHarness.start();
+  await h.connect();
+  await h.connect({ userId: 2, chatId: 2 });
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+describe('per-chat sequential processing', () => {
+  it('runs two updates of one chat one after another, in arrival order', async () => {
+    h.sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'delay', ms: 300 } });
+    const before = h.calls.length;
+    await Promise.all([h.send('/invoices'), h.send('/help')]);
+    const replies = texts(h.calls.slice(before));
+    expect(replies[0]).toContain('Счета');
+    expect(replies[1]).toContain('Что умеет бот');
+  });
+
+  it('lets another chat go ahead while one waits for the provider', async () => {
+    h.sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'delay', ms: 300 } });
+    const before = h.calls.length;
+    await Promise.all([h.send('/invoices'), h.send('/help', { userId: 2, chatId: 2 })]);
+    const replies = h.calls.slice(before).filter((c) => c.method === 'sendMessage');
+    expect(replies[0]?.payload.chat_id).toBe(2);
+    expect(String(replies[1]?.payload.text)).toContain('Счета');
+  });
+});
+
+describe('command menus', () => {
+  it('registers localized descriptions per language, and a failure is logged, not thrown', async () => {
+    const registered: { language?: string; commands: { command: string; description: string }[] }[] = [];
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', destination: { write: (l: string) => lines.push(l) } });
+    let fail = true;
+    const telegram = {
+      async setMyCommands(
+        commands: { command: string; description: string }[],
+        extra?: { language_code?: string },
+      ) {
+        if (fail) {
+          fail = false;
+          throw new Error('429: Too Many Requests');
+        }
+        registered.push({ ...(extra?.language_code ? { language: extra.language_code } : {}), commands });
+        return true;
+      },
+    };
+    await registerCommandMenus(telegram as never, loadTranslations(), logger);
+    expect(lines.some((l) => l.includes('could not register the command menu'))).toBe(true);
+    const en = registered.find((r) => r.language === 'en');
+    expect(en?.commands.find((c) => c.command === 'invoice')?.description).toBe(
+      'invoice link: /invoice <id>',
+    );
+  });
+});

@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
+
+/*
+ * The real bot process (src/main.ts under tsx) long-polling a local Bot API double, with the
+ * sandbox as provider: a message in, the reply out, across a restart.
+ */
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const USER = 555_001;
+
+let sandbox: Sandbox;
+let telegram: BotApiDouble;
+let dataDir: string;
+const output: string[] = [];
+
+interface RunningBot {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+function startBot(): RunningBot {
+  const child = spawn(TSX, ['src/main.ts'], {
+    cwd: process.cwd(),
+    env: {
+      PATH: process.env.PATH,
+      BOT_TOKEN: telegram.token,
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+      PARTNER_API_URL: sandbox.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited };
+}
+
+async function stopBot(bot: RunningBot): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  bot.child.kill('SIGTERM');
+  const code = await bot.exited;
+  return { code, ms: Date.now() - started };
+}
+
+/** Sends a text and waits for the bot's next message to that chat. */
+async function say(text: string): Promise<RecordedCall> {
+  const since = telegram.calls.length;
+  telegram.sendText(text, { chatId: USER, userId: USER, languageCode: 'ru' });
+  return telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, {
+    since,
+    timeoutMs: 15_000,
+  });
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  telegram = await startBotApiDouble({ port: 0 });
+  dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-e2e-'));
+});
+
+afterAll(async () => {
+  await telegram.close();
+  await sandbox.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the bot process', () => {
+  it('exits with one clear line per missing key, not a stack trace, when unconfigured', async () => {
+    const child = spawn(TSX, ['src/main.ts'], {
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('BOT_TOKEN is required');
+    expect(stderr).toContain('PARTNER_API_URL is required');
+    expect(stderr).toContain('.env.example');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  }, 30_000);
+
+  it('answers /start, takes a token, gives an invoice link, and keeps the token across a restart', async () => {
+    const [invoice] = await fetch(`${sandbox.url}/v1/billing/invoices?version=1.0`, {
+      headers: { 'x-api-token': sandbox.token },
+    })
+      .then((r) => r.json() as Promise<{ invoices: { invoice_id: number }[] }>)
+      .then((b) => b.invoices);
+    if (!invoice) throw new Error('seed has no invoice');
+    const url = await fetch(`${sandbox.url}/v1/billing/invoices/${invoice.invoice_id}/url?version=1.0`, {
+      headers: { 'x-api-token': sandbox.token },
+    })
+      .then((r) => r.json() as Promise<{ url: string }>)
+      .then((b) => b.url);
+
+    let bot = startBot();
+    expect(String((await say('/start')).params.text)).toContain('Здравствуйте');
+    expect(telegram.myCommands({ languageCode: 'ru' }).length).toBeGreaterThan(10);
+    expect(telegram.myCommands({ languageCode: 'en' }).length).toBeGreaterThan(10);
+
+    expect(String((await say('/token')).params.text)).toContain('Отправьте токен');
+    const saved = await say(sandbox.token);
+    expect(String(saved.params.text)).toContain('Токен проверен и сохранён');
+    expect(telegram.calls.some((c) => c.method === 'deleteMessage' && c.params.chat_id === USER)).toBe(true);
+
+    const link = await say(`/invoice ${invoice.invoice_id}`);
+    expect(String(link.params.text)).toContain(url);
+
+    const first = await stopBot(bot);
+    expect(first.code).toBe(0);
+    expect(first.ms).toBeLessThan(10_000);
+
+    bot = startBot();
+    const again = await say(`/invoice ${invoice.invoice_id}`);
+    expect(String(again.params.text)).toContain(url);
+    const second = await stopBot(bot);
+    expect(second.code).toBe(0);
+
+    // Neither token ever reached the process output or the data files.
+    const logs = output.join('');
+    expect(logs).toContain('bot started');
+    expect(logs).not.toContain(sandbox.token);
+    expect(logs).not.toContain(telegram.token);
+    const files = await readdir(dataDir, { recursive: true, withFileTypes: true });
+    for (const file of files.filter((f) => f.isFile())) {
+      expect(await readFile(join(file.parentPath, file.name), 'utf8')).not.toContain(sandbox.token);
+    }
+  }, 60_000);
+});
