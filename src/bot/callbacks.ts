@@ -14,12 +14,26 @@ export type CallbackHandler<A extends CallbackAction> = (
  * expired and loses its keyboard.
  */
 export class CallbackRouter {
-  private readonly handlers = new Map<CallbackAction, (ctx: BotContext, args: unknown[]) => Promise<void>>();
+  private readonly handlers = new Map<
+    CallbackAction,
+    { run: (ctx: BotContext, args: unknown[]) => Promise<void>; selfAnswer: boolean }
+  >();
 
   constructor(private readonly logger: Logger) {}
 
-  on<A extends CallbackAction>(action: A, handler: CallbackHandler<A>): this {
-    this.handlers.set(action, (ctx, args) => handler(ctx, ...(args as ArgsOf<A>)));
+  /**
+   * Registers the handler of an action. With `selfAnswer` the handler answers the query itself
+   * (to show a text such as "already submitted"), and must do so before any provider call.
+   */
+  on<A extends CallbackAction>(
+    action: A,
+    handler: CallbackHandler<A>,
+    options: { selfAnswer?: boolean } = {},
+  ): this {
+    this.handlers.set(action, {
+      run: (ctx, args) => handler(ctx, ...(args as ArgsOf<A>)),
+      selfAnswer: options.selfAnswer ?? false,
+    });
     return this;
   }
 
@@ -36,8 +50,8 @@ export class CallbackRouter {
         });
         return;
       }
-      await ctx.answerCbQuery();
-      await handler(ctx, decoded.args as unknown[]);
+      if (!handler.selfAnswer) await ctx.answerCbQuery();
+      await handler.run(ctx, decoded.args as unknown[]);
     };
   }
 }

@@ -8,6 +8,7 @@ import { createBillingCommands } from './commands/billing.js';
 import { createCatalogCommands } from './commands/catalog.js';
 import { checkDomains, createDomainCommands } from './commands/domains.js';
 import { createOnboardingCommands } from './commands/onboarding.js';
+import { createOrderingCommands } from './commands/ordering.js';
 import { createOrderCommands } from './commands/orders.js';
 import type { BotContext, BotSession } from './context.js';
 import { LOCALES, type Translations } from './i18n.js';
@@ -17,6 +18,10 @@ import { createErrorBoundary, errorForLog, reportError } from './middlewares/err
 import { createSequentializer } from './middlewares/sequentialize.js';
 import { PagedLists } from './paged-list.js';
 import { createCheckScene } from './scenes/check-domains.js';
+import { createDomainFlow } from './scenes/order/domain-flow.js';
+import { OrderEngine } from './scenes/order/engine.js';
+import { createProfileFlow } from './scenes/order/profile-flow.js';
+import { createTariffFlow } from './scenes/order/tariff-flow.js';
 import { createTokenScene } from './scenes/token.js';
 
 /** Everything the bot needs, built by main.ts (or a test). */
@@ -36,7 +41,9 @@ export const MENU_COMMANDS = [
   'invoice',
   'invoices',
   'check',
+  'order',
   'orders',
+  'requisites',
   'payments',
   'statements',
   'statement',
@@ -75,9 +82,24 @@ export function createBot(deps: BotDeps): PartnerBot {
   const sequentializer = createSequentializer();
   const router = new CallbackRouter(deps.logger);
   const lists = new PagedLists(router);
+  const orders = new OrderEngine({
+    chatData: deps.chatData,
+    logger: deps.logger,
+    flows: {
+      domain: createDomainFlow(),
+      hosting: createTariffFlow('hosting'),
+      mail: createTariffFlow('mail'),
+      ssl: createTariffFlow('ssl'),
+      profile: createProfileFlow(),
+    },
+    downloadFile: downloadTelegramFile,
+  });
+  orders.register(router);
+  router.on('noop', async () => undefined);
   const stage = new Scenes.Stage<BotContext>([
     createTokenScene(deps),
     createCheckScene((ctx, text) => checkDomains(ctx, text)),
+    orders.scene(),
   ]);
 
   bot.use(createErrorBoundary(deps.logger));
@@ -97,7 +119,8 @@ export function createBot(deps: BotDeps): PartnerBot {
   bot.use(createBillingCommands(router, lists));
   bot.use(createCatalogCommands(router, lists));
   bot.use(createOrderCommands(router, lists));
-  bot.use(createDomainCommands(router));
+  bot.use(createDomainCommands());
+  bot.use(createOrderingCommands(router, orders, deps));
   bot.use(
     Composer.on('message', async (ctx) => {
       await ctx.reply(ctx.t('common:notUnderstood'));
@@ -112,6 +135,14 @@ export function createBot(deps: BotDeps): PartnerBot {
   });
 
   return { bot, drain: () => sequentializer.drain() };
+}
+
+/** Reads a file the user sent (a CSR) through the Bot API's file link, with a deadline. */
+async function downloadTelegramFile(ctx: BotContext, fileId: string): Promise<string> {
+  const link = await ctx.telegram.getFileLink(fileId);
+  const response = await fetch(link, { signal: AbortSignal.timeout(15_000) });
+  if (!response.ok) throw new Error(`file download failed with HTTP ${response.status}`);
+  return response.text();
 }
 
 /** Registers the command menu in each language; a failure is logged, never fatal. */

@@ -19,7 +19,10 @@ export interface PagedList {
   id: string;
   perPage?: number;
   /** Rows to show, already in display order; `filter` is `-` for none. */
-  load(ctx: BotContext, filter: string): Promise<{ title: string; rows: ListRow[]; empty: string }>;
+  load(
+    ctx: BotContext,
+    filter: string,
+  ): Promise<{ title: string; rows: ListRow[]; empty: string; footer?: InlineKeyboardButton[] }>;
 }
 
 const HEADER_ROOM = 400;
@@ -52,7 +55,7 @@ export class PagedLists {
     page: number,
     mode: 'reply' | 'edit',
   ): Promise<void> {
-    const { title, rows, empty } = await list.load(ctx, filter);
+    const { title, rows, empty, footer = [] } = await list.load(ctx, filter);
     if (rows.length === 0) {
       await ctx.reply(empty, { parse_mode: 'HTML' });
       return;
@@ -75,9 +78,11 @@ export class PagedLists {
     const current = pageRows[index] ?? [];
     const text = [`<b>${title}</b>`, ...current.map((r) => r.html)].join('\n\n');
     const buttons = current.flatMap((r) => (r.button ? [r.button] : []));
-    const keyboard = [...inRows(buttons, 2), pagerRow(list.id, index, pageRows.length, filter)].filter(
-      (row) => row.length > 0,
-    );
+    const keyboard = [
+      ...inRows(buttons, 2),
+      pagerRow(list.id, index, pageRows.length, filter),
+      footer,
+    ].filter((row) => row.length > 0);
     const extra = {
       parse_mode: 'HTML' as const,
       link_preview_options: { is_disabled: true },

@@ -62,6 +62,7 @@ export const SEED = {
     domainRu: 1009,
     domainRf: 1010,
     domainCom: 1011,
+    mailNew: 1012,
   },
   /** Orders of another partner: 403 on every per-order call, never listed. */
   foreignOrders: { domain: 9001, hosting: 9002 },
@@ -493,6 +494,17 @@ function orders(zoneList: Zone[], nextRecord: () => number): Order[] {
         ]),
       },
       'year',
+    ],
+    [
+      {
+        id: 1012,
+        service: 20,
+        datetime: '18.11.2026 15:30',
+        period: 3,
+        customer: 'IndividualBusinessman',
+        details: { kind: 'mail', tariff_id: 201 },
+      },
+      'month',
     ],
     [
       {

@@ -369,7 +369,7 @@ describe('sandbox: billing (10 operations)', () => {
     const all = (await call(sb, 'GET', '/v1/billing/invoices')).json as {
       invoices: Array<Record<string, unknown>>;
     };
-    expect(all.invoices).toHaveLength(11);
+    expect(all.invoices).toHaveLength(12);
     for (const invoice of all.invoices) {
       expect(invoice).toEqual({
         invoice_id: expect.any(Number),
@@ -646,7 +646,7 @@ describe('sandbox: order lists (5 operations)', () => {
   it('GET /v1/orders: every own order, without advanced', async () => {
     const list = await orders('/v1/orders');
     expect(list.map((o) => o.order_id)).toEqual([
-      1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011,
+      1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012,
     ]);
     for (const order of list) {
       expect(order).toMatchObject(orderShape);
@@ -685,8 +685,13 @@ describe('sandbox: order lists (5 operations)', () => {
 
   it('GET /v1/orders/corporate-mails with mail advanced', async () => {
     const list = await orders('/v1/orders/corporate-mails');
-    expect(list).toHaveLength(1);
+    expect(list.map((o) => o.order_id)).toEqual([1003, 1012]);
     expect(list[0]).toMatchObject({ ...orderShape, order_id: 1003, advanced: { tariff_id: 202 } });
+    expect(list[1]).toMatchObject({
+      state: 'NewOrder',
+      paid: false,
+      business_entity_type: 'IndividualBusinessman',
+    });
   });
 
   it('GET /v1/orders/ssl-certificates with SSL advanced', async () => {

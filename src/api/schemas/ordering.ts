@@ -98,6 +98,9 @@ export const orderKindQuery = z.strictObject(orderFilter);
 
 // ---- Order requests (strict: the provider forbids properties it does not list) ----
 
+/** Required but may be empty: a patronymic some people do not have, a room a house does not have. */
+const presentText = z.string().trim();
+
 export const address = z.strictObject({
   postal_code: text,
   country_code: text,
@@ -105,7 +108,7 @@ export const address = z.strictObject({
   city: text,
   street: text,
   building: text,
-  room: text,
+  room: presentText,
 });
 
 export const bankRequisites = z.strictObject({
@@ -117,7 +120,7 @@ export const bankRequisites = z.strictObject({
 export const naturalPersonRequisites = z.strictObject({
   last_name: text,
   first_name: text,
-  middle_name: text,
+  middle_name: presentText,
   address,
 });
 
@@ -125,7 +128,7 @@ export const individualBusinessmanRequisites = z.strictObject({
   ucn: text,
   last_name: text,
   first_name: text,
-  middle_name: text,
+  middle_name: presentText,
   legal_address: address,
   postal_address: address.optional(),
   bank_requisites: bankRequisites.optional(),
@@ -136,7 +139,7 @@ export const juridicalPersonRequisites = z.strictObject({
   company_name: text,
   executive_last_name: text,
   executive_first_name: text,
-  executive_middle_name: text,
+  executive_middle_name: presentText,
   post_of_executive: text,
   legal_address: address,
   postal_address: address.optional(),

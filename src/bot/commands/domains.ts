@@ -2,7 +2,6 @@ import { Composer, Markup } from 'telegraf';
 import { parseDomainList, toAsciiDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { inRows } from '../keyboards/list.js';
@@ -51,7 +50,7 @@ export async function checkDomains(ctx: BotContext, text: string): Promise<void>
 }
 
 /** /check <domains…>; without names it asks for them. */
-export function createDomainCommands(router: CallbackRouter) {
+export function createDomainCommands() {
   const composer = new Composer<BotContext>();
   composer.command('check', async (ctx) => {
     const text = ctx.payload.trim();
@@ -62,10 +61,6 @@ export function createDomainCommands(router: CallbackRouter) {
       return;
     }
     await checkDomains(ctx, text);
-  });
-  // The guided domain order is wired by the ordering feature; until then the button says so.
-  router.on('orderDomain', async (ctx) => {
-    await ctx.reply(ctx.t('domains:orderNotYet'));
   });
   return composer;
 }

@@ -67,6 +67,7 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
           return {
             title: ctx.t(`orders:title.${kind}`),
             empty: ctx.t('orders:none'),
+            footer: [Markup.button.callback(ctx.t('orders:newOrder'), encodeCallback('orderStart', 'menu'))],
             rows: orders.map((order) => ({
               html: renderOrderRow(ctx.t, order, names.get(order.service_id)),
               button: Markup.button.callback(

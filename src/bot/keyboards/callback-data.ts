@@ -36,6 +36,20 @@ const ACTIONS = {
   lang: { code: 'l', args: ['word'] },
   /** Logout confirmation: yes / no. */
   logout: { code: 'lo', args: ['word'] },
+  /** Start a guided order of a kind (domain, hosting, mail, ssl). */
+  orderStart: { code: 'os', args: ['word'] },
+  /** An option of the order step shown on screen `screen`: screen, option index. */
+  orderOption: { code: 'oo', args: ['int', 'int'] },
+  /** Navigation on an order screen: screen, back | skip | keep | cancel | edit | summary. */
+  orderNav: { code: 'on', args: ['int', 'word'] },
+  /** Edit one section from the summary: screen, section. */
+  orderEdit: { code: 'oe', args: ['int', 'word'] },
+  /** Confirm the order shown in a summary: its single-use nonce. */
+  orderConfirm: { code: 'oc', args: ['word'] },
+  /** Saved requisites profiles: show or delete (ask), delete (confirmed). */
+  profileShow: { code: 'ps', args: ['word'] },
+  profileDelete: { code: 'pd', args: ['word'] },
+  profileDeleteYes: { code: 'py', args: ['word'] },
   /** A button that does nothing (page counter). */
   noop: { code: 'x', args: [] },
 } as const satisfies Record<string, { code: string; args: readonly ArgKind[] }>;

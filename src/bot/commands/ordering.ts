@@ -1,0 +1,114 @@
+import { Composer, Markup } from 'telegraf';
+import { escapeHtml } from '../../core/format.js';
+import type { ChatData } from '../../storage/chat-data.js';
+import type { CallbackRouter } from '../callbacks.js';
+import { type BotContext, UserInputError } from '../context.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import { fieldLabel } from '../scenes/order/common-steps.js';
+import { DOMAIN_NAME } from '../scenes/order/domain-flow.js';
+import type { OrderEngine } from '../scenes/order/engine.js';
+import { commandWords } from './arguments.js';
+
+const KINDS = ['domain', 'hosting', 'mail', 'ssl'] as const;
+
+/** The menu of the four kinds of order. */
+export function orderMenu(ctx: BotContext) {
+  return Markup.inlineKeyboard(
+    KINDS.map((kind) => [
+      Markup.button.callback(ctx.t(`order:kind.${kind}`), encodeCallback('orderStart', kind)),
+    ]),
+  );
+}
+
+/** /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. */
+export function createOrderingCommands(
+  router: CallbackRouter,
+  engine: OrderEngine,
+  deps: { chatData: ChatData },
+) {
+  const composer = new Composer<BotContext>();
+
+  composer.command('order', async (ctx) => {
+    const [word, name] = commandWords(ctx.payload);
+    const kind = KINDS.find((k) => k === word?.toLowerCase());
+    if (word === undefined) {
+      await ctx.partnerApi();
+      await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
+      return;
+    }
+    if (!kind) throw new UserInputError('order:badKind', { usageKey: 'order:usage' });
+    const prefill: Record<string, unknown> =
+      name === undefined
+        ? {}
+        : kind === 'domain'
+          ? { [DOMAIN_NAME]: name }
+          : kind === 'hosting'
+            ? { orderDomain: name }
+            : kind === 'ssl'
+              ? { sslSubject: name }
+              : {};
+    await engine.start(ctx, kind, prefill);
+  });
+
+  router.on('orderDomain', (ctx, ascii) => engine.start(ctx, 'domain', { [DOMAIN_NAME]: ascii }));
+
+  composer.command('requisites', async (ctx) => {
+    if (!ctx.chat) return;
+    const profiles = await deps.chatData.getProfiles(ctx.chat.id);
+    const buttons = profiles.map((p) => [
+      Markup.button.callback(p.label, encodeCallback('profileShow', p.id)),
+    ]);
+    buttons.push([
+      Markup.button.callback(ctx.t('order:profileAdd'), encodeCallback('orderStart', 'profile')),
+    ]);
+    await ctx.reply(profiles.length === 0 ? ctx.t('order:noProfiles') : ctx.t('order:profilesTitle'), {
+      ...Markup.inlineKeyboard(buttons),
+    });
+  });
+
+  router.on('orderStart', async (ctx, word) => {
+    if (word === 'profile') return engine.start(ctx, 'profile', { customerSource: 'new' });
+    if (word === 'menu') {
+      await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
+      return;
+    }
+    const kind = KINDS.find((k) => k === word);
+    if (kind) await engine.start(ctx, kind);
+  });
+
+  router.on('profileShow', async (ctx, id) => {
+    if (!ctx.chat) return;
+    const profile = (await deps.chatData.getProfiles(ctx.chat.id)).find((p) => p.id === id);
+    if (!profile) throw new UserInputError('order:profileGone');
+    const data = profile.data as Record<string, unknown>;
+    const lines = Object.entries(data)
+      .filter(([key]) => key.startsWith('c:') || key === 'phone' || key === 'email')
+      .map(
+        ([key, value]) => `${fieldLabel(ctx.t, key.replace(/^c:/, ''))}: ${escapeHtml(String(value ?? '—'))}`,
+      );
+    await ctx.reply([`<b>${escapeHtml(profile.label)}</b>`, ...lines].join('\n'), {
+      parse_mode: 'HTML',
+      ...Markup.inlineKeyboard([
+        [Markup.button.callback(ctx.t('order:profileDelete'), encodeCallback('profileDelete', id))],
+      ]),
+    });
+  });
+
+  router.on('profileDelete', async (ctx, id) => {
+    await ctx.reply(ctx.t('order:profileDeleteConfirm'), {
+      ...Markup.inlineKeyboard([
+        Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id)),
+        Markup.button.callback(ctx.t('order:no'), encodeCallback('noop')),
+      ]),
+    });
+  });
+
+  router.on('profileDeleteYes', async (ctx, id) => {
+    if (!ctx.chat) return;
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    const deleted = await deps.chatData.deleteProfile(ctx.chat.id, id);
+    await ctx.reply(ctx.t(deleted ? 'order:profileDeleted' : 'order:profileGone'));
+  });
+
+  return composer;
+}

@@ -1,0 +1,344 @@
+import { randomBytes } from 'node:crypto';
+import type { Tariff } from '../../../api/index.js';
+import { escapeHtml, formatMoney } from '../../../core/format.js';
+import {
+  BANK_REQUISITES_FIELDS,
+  buildFromAnswers,
+  CUSTOMER_TYPES,
+  type CustomerType,
+  checkField,
+  customerFields,
+  type FieldSpec,
+  hasPostalAndBank,
+  POSTAL_ADDRESS_FIELDS,
+  REQUISITES_BLOCK,
+  whoisFields,
+} from '../../../core/requisites.js';
+import type { WhoisRules } from '../../../core/zones.js';
+import { UserInputError } from '../../context.js';
+import type { Translate } from '../../i18n.js';
+import { formatPeriod } from '../../views/catalog.js';
+import type { OrderDraft, Section, Step, StepEnv } from './types.js';
+
+/** Answer ids of the steps shared by every kind. */
+export const STEP = {
+  period: 'period',
+  currency: 'currency',
+  customerSource: 'customerSource',
+  customerType: 'customerType',
+  postalSame: 'postalSame',
+  bankWanted: 'bankWanted',
+  saveProfile: 'saveProfile',
+  phone: 'phone',
+  email: 'email',
+} as const;
+
+const CUSTOMER_PREFIX = 'c:';
+const WHOIS_PREFIX = 'w:';
+
+const YES_NO = (t: Translate) => [
+  { label: t('order:yes'), value: true },
+  { label: t('order:no'), value: false },
+];
+
+/** `legal_address` → `legalAddress`: API field names as camelCase i18n keys. */
+const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Human label of a field path: `legal_address.city` → "Юридический адрес — город". */
+export function fieldLabel(t: Translate, path: string): string {
+  const parts = path.split('.');
+  const last = parts.at(-1) ?? path;
+  const name = t(`order:field.${camelCase(last)}`, { defaultValue: last });
+  const parent = parts.at(-2);
+  const group = parent ? t(`order:group.${camelCase(parent)}`, { defaultValue: '' }) : '';
+  return group ? `${group} — ${name}` : name;
+}
+
+function describeValue(t: Translate, value: unknown): string {
+  if (value === true) return t('order:yes');
+  if (value === false) return t('order:no');
+  if (value === null || value === undefined || value === '') return '—';
+  return escapeHtml(String(value));
+}
+
+/** A step asking for one requisites or WHOIS field, typed (or Yes/No for a boolean). */
+function fieldStep(prefix: string, section: Section, field: FieldSpec): Step {
+  const id = `${prefix}${field.path}`;
+  return {
+    id,
+    section,
+    async ask({ ctx }) {
+      const label = fieldLabel(ctx.t, field.path);
+      if (field.kind === 'boolean')
+        return { text: ctx.t('order:askChoice', { label }), options: YES_NO(ctx.t) };
+      const hint = ctx.t(`order:hint.${field.kind}`, { defaultValue: '' });
+      return {
+        text: ctx.t('order:askField', { label }) + (hint ? `\n<i>${hint}</i>` : ''),
+        skippable: field.optional === true,
+      };
+    },
+    ...(field.kind === 'boolean'
+      ? {}
+      : {
+          async parseText({ ctx }: StepEnv, text: string) {
+            const checked = checkField(field, text);
+            if (!checked.ok) {
+              throw new UserInputError(`order:invalid.${checked.reason}`, {
+                label: fieldLabel(ctx.t, field.path),
+              });
+            }
+            return checked.value;
+          },
+        }),
+    describe: ({ ctx }, value) => `${fieldLabel(ctx.t, field.path)}: ${describeValue(ctx.t, value)}`,
+  };
+}
+
+function customerType(draft: OrderDraft): CustomerType | undefined {
+  const type = draft.answers[STEP.customerType];
+  return CUSTOMER_TYPES.find((t) => t === type);
+}
+
+/** The period of a tariff: buttons with the price of each period, as the provider gives it. */
+export function tariffPeriodStep(
+  loadTariff: (env: StepEnv) => Promise<Tariff | undefined>,
+  currencyCode: (env: StepEnv) => Promise<string | undefined>,
+): Step {
+  return {
+    id: STEP.period,
+    section: 'period',
+    async ask(env) {
+      const tariff = await loadTariff(env);
+      if (!tariff) throw new UserInputError('order:tariffGone');
+      const code = await currencyCode(env);
+      const periods = tariffPeriods(tariff);
+      return {
+        text: env.ctx.t('order:askPeriod', { tariff: escapeHtml(tariff.tariff_name) }),
+        options: periods.map((period) => {
+          const price = tariff.prices.find((p) => p.period === period)?.price;
+          const label = formatPeriod(env.ctx.t, tariff.period_type, period);
+          return {
+            label: price === undefined ? label : `${label} — ${formatMoney(price, code, env.ctx.locale)}`,
+            value: period,
+          };
+        }),
+        perRow: 1,
+      };
+    },
+    describe: ({ ctx }, value) => ctx.t('order:summaryPeriod', { period: String(value) }),
+  };
+}
+
+/** Periods a tariff accepts: those with a price, plus `available_periods` when given. */
+export function tariffPeriods(tariff: Tariff): number[] {
+  const periods = new Set(tariff.prices.map((p) => p.period));
+  for (const p of tariff.available_periods ?? []) periods.add(p);
+  return [...periods].filter((p) => p >= 1 && p <= 36).sort((a, b) => a - b);
+}
+
+/** Currency: the last one used first; a single currency is chosen without asking. */
+export function currencyStep(): Step {
+  return {
+    id: STEP.currency,
+    section: 'currency',
+    async auto({ api }) {
+      const currencies = await api.listCurrencies();
+      return currencies.length === 1 ? currencies[0]?.currency_id : undefined;
+    },
+    async ask({ ctx, api, chatData }) {
+      const currencies = await api.listCurrencies();
+      const last = ctx.chat ? await chatData.getLastCurrencyId(ctx.chat.id) : undefined;
+      const ordered = [...currencies].sort(
+        (a, b) => Number(b.currency_id === last) - Number(a.currency_id === last),
+      );
+      return {
+        text: ctx.t('order:askCurrency'),
+        options: ordered.map((c) => ({
+          label: `${c.currency_code} — ${c.currency_name}`,
+          value: c.currency_id,
+        })),
+        perRow: 1,
+      };
+    },
+    afterAnswer: async ({ ctx, chatData }, value) => {
+      if (ctx.chat && typeof value === 'number') await chatData.setLastCurrencyId(ctx.chat.id, value);
+    },
+  };
+}
+
+/** Every customer step: saved profile or new, type, fields, postal address, bank, save offer. */
+export function customerSteps(draft: OrderDraft, options: { offerSave: boolean }): Step[] {
+  const steps: Step[] = [
+    {
+      id: STEP.customerSource,
+      section: 'customer',
+      async auto({ ctx, chatData }) {
+        if (!ctx.chat) return 'new';
+        return (await chatData.getProfiles(ctx.chat.id)).length === 0 ? 'new' : undefined;
+      },
+      async ask({ ctx, chatData }) {
+        const profiles = ctx.chat ? await chatData.getProfiles(ctx.chat.id) : [];
+        return {
+          text: ctx.t('order:askCustomer'),
+          options: [
+            ...profiles.map((p) => ({ label: p.label, value: p.id })),
+            { label: ctx.t('order:newCustomer'), value: 'new' },
+          ],
+          perRow: 1,
+        };
+      },
+      afterAnswer: async ({ ctx, chatData, draft: d }, value) => {
+        if (value === 'new' || !ctx.chat) return;
+        const profile = (await chatData.getProfiles(ctx.chat.id)).find((p) => p.id === value);
+        const saved = (profile?.data ?? {}) as Record<string, unknown>;
+        // A saved profile answers the customer and contact steps; Edit can still change them.
+        for (const [key, answer] of Object.entries(saved)) d.answers[key] = answer;
+        d.answers[STEP.saveProfile] = false;
+      },
+      invalidates: (d) =>
+        Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || isCustomerStep(k)),
+      describe: () => undefined,
+    },
+    {
+      id: STEP.customerType,
+      section: 'customer',
+      async ask({ ctx }) {
+        return {
+          text: ctx.t('order:askCustomerType'),
+          options: CUSTOMER_TYPES.map((type) => ({
+            label: ctx.t(`order:customerType.${type}`),
+            value: type,
+          })),
+          perRow: 1,
+        };
+      },
+      invalidates: (d) =>
+        Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || k.startsWith(WHOIS_PREFIX)),
+      describe: ({ ctx }, value) =>
+        ctx.t('order:summaryCustomerType', { type: ctx.t(`order:customerType.${String(value)}`) }),
+    },
+  ];
+  const type = customerType(draft);
+  if (!type) return steps;
+  steps.push(...customerFields(type).map((f) => fieldStep(CUSTOMER_PREFIX, 'customer', f)));
+  if (hasPostalAndBank(type)) {
+    steps.push({
+      id: STEP.postalSame,
+      section: 'customer',
+      async ask({ ctx }) {
+        return { text: ctx.t('order:askPostalSame'), options: YES_NO(ctx.t) };
+      },
+      describe: ({ ctx }, value) => ctx.t('order:summaryPostalSame', { answer: describeValue(ctx.t, value) }),
+    });
+    if (draft.answers[STEP.postalSame] === false) {
+      steps.push(...POSTAL_ADDRESS_FIELDS.map((f) => fieldStep(CUSTOMER_PREFIX, 'customer', f)));
+    }
+    steps.push({
+      id: STEP.bankWanted,
+      section: 'customer',
+      async ask({ ctx }) {
+        return { text: ctx.t('order:askBank'), options: YES_NO(ctx.t) };
+      },
+      describe: () => undefined,
+    });
+    if (draft.answers[STEP.bankWanted] === true) {
+      steps.push(...BANK_REQUISITES_FIELDS.map((f) => fieldStep(CUSTOMER_PREFIX, 'customer', f)));
+    }
+  }
+  if (options.offerSave) {
+    steps.push({
+      id: STEP.saveProfile,
+      section: 'customer',
+      async ask({ ctx }) {
+        return { text: ctx.t('order:askSaveProfile'), options: YES_NO(ctx.t) };
+      },
+      afterAnswer: async (env, value) => {
+        if (value === true) await saveCustomerProfile(env);
+      },
+      describe: () => undefined,
+    });
+  }
+  return steps;
+}
+
+function isCustomerStep(id: string): boolean {
+  return (
+    [
+      STEP.customerType,
+      STEP.postalSame,
+      STEP.bankWanted,
+      STEP.saveProfile,
+      STEP.phone,
+      STEP.email,
+    ] as string[]
+  ).includes(id);
+}
+
+/** Saves the entered customer (and contacts when known) as a profile, labelled by its name. */
+export async function saveCustomerProfile({ ctx, chatData, draft }: StepEnv): Promise<void> {
+  if (!ctx.chat) return;
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(draft.answers)) {
+    if (key.startsWith(CUSTOMER_PREFIX) || isCustomerStep(key)) data[key] = value;
+  }
+  delete data[STEP.saveProfile];
+  const a = draft.answers;
+  const label =
+    [a['c:company_name'], a['c:last_name'], a['c:first_name']]
+      .filter((v) => typeof v === 'string' && v)
+      .join(' ') || ctx.t('order:unnamedCustomer');
+  await chatData.saveProfile(ctx.chat.id, { id: randomBytes(4).toString('hex'), label: String(label), data });
+}
+
+/** WHOIS fields for the zone's rules and the customer type (none outside BY/БЕЛ/RU/SU/РФ). */
+export function whoisSteps(draft: OrderDraft, rules: WhoisRules): Step[] {
+  const type = customerType(draft);
+  if (!type) return [];
+  return whoisFields(rules, type).map((f) => fieldStep(WHOIS_PREFIX, 'whois', f));
+}
+
+/** Contact phone and e-mail. */
+export function contactSteps(): Step[] {
+  return [
+    fieldStep('', 'contacts', { path: STEP.phone, kind: 'phone' }),
+    fieldStep('', 'contacts', { path: STEP.email, kind: 'email' }),
+  ];
+}
+
+/** Answers of one prefix with it stripped: `c:address.city` → `address.city`. */
+export function answersUnder(draft: OrderDraft, prefix: 'c:' | 'w:'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(draft.answers)) {
+    if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  }
+  return out;
+}
+
+export { CUSTOMER_PREFIX, customerType, WHOIS_PREFIX };
+
+/** The customer requisites block of the request, exactly one, as the answers give it. */
+export function customerRequest(draft: OrderDraft): Record<string, unknown> {
+  const type = customerType(draft);
+  if (!type) throw new Error('customer type not answered');
+  const fields = [
+    ...customerFields(type),
+    ...(draft.answers[STEP.postalSame] === false ? POSTAL_ADDRESS_FIELDS : []),
+    ...(draft.answers[STEP.bankWanted] === true ? BANK_REQUISITES_FIELDS : []),
+  ];
+  const block = buildFromAnswers(fields, answersUnder(draft, CUSTOMER_PREFIX));
+  const bank = block.bank_requisites;
+  if (bank && typeof bank === 'object' && Object.keys(bank).length === 0) delete block.bank_requisites;
+  return { [REQUISITES_BLOCK[type]]: block };
+}
+
+/** The WHOIS blocks of a domain order request (empty outside BY/БЕЛ/RU/SU/РФ). */
+export function whoisRequest(draft: OrderDraft, rules: WhoisRules): Record<string, unknown> {
+  const type = customerType(draft);
+  if (!type) return {};
+  return buildFromAnswers(whoisFields(rules, type), answersUnder(draft, WHOIS_PREFIX));
+}
+
+/** Phone and e-mail as answered. */
+export function contactsRequest(draft: OrderDraft): { phone: string; email: string } {
+  return { phone: String(draft.answers[STEP.phone]), email: String(draft.answers[STEP.email]) };
+}

@@ -1,0 +1,170 @@
+import type { DomainZone } from '../../../api/index.js';
+import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
+import { UserInputError } from '../../context.js';
+import { formatPeriod } from '../../views/catalog.js';
+import {
+  contactSteps,
+  contactsRequest,
+  currencyStep,
+  customerRequest,
+  customerSteps,
+  STEP,
+  WHOIS_PREFIX,
+  whoisRequest,
+  whoisSteps,
+} from './common-steps.js';
+import { displayCurrency } from './pricing.js';
+import type { OrderDraft, OrderFlow, Step, StepEnv } from './types.js';
+
+export const DOMAIN_NAME = 'domainName';
+
+/** The answer of the domain step: the ASCII name, its zone, whether it is premium. */
+interface DomainAnswer {
+  ascii: string;
+  zone: string;
+  premium: boolean;
+}
+
+function domainAnswer(draft: OrderDraft): DomainAnswer | undefined {
+  return draft.answers[DOMAIN_NAME] as DomainAnswer | undefined;
+}
+
+async function zoneOf(env: StepEnv, currencyId?: number): Promise<DomainZone | undefined> {
+  const answer = domainAnswer(env.draft);
+  if (!answer) return undefined;
+  const zones = await env.api.listDomainZones(currencyId === undefined ? {} : { currency_id: currencyId });
+  return zones.find((z) => z.name === answer.zone);
+}
+
+function domainStep(): Step {
+  return {
+    id: DOMAIN_NAME,
+    section: 'subject',
+    async ask({ ctx }) {
+      return { text: ctx.t('order:askDomain') };
+    },
+    async parseText({ api }, text) {
+      const typed = text.trim().split(/\s+/)[0] ?? '';
+      const ascii = toAsciiDomain(typed.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
+      if (!ascii)
+        throw new UserInputError('order:invalid.domain', { value: escapeHtml(typed.slice(0, 100)) });
+      const zones = await api.listDomainZones();
+      const zone = findZone(ascii, zones);
+      if (!zone) {
+        throw new UserInputError('order:zoneNotOffered', {
+          domain: escapeHtml(toUnicodeDomain(ascii)),
+          zones: zones.map((z) => z.name.toUpperCase()).join(', '),
+        });
+      }
+      const [result] = await api.checkDomains([ascii]);
+      if (!result?.is_available) {
+        throw new UserInputError('order:domainTaken', {
+          domain: escapeHtml(toUnicodeDomain(ascii)),
+          state: escapeHtml(result?.state ?? '?'),
+        });
+      }
+      return { ascii, zone: zone.name, premium: result.is_premium } satisfies DomainAnswer;
+    },
+    async afterAnswer({ ctx }, value) {
+      const answer = value as DomainAnswer;
+      if (answer.premium)
+        await ctx.reply(ctx.t('order:premiumNote', { domain: escapeHtml(toUnicodeDomain(answer.ascii)) }));
+    },
+    // Another zone may allow other periods and need other WHOIS data.
+    invalidates: (draft) => [
+      STEP.period,
+      ...Object.keys(draft.answers).filter((k) => k.startsWith(WHOIS_PREFIX)),
+    ],
+    describe: ({ ctx }, value) => {
+      const answer = value as DomainAnswer;
+      const premium = answer.premium ? ctx.t('order:premiumMark') : '';
+      return ctx.t('order:summaryDomain', {
+        domain: `${escapeHtml(toUnicodeDomain(answer.ascii))}${premium}`,
+      });
+    },
+  };
+}
+
+function periodStep(): Step {
+  return {
+    id: STEP.period,
+    section: 'period',
+    async ask(env) {
+      const currency = await displayCurrency(env);
+      const zone = await zoneOf(env, currency?.id);
+      if (!zone) throw new UserInputError('order:zoneGone');
+      return {
+        // The zone gives one registration price per period unit; periods are not priced apart.
+        text: env.ctx.t('order:askDomainPeriod', {
+          zone: escapeHtml(zone.name.toUpperCase()),
+          price: formatMoney(zone.registration_price, currency?.code, env.ctx.locale),
+          unit: formatPeriod(env.ctx.t, zone.period_type, 1),
+        }),
+        options: zonePeriods(zone).map((p) => ({
+          label: formatPeriod(env.ctx.t, zone.period_type, p),
+          value: p,
+        })),
+        perRow: 5,
+      };
+    },
+    describe: ({ ctx }, value) => ctx.t('order:summaryPeriod', { period: String(value) }),
+  };
+}
+
+/** Domain registration: name (checked), zone by longest suffix, period, WHOIS per zone. */
+export function createDomainFlow(): OrderFlow {
+  return {
+    kind: 'domain',
+    steps(draft) {
+      const answer = domainAnswer(draft);
+      return [
+        domainStep(),
+        periodStep(),
+        currencyStep(),
+        ...customerSteps(draft, { offerSave: true }),
+        ...(answer ? whoisSteps(draft, whoisRulesOf(answer.zone)) : []),
+        ...contactSteps(),
+      ];
+    },
+    async summaryHead(env) {
+      const currency = await displayCurrency(env);
+      const zone = await zoneOf(env, currency?.id);
+      const period = Number(env.draft.answers[STEP.period]);
+      return [
+        env.ctx.t('order:summaryTitle.domain'),
+        env.ctx.t('order:summaryZone', {
+          zone: escapeHtml(zone?.name.toUpperCase() ?? '?'),
+          tariff: zone?.actual_registration_tariff_id ?? '?',
+        }),
+        env.ctx.t('order:summaryZonePrice', {
+          price: zone ? formatMoney(zone.registration_price, currency?.code, env.ctx.locale) : '?',
+          unit: zone ? formatPeriod(env.ctx.t, zone.period_type, 1) : '',
+          period: zone ? formatPeriod(env.ctx.t, zone.period_type, period) : String(period),
+        }),
+        env.ctx.t('order:summaryCurrency', { currency: currency?.code ?? '?' }),
+      ];
+    },
+    async submit(env) {
+      const { draft, api } = env;
+      const answer = domainAnswer(draft);
+      const zone = await zoneOf(env);
+      if (!answer || !zone) throw new UserInputError('order:zoneGone');
+      return api.createDomainOrder({
+        period_unit_count: Number(draft.answers[STEP.period]),
+        currency_id: Number(draft.answers[STEP.currency]),
+        tariff_id: zone.actual_registration_tariff_id,
+        domain: answer.ascii,
+        ...contactsRequest(draft),
+        ...customerRequest(draft),
+        ...whoisRequest(draft, whoisRulesOf(zone.name)),
+      } as never);
+    },
+    listOrders: (api) => api.listDomainOrders(),
+    matches(draft, order) {
+      const domain = order.advanced?.domain;
+      return domain !== undefined && toAsciiDomain(domain) === domainAnswer(draft)?.ascii;
+    },
+  };
+}

@@ -1,0 +1,412 @@
+import { randomBytes } from 'node:crypto';
+import { Composer, Markup, Scenes } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
+import { ApiNetworkError, ApiTimeoutError } from '../../../api/index.js';
+import { escapeHtml } from '../../../core/format.js';
+import { MESSAGE_LIMIT } from '../../../core/paging.js';
+import type { Logger } from '../../../logger.js';
+import type { ChatData } from '../../../storage/chat-data.js';
+import type { CallbackRouter } from '../../callbacks.js';
+import { type BotContext, UserInputError } from '../../context.js';
+import { encodeCallback } from '../../keyboards/callback-data.js';
+import { inRows, linkKeyboard } from '../../keyboards/list.js';
+import { describeError, errorForLog } from '../../middlewares/errors.js';
+import { sceneAnswers } from '../guards.js';
+import type { OrderDraft, OrderFlow, OrderKind, Section, Step, StepEnv } from './types.js';
+
+export const ORDER_SCENE = 'order';
+
+/** Larger files are not a CSR: refuse them before downloading. */
+const MAX_FILE_BYTES = 64 * 1024;
+
+export interface OrderEngineDeps {
+  chatData: ChatData;
+  logger: Logger;
+  flows: Record<OrderKind, OrderFlow>;
+  /** Downloads a file the user sent (a CSR); the bot passes telegraf's file link + fetch. */
+  downloadFile(ctx: BotContext, fileId: string): Promise<string>;
+}
+
+/**
+ * Runs every guided order as one scene: the flow of the kind lists its steps (given the answers
+ * so far), and the engine asks the first unanswered one, takes typed answers, buttons and files,
+ * goes Back, edits a section from the summary, and submits exactly once.
+ */
+export class OrderEngine {
+  constructor(private readonly deps: OrderEngineDeps) {}
+
+  /** Starts a guided order; `answers` prefills steps (e.g. the domain from /check). */
+  async start(ctx: BotContext, kind: OrderKind, answers: Record<string, unknown> = {}): Promise<void> {
+    // Fail early without a token, before the first question.
+    await ctx.partnerApi();
+    const draft: OrderDraft = { kind, answers: {}, previous: {}, screen: 0, options: [], status: 'editing' };
+    await ctx.scene.enter(ORDER_SCENE, draft, true);
+    const env = await this.env(ctx);
+    if (!env) return;
+    for (const [id, value] of Object.entries(answers)) {
+      const step = this.steps(env.draft).find((s) => s.id === id);
+      if (!step) continue;
+      try {
+        // A prefilled answer goes through the step's own check (a taken domain is asked again).
+        const checked =
+          step.parseText && typeof value === 'string' ? await step.parseText(env, value) : value;
+        await this.setAnswer(env, step, checked);
+      } catch (error) {
+        if (!(error instanceof UserInputError)) throw error;
+        await ctx.reply(describeError(error, ctx.t) ?? '', { parse_mode: 'HTML' });
+      }
+    }
+    await this.advance(env);
+  }
+
+  scene(): Scenes.BaseScene<BotContext> {
+    const scene = new Scenes.BaseScene<BotContext>(ORDER_SCENE);
+    const answers = new Composer<BotContext>();
+    answers.on('text', async (ctx) => {
+      const env = await this.env(ctx);
+      if (env) await this.onInput(env, (step) => this.readText(env, step, ctx.message.text));
+    });
+    answers.on('document', async (ctx) => {
+      const env = await this.env(ctx);
+      if (!env) return;
+      const document = ctx.message.document;
+      await this.onInput(env, async (step) => {
+        if (!step.parseFile) throw new UserInputError('order:noFileHere');
+        if ((document.file_size ?? 0) > MAX_FILE_BYTES) throw new UserInputError('order:fileTooLarge');
+        const content = await this.deps.downloadFile(ctx, document.file_id);
+        return step.parseFile(env, content, document.file_name ?? '');
+      });
+    });
+    answers.on('message', (ctx) => ctx.reply(ctx.t('order:textPlease')));
+    scene.use(sceneAnswers(answers));
+    return scene;
+  }
+
+  /** The order buttons, routed through the one callback codec. */
+  register(router: CallbackRouter): void {
+    router.on('orderOption', async (ctx, screen, index) => {
+      const env = await this.currentScreen(ctx, screen);
+      if (!env) return;
+      await this.onInput(env, async () => {
+        if (index < 0 || index >= env.draft.options.length) throw new UserInputError('order:useButtons');
+        return env.draft.options[index];
+      });
+    });
+    router.on('orderNav', async (ctx, screen, action) => {
+      const env = await this.currentScreen(ctx, screen);
+      if (env) await this.navigate(env, action);
+    });
+    router.on('orderEdit', async (ctx, screen, section) => {
+      const env = await this.currentScreen(ctx, screen);
+      if (!env) return;
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      for (const step of this.steps(env.draft).filter((s) => s.section === section)) {
+        if (step.id in env.draft.answers) {
+          env.draft.previous[step.id] = env.draft.answers[step.id];
+          delete env.draft.answers[step.id];
+        }
+      }
+      await this.advance(env);
+    });
+    router.on('orderConfirm', (ctx, nonce) => this.confirm(ctx, nonce), { selfAnswer: true });
+  }
+
+  // ---- the step machine ----
+
+  private steps(draft: OrderDraft): Step[] {
+    return this.deps.flows[draft.kind].steps(draft);
+  }
+
+  private async env(ctx: BotContext): Promise<StepEnv | undefined> {
+    if (ctx.scene.current?.id !== ORDER_SCENE) return undefined;
+    const draft = ctx.scene.state as OrderDraft;
+    if (!draft.answers) return undefined;
+    return { ctx, draft, api: await ctx.partnerApi(), chatData: this.deps.chatData };
+  }
+
+  /** The env when `screen` is the screen shown last; otherwise the button is stale. */
+  private async currentScreen(ctx: BotContext, screen: number): Promise<StepEnv | undefined> {
+    const env = await this.env(ctx);
+    if (env && env.draft.screen === screen && env.draft.status === 'editing') return env;
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    await ctx.reply(ctx.t('common:buttonExpired'));
+    return undefined;
+  }
+
+  private async onInput(env: StepEnv, read: (step: Step) => Promise<unknown>): Promise<void> {
+    const step = this.steps(env.draft).find((s) => s.id === env.draft.current);
+    if (!step || env.draft.status !== 'editing') {
+      await env.ctx.reply(env.ctx.t('order:useButtonsOrCancel'));
+      return;
+    }
+    let value: unknown;
+    try {
+      value = await read(step);
+    } catch (error) {
+      if (!(error instanceof UserInputError)) throw error;
+      await env.ctx.reply(describeError(error, env.ctx.t) ?? '', { parse_mode: 'HTML' });
+      await this.ask(env, step);
+      return;
+    }
+    await this.setAnswer(env, step, value);
+    await this.advance(env);
+  }
+
+  private async readText(env: StepEnv, step: Step, text: string): Promise<unknown> {
+    if (!step.parseText) throw new UserInputError('order:useButtons');
+    return step.parseText(env, text);
+  }
+
+  private async setAnswer(env: StepEnv, step: Step, value: unknown): Promise<void> {
+    const { draft } = env;
+    const before = step.id in draft.answers ? draft.answers[step.id] : draft.previous[step.id];
+    if (JSON.stringify(before) !== JSON.stringify(value)) {
+      for (const id of step.invalidates?.(draft) ?? []) {
+        if (id in draft.answers) {
+          draft.previous[id] = draft.answers[id];
+          delete draft.answers[id];
+        }
+      }
+    }
+    draft.answers[step.id] = value;
+    delete draft.previous[step.id];
+    await step.afterAnswer?.(env, value);
+  }
+
+  /** Asks the first unanswered step, or shows the summary when every step is answered. */
+  private async advance(env: StepEnv): Promise<void> {
+    for (let guard = 0; guard < 200; guard++) {
+      const next = this.steps(env.draft).find((s) => !(s.id in env.draft.answers));
+      if (!next) return this.showSummary(env);
+      const automatic = next.auto ? await next.auto(env) : undefined;
+      if (automatic === undefined) return this.ask(env, next);
+      await this.setAnswer(env, next, automatic);
+    }
+    throw new Error('order steps do not converge');
+  }
+
+  private async ask(env: StepEnv, step: Step): Promise<void> {
+    const { ctx, draft } = env;
+    const question = await step.ask(env);
+    draft.current = step.id;
+    draft.screen += 1;
+    draft.options = question.options?.map((o) => o.value) ?? [];
+    const screen = draft.screen;
+    const optionButtons = (question.options ?? []).map((option, index) =>
+      Markup.button.callback(option.label, encodeCallback('orderOption', screen, index)),
+    );
+    const nav: InlineKeyboardButton[] = [];
+    const previous = draft.previous[step.id];
+    if (previous !== undefined) {
+      const shown = step.describe?.(env, previous) ?? String(previous);
+      nav.push(
+        Markup.button.callback(
+          ctx.t('order:keep', { value: shown.replace(/<[^>]+>/g, '').slice(0, 40) }),
+          encodeCallback('orderNav', screen, 'keep'),
+        ),
+      );
+    }
+    if (question.skippable)
+      nav.push(Markup.button.callback(ctx.t('order:skip'), encodeCallback('orderNav', screen, 'skip')));
+    const steps = this.steps(draft);
+    const row: InlineKeyboardButton[] = [];
+    if (steps.findIndex((s) => s.id === step.id) > 0) {
+      row.push(Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', screen, 'back')));
+    }
+    row.push(Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', screen, 'cancel')));
+    const keyboard = [...inRows(optionButtons, question.perRow ?? 2), nav, row].filter((r) => r.length > 0);
+    await ctx.reply(question.text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) });
+  }
+
+  private async navigate(env: StepEnv, action: string): Promise<void> {
+    const { ctx, draft } = env;
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    const steps = this.steps(draft);
+    const step = steps.find((s) => s.id === draft.current);
+    switch (action) {
+      case 'cancel':
+        await ctx.scene.leave();
+        await ctx.reply(ctx.t('order:cancelled'));
+        return;
+      case 'keep':
+        if (step && draft.previous[step.id] !== undefined)
+          await this.setAnswer(env, step, draft.previous[step.id]);
+        return this.advance(env);
+      case 'skip':
+        if (step) await this.setAnswer(env, step, null);
+        return this.advance(env);
+      case 'back': {
+        // From the summary, Back is the last step; from a step, the one before it.
+        const index = step ? steps.findIndex((s) => s.id === step.id) : steps.length;
+        const target = steps[index - 1];
+        if (!target) return this.advance(env);
+        if (target.id in draft.answers) {
+          draft.previous[target.id] = draft.answers[target.id];
+          delete draft.answers[target.id];
+        }
+        return this.ask(env, target);
+      }
+      case 'edit':
+        return this.showEditMenu(env);
+      default:
+        return this.advance(env);
+    }
+  }
+
+  private async showEditMenu(env: StepEnv): Promise<void> {
+    const { ctx, draft } = env;
+    draft.screen += 1;
+    const sections = [...new Set(this.steps(draft).map((s) => s.section))] as Section[];
+    const buttons = sections.map((section) =>
+      Markup.button.callback(
+        ctx.t(`order:section.${section}`),
+        encodeCallback('orderEdit', draft.screen, section),
+      ),
+    );
+    const back = Markup.button.callback(
+      ctx.t('order:backToSummary'),
+      encodeCallback('orderNav', draft.screen, 'summary'),
+    );
+    await ctx.reply(ctx.t('order:editWhat'), { ...Markup.inlineKeyboard([...inRows(buttons, 2), [back]]) });
+  }
+
+  private async showSummary(env: StepEnv, intro?: string): Promise<void> {
+    const { ctx, draft } = env;
+    const flow = this.deps.flows[draft.kind];
+    const lines = [...(intro ? [intro, ''] : []), ...(await flow.summaryHead(env))];
+    for (const step of this.steps(draft)) {
+      if (!(step.id in draft.answers)) continue;
+      const line = step.describe?.(env, draft.answers[step.id]);
+      if (line) lines.push(line);
+    }
+    draft.current = undefined;
+    draft.status = 'editing';
+    draft.screen += 1;
+    draft.nonce = randomBytes(6).toString('base64url');
+    let text = lines.join('\n');
+    if (text.length > MESSAGE_LIMIT) text = `${text.slice(0, MESSAGE_LIMIT - 1)}…`;
+    const confirmKey = draft.kind === 'profile' ? 'order:saveProfileButton' : 'order:confirm';
+    await ctx.reply(text, {
+      parse_mode: 'HTML',
+      ...Markup.inlineKeyboard([
+        [Markup.button.callback(ctx.t(confirmKey), encodeCallback('orderConfirm', draft.nonce))],
+        [
+          Markup.button.callback(ctx.t('order:edit'), encodeCallback('orderNav', draft.screen, 'edit')),
+          Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', draft.screen, 'back')),
+          Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', draft.screen, 'cancel')),
+        ],
+      ]),
+    });
+  }
+
+  // ---- exactly once ----
+
+  /**
+   * The Confirm button. Its nonce is single-use: the first tap marks the draft as submitting and
+   * writes the session before the provider is called once; any later tap (a double tap, a tap
+   * re-sent with a new update id, a tap on an older summary, a tap after a restart) is answered
+   * "already submitted" or "expired" and calls nothing.
+   */
+  private async confirm(ctx: BotContext, nonce: string): Promise<void> {
+    const env = ctx.scene.current?.id === ORDER_SCENE ? await this.env(ctx) : undefined;
+    const draft = env?.draft;
+    if (!env || !draft || draft.nonce !== nonce) {
+      const submitted = draft?.status === 'submitting';
+      await ctx.answerCbQuery(ctx.t(submitted ? 'order:alreadySubmitted' : 'order:confirmExpired'));
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      return;
+    }
+    if (draft.status !== 'editing') {
+      await ctx.answerCbQuery(ctx.t('order:alreadySubmitted'));
+      return;
+    }
+    draft.status = 'submitting';
+    draft.nonce = undefined;
+    await this.persistSession(ctx);
+    await ctx.answerCbQuery(ctx.t('order:submitting'));
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+
+    const flow = this.deps.flows[draft.kind];
+    if (!flow.submit) {
+      await flow.finish?.(env);
+      await ctx.scene.leave();
+      return;
+    }
+    try {
+      draft.knownOrderIds = flow.listOrders ? (await flow.listOrders(env.api)).map((o) => o.order_id) : [];
+    } catch (error) {
+      // Nothing was sent yet: the user may simply confirm again.
+      draft.status = 'editing';
+      await this.showSummary(env, describeError(error, ctx.t));
+      return;
+    }
+    let result: Awaited<ReturnType<NonNullable<OrderFlow['submit']>>>;
+    try {
+      result = await flow.submit(env);
+    } catch (error) {
+      if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError) {
+        this.deps.logger.warn({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order outcome unknown');
+        await this.findAfterUnknown(env, flow);
+        return;
+      }
+      // The provider refused: nothing was created; show why and offer the summary again.
+      this.deps.logger.info({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order refused');
+      await this.showSummary(env, describeError(error, ctx.t));
+      return;
+    }
+    await this.finishOrder(env, result);
+  }
+
+  private async finishOrder(
+    env: StepEnv,
+    result: {
+      order_id?: number | undefined;
+      invoice_id?: number | undefined;
+      invoice_url?: string | undefined;
+    },
+  ): Promise<void> {
+    const { ctx, draft } = env;
+    draft.status = 'done';
+    await ctx.scene.leave();
+    this.deps.logger.info(
+      { chatId: ctx.chat?.id, orderId: result.order_id, kind: draft.kind },
+      'order created',
+    );
+    let url = result.invoice_url;
+    if (!url && result.invoice_id !== undefined)
+      url = await env.api.getInvoiceUrl(result.invoice_id).catch(() => undefined);
+    const text = ctx.t('order:created', {
+      orderId: result.order_id ?? '—',
+      invoiceId: result.invoice_id ?? '—',
+    });
+    await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url) : {}),
+    });
+  }
+
+  /** After a timeout the order may exist: look for it before offering to try again. */
+  private async findAfterUnknown(env: StepEnv, flow: OrderFlow): Promise<void> {
+    const { ctx, draft } = env;
+    await ctx.reply(ctx.t('order:unknownOutcome'));
+    try {
+      const known = new Set(draft.knownOrderIds ?? []);
+      const orders = flow.listOrders ? await flow.listOrders(env.api) : [];
+      const found = orders.find((o) => !known.has(o.order_id) && (flow.matches?.(draft, o) ?? false));
+      if (found) {
+        const [invoice] = await env.api.listInvoices({ order_id: found.order_id });
+        await this.finishOrder(env, { order_id: found.order_id, invoice_id: invoice?.invoice_id });
+        return;
+      }
+      await this.showSummary(env, ctx.t('order:notFoundAfterTimeout'));
+    } catch (error) {
+      this.deps.logger.warn({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order lookup failed');
+      await this.showSummary(env, ctx.t('order:lookupFailed'));
+    }
+  }
+
+  private async persistSession(ctx: BotContext): Promise<void> {
+    if (ctx.chat) await this.deps.chatData.sessionStore<object>().set(String(ctx.chat.id), ctx.session);
+  }
+}

@@ -1,0 +1,17 @@
+import { contactSteps, customerSteps, saveCustomerProfile } from './common-steps.js';
+import type { OrderFlow } from './types.js';
+
+/** `/requisites` → Add: a customer entered and saved for later orders, nothing ordered. */
+export function createProfileFlow(): OrderFlow {
+  return {
+    kind: 'profile',
+    steps: (draft) => [...customerSteps(draft, { offerSave: false }).slice(1), ...contactSteps()],
+    async summaryHead({ ctx }) {
+      return [ctx.t('order:summaryTitle.profile')];
+    },
+    async finish(env) {
+      await saveCustomerProfile(env);
+      await env.ctx.reply(env.ctx.t('order:profileSaved'));
+    },
+  };
+}
