@@ -10,7 +10,9 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'delay'; ms: number }
   | { kind: 'malformed'; body: string; status?: number }
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  /** Carry the request out, then lose the answer: the client sees a broken connection. */
+  | { kind: 'drop' };
 
 export interface FaultRule {
   method?: string;
@@ -114,7 +116,9 @@ function parseFault(input: unknown): Fault | string {
     }
     case 'reset':
       return { kind: 'reset' };
+    case 'drop':
+      return { kind: 'drop' };
     default:
-      return '"fault.kind" must be one of status, hang, delay, malformed, reset';
+      return '"fault.kind" must be one of status, hang, delay, malformed, reset, drop';
   }
 }

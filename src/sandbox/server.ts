@@ -167,6 +167,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case 'reset':
         req.socket.destroy();
         return;
+      case 'drop':
+        // The operation takes effect; only its answer is lost, as on a broken connection.
+        res.end = (() => {
+          req.socket.destroy();
+          return res;
+        }) as typeof res.end;
+        proceed();
+        return;
     }
   }
 

@@ -117,3 +117,108 @@ describe('domain order', () => {
     });
   });
 });
+
+describe('exactly once', () => {
+  let chat: Chat;
+  let confirm: string;
+
+  let nextUser = 2_000;
+  beforeEach(async () => {
+    nextUser += 1;
+    chat = new Chat({ userId: nextUser, chatId: nextUser });
+    await h.connect(chat.user);
+    const tariffs = await h.api().listMailTariffs();
+    const tariff = tariffs[0];
+    if (!tariff) throw new Error('no mail tariff');
+    await chat.say('/order mail');
+    await chat.tap(tariff.tariff_name);
+    await chat.tap(/^1 мес/);
+    await chat.tap('BYN');
+    await chat.answer(...PERSON_RU, '[Нет]', '+375291234567');
+    expect(await chat.say('ivan@example.by')).toContain('Итог: корпоративная почта');
+    confirm = buttonData(chat.last, 'Подтвердить');
+  });
+
+  it('a double tap creates one order and the second tap is told it was already sent', async () => {
+    const before = createRequests('/v1/orders/corporate-mails').length;
+    const first = await h.press(confirm, chat.user);
+    expect(lastText(first)).toContain('Заказ создан');
+    const second = await h.press(confirm, chat.user);
+    const answer = second.find((c) => c.method === 'answerCallbackQuery');
+    expect(String(answer?.payload.text)).toMatch(/уже отправлен|устарела/);
+    expect(createRequests('/v1/orders/corporate-mails').length - before).toBe(1);
+  });
+
+  it('three taps with different update ids, sent at once, create one order', async () => {
+    const before = createRequests('/v1/orders/corporate-mails').length;
+    await Promise.all([
+      h.press(confirm, chat.user),
+      h.press(confirm, chat.user),
+      h.press(confirm, chat.user),
+    ]);
+    expect(createRequests('/v1/orders/corporate-mails').length - before).toBe(1);
+  });
+
+  it('a tap after a restart creates one order, and a tap on an old summary none', async () => {
+    await h.restart();
+    const before = createRequests('/v1/orders/corporate-mails').length;
+    expect(lastText(await h.press(confirm, chat.user))).toContain('Заказ создан');
+    await h.restart();
+    await h.press(confirm, chat.user);
+    expect(createRequests('/v1/orders/corporate-mails').length - before).toBe(1);
+  });
+
+  it("an old summary's Confirm is refused after Edit produced a new summary", async () => {
+    const before = createRequests('/v1/orders/corporate-mails').length;
+    await chat.tap('Изменить');
+    await chat.tap('Контакты');
+    await chat.answer('+375447654321', '[Оставить]');
+    const stale = await h.press(confirm, chat.user);
+    expect(String(stale.find((c) => c.method === 'answerCallbackQuery')?.payload.text)).toContain('устарела');
+    expect(createRequests('/v1/orders/corporate-mails').length - before).toBe(0);
+  });
+
+  it('a lost answer after Confirm is never retried: the order is looked up and found', async () => {
+    h.sandbox.addFault({ method: 'POST', path: '/v1/orders/corporate-mails', fault: { kind: 'drop' } });
+    const before = createRequests('/v1/orders/corporate-mails').length;
+    const calls = await h.press(confirm, chat.user);
+    const said = calls.filter((c) => c.method === 'sendMessage').map((c) => String(c.payload.text));
+    expect(said[0]).toContain('результат неизвестен');
+    expect(said.at(-1)).toContain('Заказ создан');
+    expect(createRequests('/v1/orders/corporate-mails').length - before).toBe(1);
+  });
+
+  it('a hanging provider after Confirm: one create call, nothing found, Confirm offered again', async () => {
+    const quick = await BotHarness.start({ timeoutMs: 300 });
+    try {
+      const c = new Chat({ userId: 3003, chatId: 3003 });
+      const [tariff] = await quick.api().listMailTariffs();
+      await quick.send('/token', c.user);
+      await quick.send(quick.sandbox.token, c.user);
+      let last = await quick.send('/order mail', c.user);
+      const tap = async (label: string | RegExp) => {
+        last = await quick.press(buttonData(last, label), c.user);
+      };
+      await tap(tariff?.tariff_name ?? '');
+      await tap(/^1 мес/);
+      await tap('BYN');
+      await tap('Физическое лицо');
+      for (const text of PERSON_RU.slice(1)) last = await quick.send(text, c.user);
+      await tap('Нет');
+      last = await quick.send('+375291234567', c.user);
+      last = await quick.send('ivan@example.by', c.user);
+      quick.sandbox.addFault({ method: 'POST', path: '/v1/orders/corporate-mails', fault: { kind: 'hang' } });
+      const calls = await quick.press(buttonData(last, 'Подтвердить'), c.user);
+      const posts = quick.sandbox.requests.filter(
+        (r) => r.method === 'POST' && r.path === '/v1/orders/corporate-mails',
+      );
+      expect(posts).toHaveLength(1);
+      const said = calls.filter((x) => x.method === 'sendMessage').map((x) => String(x.payload.text));
+      expect(said.join('\n')).toContain('результат неизвестен');
+      expect(said.at(-1)).toContain('похоже, он не создан');
+      expect(buttons(calls).some((b) => b.text.includes('Подтвердить'))).toBe(true);
+    } finally {
+      await quick.stop();
+    }
+  });
+});

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Telegram, TelegramError } from 'telegraf';
@@ -17,7 +19,7 @@ import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore, Locale } from '../../src/storage/chat-store.js';
-import { createKeyring } from '../../src/storage/crypto.js';
+import { createKeyring, type Keyring } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 
 /** One Bot API call the bot made, as telegraf passed it to `callApi`. */
@@ -36,6 +38,12 @@ export interface UserOptions {
 }
 
 export const USER_ID = 424_242;
+
+export interface HarnessOptions {
+  allowedUserIds?: number[];
+  defaultLocale?: Locale;
+  timeoutMs?: number;
+}
 const BOT_INFO = {
   id: 7_000_000_001,
   is_bot: true as const,
@@ -61,47 +69,86 @@ export class BotHarness {
   private nextMessageId = 1_000;
   private spy: MockInstance | undefined;
 
+  store!: ChatStore;
+  chatData!: ChatData;
+  bot!: ReturnType<typeof createBot>['bot'];
+  /** Every line the bot's logger wrote. */
+  readonly logLines: string[] = [];
+  /** Files users "sent", served at the Bot API's file path. */
+  private readonly files = new Map<string, string>();
+
   private constructor(
     readonly sandbox: Sandbox,
     readonly dataDir: string,
-    readonly store: ChatStore,
-    readonly chatData: ChatData,
+    private readonly keyring: Keyring,
     private readonly transport: PartnerTransport,
-    readonly bot: ReturnType<typeof createBot>['bot'],
-    /** Every line the bot's logger wrote. */
-    readonly logLines: string[],
+    private readonly fileServer: Server,
+    private readonly options: HarnessOptions,
   ) {}
 
-  static async start(
-    options: { allowedUserIds?: number[]; defaultLocale?: Locale; timeoutMs?: number } = {},
-  ) {
+  static async start(options: HarnessOptions = {}) {
     const sandbox = await startSandbox({ port: 0 });
     const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-'));
-    const store = createLowdbStore({ dataDir });
-    const chatData = createChatData({ store, keyring: createKeyring([{ id: 't1', key: randomBytes(32) }]) });
     const transport = new PartnerTransport({
       baseUrl: sandbox.url,
       timeoutMs: options.timeoutMs ?? 3_000,
       retryDelayMs: 5,
     });
-    const logLines: string[] = [];
-    const logger = createLogger({
-      level: 'debug',
-      destination: { write: (line: string) => logLines.push(line) },
+    const fileServer = createServer();
+    await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
+    const keyring = createKeyring([{ id: 't1', key: randomBytes(32) }]);
+    const harness = new BotHarness(sandbox, dataDir, keyring, transport, fileServer, options);
+    fileServer.on('request', (req, res) => {
+      const id = decodeURIComponent(req.url?.split('/').at(-1) ?? '');
+      const content = harness.files.get(id);
+      res.writeHead(content === undefined ? 404 : 200).end(content ?? '');
     });
-    const { bot } = createBot({
-      botToken: `${BOT_INFO.id}:AAtest-token-for-harness-only-000`,
-      chatData,
-      apiFor: createApiFactory(transport),
-      translations: loadTranslations(),
-      logger,
-      defaultLocale: options.defaultLocale ?? 'ru',
-      allowedUserIds: options.allowedUserIds ? new Set(options.allowedUserIds) : undefined,
-    });
-    bot.botInfo = BOT_INFO;
-    const harness = new BotHarness(sandbox, dataDir, store, chatData, transport, bot, logLines);
+    harness.build();
     harness.observeTelegram();
     return harness;
+  }
+
+  /** Builds the bot over the data directory and keyring (again, after a restart). */
+  private build() {
+    this.store = createLowdbStore({ dataDir: this.dataDir });
+    this.chatData = createChatData({ store: this.store, keyring: this.keyring });
+    const logger = createLogger({
+      level: 'debug',
+      destination: { write: (line: string) => this.logLines.push(line) },
+    });
+    const { port } = this.fileServer.address() as AddressInfo;
+    this.bot = createBot({
+      botToken: `${BOT_INFO.id}:AAtest-token-for-harness-only-000`,
+      telegramApiRoot: `http://127.0.0.1:${port}`,
+      chatData: this.chatData,
+      apiFor: createApiFactory(this.transport),
+      translations: loadTranslations(),
+      logger,
+      defaultLocale: this.options.defaultLocale ?? 'ru',
+      allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
+    }).bot;
+    this.bot.botInfo = BOT_INFO;
+  }
+
+  /** A new bot on the same stored data, as after a process restart. */
+  async restart() {
+    await this.store.close();
+    this.build();
+  }
+
+  /** Feeds a message carrying a document; the bot downloads it through getFile. */
+  async sendFile(content: string, fileName: string, options: UserOptions = {}): Promise<BotCall[]> {
+    const { from, chat } = this.user(options);
+    const fileId = `file${this.nextMessageId}`;
+    this.files.set(fileId, content);
+    const message = {
+      message_id: this.nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      from,
+      chat,
+      document: { file_id: fileId, file_unique_id: fileId, file_name: fileName, file_size: content.length },
+    };
+    return this.feed({ update_id: this.nextUpdateId++, message } as Update);
   }
 
   private observeTelegram() {
@@ -122,6 +169,12 @@ export class BotHarness {
           return { message_id: this.nextMessageId++, date: 0, chat, text: payload.text };
         case 'editMessageText':
           return { message_id: payload.message_id, date: 0, chat, text: payload.text };
+        case 'getFile':
+          return {
+            file_id: payload.file_id,
+            file_unique_id: payload.file_id,
+            file_path: `documents/${String(payload.file_id)}`,
+          };
         default:
           return true;
       }
@@ -138,6 +191,7 @@ export class BotHarness {
     await this.store.close();
     await this.transport.close();
     await this.sandbox.close();
+    await new Promise((resolve) => this.fileServer.close(resolve));
     await rm(this.dataDir, { recursive: true, force: true });
   }
 

@@ -67,7 +67,8 @@ const BY_CODE = new Map<string, CallbackAction>(
   Object.entries(ACTIONS).map(([action, spec]) => [spec.code, action as CallbackAction]),
 );
 const WORD = /^[A-Za-z0-9._-]{1,60}$/;
-const INT = /^-?\d{1,15}$/;
+// Canonical decimal only (no `007`, no `-0`), so data decodes only as the encoder wrote it.
+const INT = /^(?:0|-?[1-9]\d{0,15})$/;
 
 /** Builds a button's data; throws when it would break Telegram's limit (a programming error). */
 export function encodeCallback<A extends CallbackAction>(action: A, ...args: ArgsOf<A>): string {
@@ -101,7 +102,7 @@ export function decodeCallback(data: string | undefined): Callback | undefined {
   for (const [index, kind] of kinds.entries()) {
     const text = raw[index] ?? '';
     if (kind === 'int') {
-      if (!INT.test(text)) return undefined;
+      if (!INT.test(text) || !Number.isSafeInteger(Number(text))) return undefined;
       args.push(Number(text));
     } else {
       if (!WORD.test(text)) return undefined;

@@ -6,16 +6,27 @@ function commandOf(ctx: BotContext): string | undefined {
   return text?.startsWith('/') ? text : undefined;
 }
 
+/** Whether a message is a command; scenes never take one for an answer. */
+export function isCommand(ctx: BotContext): boolean {
+  return commandOf(ctx) !== undefined;
+}
+
 /**
- * A scene's middleware stack: commands never reach the scene's answer handlers. A command other
- * than /cancel leaves the scene first and then runs as usual (so `/help` mid-flow is never taken
- * for the answer); /cancel passes on untouched to the global handler, which leaves and says so.
+ * A scene's middleware stack. /cancel always passes on to the global handler, which leaves and
+ * says so. Any other command either leaves the scene and runs as usual (`leave`: short scenes
+ * such as the token step, so `/help` is never taken for a token) or reaches the scene's answers,
+ * which refuse it and ask again (`stay`: long forms, where a stray command must not lose them).
  */
-export function sceneAnswers(answers: Composer<BotContext>): MiddlewareFn<BotContext> {
+export function sceneAnswers(
+  answers: Composer<BotContext>,
+  onCommand: 'leave' | 'stay' = 'leave',
+): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const command = commandOf(ctx);
     if (command === undefined) return answers.middleware()(ctx, next);
-    if (!/^\/cancel(@\w+)?(\s|$)/.test(command)) await ctx.scene.leave();
+    if (/^\/cancel(@\w+)?(\s|$)/.test(command)) return next();
+    if (onCommand === 'stay') return answers.middleware()(ctx, next);
+    await ctx.scene.leave();
     return next();
   };
 }

@@ -11,7 +11,7 @@ import { type BotContext, UserInputError } from '../../context.js';
 import { encodeCallback } from '../../keyboards/callback-data.js';
 import { inRows, linkKeyboard } from '../../keyboards/list.js';
 import { describeError, errorForLog } from '../../middlewares/errors.js';
-import { sceneAnswers } from '../guards.js';
+import { isCommand, sceneAnswers } from '../guards.js';
 import type { OrderDraft, OrderFlow, OrderKind, Section, Step, StepEnv } from './types.js';
 
 export const ORDER_SCENE = 'order';
@@ -64,7 +64,12 @@ export class OrderEngine {
     const answers = new Composer<BotContext>();
     answers.on('text', async (ctx) => {
       const env = await this.env(ctx);
-      if (env) await this.onInput(env, (step) => this.readText(env, step, ctx.message.text));
+      if (!env) return;
+      await this.onInput(env, (step) => {
+        // A command mid-form is refused, not taken for the answer: the form is not lost.
+        if (isCommand(ctx)) throw new UserInputError('order:commandMidFlow');
+        return this.readText(env, step, ctx.message.text);
+      });
     });
     answers.on('document', async (ctx) => {
       const env = await this.env(ctx);
@@ -78,7 +83,7 @@ export class OrderEngine {
       });
     });
     answers.on('message', (ctx) => ctx.reply(ctx.t('order:textPlease')));
-    scene.use(sceneAnswers(answers));
+    scene.use(sceneAnswers(answers, 'stay'));
     return scene;
   }
 
@@ -188,6 +193,8 @@ export class OrderEngine {
   private async ask(env: StepEnv, step: Step): Promise<void> {
     const { ctx, draft } = env;
     const question = await step.ask(env);
+    // Leaving the summary: its Confirm must not submit a draft that is being changed.
+    draft.nonce = undefined;
     draft.current = step.id;
     draft.screen += 1;
     draft.options = question.options?.map((o) => o.value) ?? [];
@@ -256,6 +263,7 @@ export class OrderEngine {
   private async showEditMenu(env: StepEnv): Promise<void> {
     const { ctx, draft } = env;
     draft.screen += 1;
+    draft.nonce = undefined;
     const sections = [...new Set(this.steps(draft).map((s) => s.section))] as Section[];
     const buttons = sections.map((section) =>
       Markup.button.callback(
