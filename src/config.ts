@@ -74,18 +74,22 @@ const configSchema = z
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
   })
-  .superRefine((env, ctx) => {
-    if (env.STORAGE === 'redis' && env.REDIS_URL === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'is required when STORAGE=redis' });
-    }
-    if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['WEBHOOK_SECRET'],
-        message: 'is required when WEBHOOK_URL is set',
-      });
-    }
-  });
+  .superRefine(
+    (env, ctx) => {
+      if (env.STORAGE === 'redis' && env.REDIS_URL === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'is required when STORAGE=redis' });
+      }
+      if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WEBHOOK_SECRET'],
+          message: 'is required when WEBHOOK_URL is set',
+        });
+      }
+    },
+    // Also when other keys are wrong: one start names every problem, not the first batch only.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
 
 /** The bot's configuration, parsed once from the environment. */
 export type Config = z.output<typeof configSchema>;

@@ -5,6 +5,7 @@ import {
   buttonData,
   buttons,
   lastText,
+  texts,
   type UserOptions,
 } from '../helpers/bot-harness.js';
 import { CSR_PEM } from '../helpers/fixtures.js';
@@ -22,13 +23,14 @@ afterAll(async () => {
 class Chat {
   last: BotCall[] = [];
   constructor(readonly user: UserOptions = {}) {}
+  /** Types a text; returns every message the bot sent in reply, joined. */
   async say(text: string): Promise<string> {
     this.last = await h.send(text, this.user);
-    return lastText(this.last);
+    return texts(this.last).join('\n');
   }
   async tap(label: string | RegExp): Promise<string> {
     this.last = await h.press(buttonData(this.last, label), this.user);
-    return lastText(this.last);
+    return texts(this.last).join('\n');
   }
   /** Answers each prompt in turn: `[label]` taps a button, anything else is typed. */
   async answer(...answers: string[]): Promise<string> {
@@ -79,11 +81,11 @@ describe('domain order', () => {
     expect(await chat.say('/order domain newshop.by')).toContain('На сколько лет');
     expect(await chat.answer('[2 года]')).toContain('В какой валюте');
     expect(await chat.answer('[BYN]')).toContain('Тип заказчика');
-    await chat.answer(...PERSON_RU);
-    expect(await chat.answer('[Нет]')).toContain('гражданство');
+    expect(await chat.answer(...PERSON_RU)).toContain('гражданство');
     await chat.answer('BY', 'MP', '1234567', 'Партизанский РУВД г. Минска', '3140580A001PB1', '01.02.2020');
     expect(await chat.answer('+375 29 123-45-67')).toContain('e-mail');
-    const summary = await chat.answer('ivan@example.by');
+    expect(await chat.answer('ivan@example.by')).toContain('Сохранить этого заказчика');
+    const summary = await chat.answer('[Нет]');
     expect(summary).toContain('Итог: регистрация домена');
     expect(summary).toContain('newshop.by');
     expect(summary).toContain('Иванович');
@@ -134,8 +136,8 @@ describe('exactly once', () => {
     await chat.tap(tariff.tariff_name);
     await chat.tap(/^1 мес/);
     await chat.tap('BYN');
-    await chat.answer(...PERSON_RU, '[Нет]', '+375291234567');
-    expect(await chat.say('ivan@example.by')).toContain('Итог: корпоративная почта');
+    await chat.answer(...PERSON_RU, '+375291234567', 'ivan@example.by');
+    expect(await chat.tap('Нет')).toContain('Итог: корпоративная почта');
     confirm = buttonData(chat.last, 'Подтвердить');
   });
 
@@ -204,9 +206,9 @@ describe('exactly once', () => {
       await tap('BYN');
       await tap('Физическое лицо');
       for (const text of PERSON_RU.slice(1)) last = await quick.send(text, c.user);
-      await tap('Нет');
       last = await quick.send('+375291234567', c.user);
       last = await quick.send('ivan@example.by', c.user);
+      await tap('Нет');
       quick.sandbox.addFault({ method: 'POST', path: '/v1/orders/corporate-mails', fault: { kind: 'hang' } });
       const calls = await quick.press(buttonData(last, 'Подтвердить'), c.user);
       const posts = quick.sandbox.requests.filter(
@@ -220,5 +222,258 @@ describe('exactly once', () => {
     } finally {
       await quick.stop();
     }
+  });
+});
+
+describe('every kind, every customer type', () => {
+  let nextUser = 5_000;
+  const fresh = async (languageCode = 'ru') => {
+    nextUser += 1;
+    const chat = new Chat({ userId: nextUser, chatId: nextUser, languageCode });
+    await h.connect(chat.user);
+    return chat;
+  };
+
+  it('hosting for a juridical person in English: postal address apart, bank requisites, saved for next time', async () => {
+    const chat = await fresh('en');
+    const [tariff] = await h.api().listHostingTariffs({ service_id: 10 });
+    if (!tariff) throw new Error('no hosting tariff');
+    expect(await chat.say('/order hosting')).toContain('Which hosting service');
+    await chat.tap('Linux');
+    expect(await chat.tap(tariff.tariff_name)).toContain('For how long');
+    expect(await chat.tap(/^12 months/)).toContain('domain for the hosting');
+    expect(await chat.tap('Skip')).toContain('Which currency');
+    await chat.answer('[USD]', '[Juridical person]');
+    await chat.answer('190000001', 'ООО «Пример»', 'Петров', 'Пётр', 'Петрович', 'Директор');
+    await chat.answer('220004', 'BY', 'Минская', 'Минск', 'ул. Немига', '5', '301');
+    expect(await chat.tap('No')).toContain('Postal address');
+    await chat.answer('220005', 'BY', 'Минская', 'Минск', 'а/я 10', '1');
+    expect(await chat.answer('[Skip]')).toContain('bank requisites');
+    expect(await chat.answer('[Yes]', 'Беларусбанк', 'AKBBBY2X', 'BY20AKBB30120000000040000000')).toContain(
+      'contact phone',
+    );
+    await chat.answer('+375 17 200-00-00', 'office@example.by');
+    const summary = await chat.answer('[Yes]');
+    expect(summary).toContain('Summary: hosting');
+    expect(summary).toContain('USD');
+    await chat.tap('Confirm');
+    expect(lastText(chat.last)).toContain('Order created');
+    const body = createRequests('/v1/orders/hostings').at(-1)?.body;
+    expect(body).toEqual({
+      period_unit_count: 12,
+      currency_id: 2,
+      tariff_id: tariff.tariff_id,
+      phone: '+375172000000',
+      email: 'office@example.by',
+      juridical_person_requisites: {
+        ucn: '190000001',
+        company_name: 'ООО «Пример»',
+        executive_last_name: 'Петров',
+        executive_first_name: 'Пётр',
+        executive_middle_name: 'Петрович',
+        post_of_executive: 'Директор',
+        legal_address: {
+          postal_code: '220004',
+          country_code: 'BY',
+          region: 'Минская',
+          city: 'Минск',
+          street: 'ул. Немига',
+          building: '5',
+          room: '301',
+        },
+        postal_address: {
+          postal_code: '220005',
+          country_code: 'BY',
+          region: 'Минская',
+          city: 'Минск',
+          street: 'а/я 10',
+          building: '1',
+          room: '',
+        },
+        bank_requisites: {
+          bank_name: 'Беларусбанк',
+          swift: 'AKBBBY2X',
+          iban: 'BY20AKBB30120000000040000000',
+        },
+      },
+    });
+
+    // The saved customer comes first next time: a mail order asks no customer field again.
+    const [mailTariff] = await h.api().listMailTariffs();
+    await chat.say('/order mail');
+    await chat.answer(`[${mailTariff?.tariff_name}]`, '[1 month]', '[USD]');
+    expect(buttons(chat.last).map((b) => b.text)).toContain('ООО «Пример»');
+    expect(await chat.tap('ООО «Пример»')).toContain('Summary: corporate mail');
+    await chat.tap('Confirm');
+    const mail = createRequests('/v1/orders/corporate-mails').at(-1)?.body as Record<string, unknown>;
+    expect(mail.juridical_person_requisites).toEqual(
+      (body as Record<string, unknown>).juridical_person_requisites,
+    );
+    expect(mail.phone).toBe('+375172000000');
+
+    // /requisites lists it, shows it, deletes it after confirmation.
+    const list = await chat.say('/requisites');
+    expect(list).toContain('Saved customers');
+    expect(await chat.tap('ООО «Пример»')).toContain('190000001');
+    await chat.tap('Delete');
+    expect(await chat.tap('Yes')).toContain('Customer deleted');
+    expect(await chat.say('/requisites')).toContain('No saved customers');
+  });
+
+  it('a .ru domain for an individual businessman sends both WHOIS blocks with the RU fields', async () => {
+    const chat = await fresh();
+    await chat.say('/order domain newfirm.ru');
+    await chat.answer('[1 год]', '[RUB]', '[Индивидуальный предприниматель]');
+    await chat.answer(
+      '192000002',
+      'Сидоров',
+      'Сидор',
+      '[Пропустить]',
+      '125009',
+      'RU',
+      'Москва',
+      'Москва',
+      'Тверская',
+      '1',
+      '[Пропустить]',
+    );
+    await chat.answer('[Да]', '[Нет]');
+    await chat.answer('RU', '4510', '123456', 'ОВД Тверской', '[Пропустить]', '15.03.2015', '01.01.1980');
+    await chat.answer('7707083893', '[Пропустить]', '304500116000157');
+    const summary = await chat.answer('+79161234567', 'sidorov@example.ru', '[Нет]');
+    expect(summary).toContain('newfirm.ru');
+    await chat.tap('Подтвердить');
+    expect(lastText(chat.last)).toContain('Заказ создан');
+    const body = createRequests('/v1/orders/domains').at(-1)?.body as Record<string, unknown>;
+    expect(body.tariff_id).toBe(407);
+    expect(body.individual_businessman_requisites).toMatchObject({ ucn: '192000002', middle_name: '' });
+    expect(body.individual_businessman_requisites).not.toHaveProperty('postal_address');
+    expect(body.whois_person_requisites).toEqual({
+      citizenship: 'RU',
+      series: '4510',
+      number: '123456',
+      organization: 'ОВД Тверской',
+      date_of_issue: '15.03.2015',
+      date_of_birth: '01.01.1980',
+    });
+    expect(body.whois_company_requisites).toEqual({ inn: '7707083893', ogrn: '304500116000157' });
+  });
+
+  it('a .com domain asks no WHOIS data; an IDN .бел domain from the /check button', async () => {
+    const chat = await fresh();
+    await chat.say('/order domain my-new-brand.com');
+    await chat.answer('[1 год]', '[BYN]', ...PERSON_RU, '+375291234567', 'ivan@example.by');
+    expect(await chat.tap('Нет')).toContain('Итог');
+    const com = h.sandbox.requests.filter((r) => r.path === '/v1/domains/check').at(-1)?.body;
+    expect(com).toEqual({ domains: ['my-new-brand.com'] });
+    await chat.tap('Подтвердить');
+    const body = createRequests('/v1/orders/domains').at(-1)?.body as Record<string, unknown>;
+    expect(body.tariff_id).toBe(413);
+    expect(body).not.toHaveProperty('whois_person_requisites');
+
+    await chat.say('/check новыймагазин.бел');
+    expect(await chat.tap('Заказать новыймагазин.бел')).toContain('На сколько лет');
+  });
+
+  it('SSL from a CSR sent as a .csr file', async () => {
+    const chat = await fresh();
+    const [tariff] = await h.api().listSslTariffs();
+    await chat.say('/order ssl');
+    await chat.answer(`[${tariff?.tariff_name}]`, '[1 год]');
+    chat.last = await h.sendFile('not a csr', 'request.csr', chat.user);
+    expect(texts(chat.last).join('\n')).toContain('не похоже на CSR');
+    chat.last = await h.sendFile(CSR_PEM, 'request.csr', chat.user);
+    expect(lastText(chat.last)).toContain('В какой валюте');
+    await chat.answer('[BYN]', ...PERSON_RU, '+375291234567', 'ivan@example.by');
+    expect(await chat.tap('Нет')).toContain('CSR: вставлен');
+    await chat.tap('Подтвердить');
+    const body = createRequests('/v1/orders/ssl-certificates').at(-1)?.body as Record<string, unknown>;
+    expect(body.csr).toBe(CSR_PEM);
+    expect(body).not.toHaveProperty('domain');
+  });
+});
+
+describe('bad input never reaches the provider', () => {
+  it('each kind of wrong answer repeats the step with a message naming the problem', async () => {
+    const chat = new Chat({ userId: 6001, chatId: 6001 });
+    await h.connect(chat.user);
+    const posts = () =>
+      h.sandbox.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/orders')).length;
+    const before = posts();
+    expect(await chat.say('/order domain not_a_domain')).toContain('не доменное имя');
+    expect(lastText(chat.last)).toContain('Какой домен');
+    expect(await chat.say('taken-name.by')).toContain('занят');
+    expect(await chat.say('shop.xyz')).toContain('не обслуживает');
+    expect(await chat.say('premium.by')).toContain('На сколько лет');
+    expect(texts(chat.last).join('\n')).toContain('премиум');
+    const oldPeriodButton = buttonData(chat.last, '1 год');
+    await chat.answer('[1 год]', '[BYN]');
+    // A stale button from an earlier step.
+    const stale = await h.press(oldPeriodButton, chat.user);
+    expect(lastText(stale)).toContain('устарела');
+    await chat.tap('Физическое лицо');
+    expect(await chat.say('   ')).toContain('Пустое значение');
+    expect(await chat.say('x'.repeat(300))).toContain('Слишком длинно');
+    expect(await chat.say('/help')).toContain('Сейчас идёт заказ');
+    expect(lastText(chat.last)).toContain('фамилия');
+    await chat.answer('Иванов', 'Иван', 'Иванович', '220030');
+    expect(await chat.say('Belarus')).toContain('две латинские буквы');
+    await chat.answer(
+      'BY',
+      'Минская',
+      'Минск',
+      'Независимости',
+      '4',
+      '12',
+      'BY',
+      'MP',
+      '1',
+      'РУВД',
+      '[Пропустить]',
+    );
+    expect(await chat.say('31.02.2020')).toContain('ДД.ММ.ГГГГ');
+    await chat.say('01.02.2020');
+    expect(await chat.say('80291234567')).toContain('международном формате');
+    await chat.say('+375291234567');
+    expect(await chat.say('ivan@')).toContain('не похоже на e-mail');
+    expect(posts()).toBe(before);
+    expect(await chat.say('/cancel')).toContain('Отменено');
+    expect(posts()).toBe(before);
+  });
+
+  it('Back re-asks the previous step with the earlier answer offered to keep', async () => {
+    const chat = new Chat({ userId: 6002, chatId: 6002 });
+    await h.connect(chat.user);
+    await chat.say('/order domain backtest.by');
+    await chat.answer('[3 года]', '[BYN]', '[Физическое лицо]', 'Иванов', 'Иван');
+    const back = await chat.tap('Назад');
+    expect(back).toContain('имя');
+    expect(
+      buttons(chat.last).some((b) => b.text === 'Оставить: Иван' || b.text.startsWith('Оставить: имя: Иван')),
+    ).toBe(true);
+    expect(await chat.tap('Оставить')).toContain('отчество');
+    await chat.answer('Иванович', '220030', 'BY', 'Минская', 'Минск', 'Независимости', '4', '12');
+    await chat.answer(
+      'BY',
+      'MP',
+      '1',
+      'РУВД',
+      '[Пропустить]',
+      '01.02.2020',
+      '+375291234567',
+      'ivan@example.by',
+    );
+    const summary = await chat.tap('Нет');
+    expect(summary).toContain('Иван');
+    expect(summary).toContain('3');
+    // Edit the period from the summary: other answers stay.
+    await chat.tap('Изменить');
+    await chat.tap('Период');
+    const again = await chat.tap('5 лет');
+    expect(again).toContain('Итог');
+    await chat.tap('Подтвердить');
+    const body = createRequests('/v1/orders/domains').at(-1)?.body as Record<string, unknown>;
+    expect(body.period_unit_count).toBe(5);
+    expect(body.natural_person_requisites).toMatchObject({ first_name: 'Иван', middle_name: 'Иванович' });
   });
 });

@@ -39,6 +39,11 @@ export interface UserOptions {
 
 export const USER_ID = 424_242;
 
+/** Live harnesses by bot token; one spy on `callApi` serves them all. */
+const HARNESSES = new Map<string, BotHarness>();
+let spy: MockInstance | undefined;
+let harnessCount = 0;
+
 export interface HarnessOptions {
   allowedUserIds?: number[];
   defaultLocale?: Locale;
@@ -67,7 +72,7 @@ export class BotHarness {
   readonly failures = new Map<string, { error_code: number; description: string }>();
   private nextUpdateId = 1;
   private nextMessageId = 1_000;
-  private spy: MockInstance | undefined;
+  private readonly botToken = `${BOT_INFO.id}:AAtest-harness-${++harnessCount}-for-local-tests`;
 
   store!: ChatStore;
   chatData!: ChatData;
@@ -118,7 +123,7 @@ export class BotHarness {
     });
     const { port } = this.fileServer.address() as AddressInfo;
     this.bot = createBot({
-      botToken: `${BOT_INFO.id}:AAtest-token-for-harness-only-000`,
+      botToken: this.botToken,
       telegramApiRoot: `http://127.0.0.1:${port}`,
       chatData: this.chatData,
       apiFor: createApiFactory(this.transport),
@@ -152,33 +157,42 @@ export class BotHarness {
   }
 
   private observeTelegram() {
-    this.spy = vi.spyOn(Telegram.prototype, 'callApi').mockImplementation((async (
+    HARNESSES.set(this.botToken, this);
+    spy ??= vi.spyOn(Telegram.prototype, 'callApi').mockImplementation(async function (
+      this: Telegram,
       method: string,
       payload: Record<string, unknown>,
-    ) => {
-      this.calls.push({ method, payload, providerRequestsBefore: this.sandbox.requests.length });
-      const failure = this.failures.get(method);
-      if (failure) {
-        this.failures.delete(method);
-        throw new TelegramError(failure, { method, payload });
-      }
-      const chat = { id: payload.chat_id, type: 'private' };
-      switch (method) {
-        case 'sendMessage':
-        case 'sendDocument':
-          return { message_id: this.nextMessageId++, date: 0, chat, text: payload.text };
-        case 'editMessageText':
-          return { message_id: payload.message_id, date: 0, chat, text: payload.text };
-        case 'getFile':
-          return {
-            file_id: payload.file_id,
-            file_unique_id: payload.file_id,
-            file_path: `documents/${String(payload.file_id)}`,
-          };
-        default:
-          return true;
-      }
-    }) as never);
+    ) {
+      // Each harness has its own bot token: route the call to the harness whose bot made it.
+      const harness = HARNESSES.get(this.token);
+      if (!harness) throw new Error('a Bot API call from a bot of a stopped harness');
+      return harness.answer(method, payload);
+    } as never);
+  }
+
+  private answer(method: string, payload: Record<string, unknown>): unknown {
+    this.calls.push({ method, payload, providerRequestsBefore: this.sandbox.requests.length });
+    const failure = this.failures.get(method);
+    if (failure) {
+      this.failures.delete(method);
+      throw new TelegramError(failure, { method, payload });
+    }
+    const chat = { id: payload.chat_id, type: 'private' };
+    switch (method) {
+      case 'sendMessage':
+      case 'sendDocument':
+        return { message_id: this.nextMessageId++, date: 0, chat, text: payload.text };
+      case 'editMessageText':
+        return { message_id: payload.message_id, date: 0, chat, text: payload.text };
+      case 'getFile':
+        return {
+          file_id: payload.file_id,
+          file_unique_id: payload.file_id,
+          file_path: `documents/${String(payload.file_id)}`,
+        };
+      default:
+        return true;
+    }
   }
 
   /** A client of the sandbox for looking up fixtures (not through the bot). */
@@ -187,7 +201,11 @@ export class BotHarness {
   }
 
   async stop() {
-    this.spy?.mockRestore();
+    HARNESSES.delete(this.botToken);
+    if (HARNESSES.size === 0) {
+      spy?.mockRestore();
+      spy = undefined;
+    }
     await this.store.close();
     await this.transport.close();
     await this.sandbox.close();

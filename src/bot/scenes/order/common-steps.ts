@@ -166,8 +166,8 @@ export function currencyStep(): Step {
   };
 }
 
-/** Every customer step: saved profile or new, type, fields, postal address, bank, save offer. */
-export function customerSteps(draft: OrderDraft, options: { offerSave: boolean }): Step[] {
+/** Every customer step: saved profile or new, type, fields, postal address, bank. */
+export function customerSteps(draft: OrderDraft): Step[] {
   const steps: Step[] = [
     {
       id: STEP.customerSource,
@@ -245,20 +245,28 @@ export function customerSteps(draft: OrderDraft, options: { offerSave: boolean }
       steps.push(...BANK_REQUISITES_FIELDS.map((f) => fieldStep(CUSTOMER_PREFIX, 'customer', f)));
     }
   }
-  if (options.offerSave) {
-    steps.push({
-      id: STEP.saveProfile,
-      section: 'customer',
-      async ask({ ctx }) {
-        return { text: ctx.t('order:askSaveProfile'), options: YES_NO(ctx.t) };
-      },
-      afterAnswer: async (env, value) => {
-        if (value === true) await saveCustomerProfile(env);
-      },
-      describe: () => undefined,
-    });
-  }
   return steps;
+}
+
+/**
+ * After the contacts, the offer to save a newly entered customer (with its contacts) for next
+ * time. A customer taken from a saved profile is not offered again.
+ */
+export function saveProfileStep(): Step {
+  return {
+    id: STEP.saveProfile,
+    section: 'customer',
+    async auto({ draft }) {
+      return draft.answers[STEP.customerSource] === 'new' ? undefined : false;
+    },
+    async ask({ ctx }) {
+      return { text: ctx.t('order:askSaveProfile'), options: YES_NO(ctx.t) };
+    },
+    afterAnswer: async (env, value) => {
+      if (value === true) await saveCustomerProfile(env);
+    },
+    describe: () => undefined,
+  };
 }
 
 function isCustomerStep(id: string): boolean {

@@ -11,6 +11,7 @@ import {
   customerRequest,
   customerSteps,
   STEP,
+  saveProfileStep,
   WHOIS_PREFIX,
   whoisRequest,
   whoisSteps,
@@ -123,9 +124,10 @@ export function createDomainFlow(): OrderFlow {
         domainStep(),
         periodStep(),
         currencyStep(),
-        ...customerSteps(draft, { offerSave: true }),
+        ...customerSteps(draft),
         ...(answer ? whoisSteps(draft, whoisRulesOf(answer.zone)) : []),
         ...contactSteps(),
+        saveProfileStep(),
       ];
     },
     async summaryHead(env) {

@@ -5,7 +5,8 @@ import type { OrderFlow } from './types.js';
 export function createProfileFlow(): OrderFlow {
   return {
     kind: 'profile',
-    steps: (draft) => [...customerSteps(draft, { offerSave: false }).slice(1), ...contactSteps()],
+    // The customer is new by definition: /requisites starts it with customerSource answered.
+    steps: (draft) => [...customerSteps(draft), ...contactSteps()],
     async summaryHead({ ctx }) {
       return [ctx.t('order:summaryTitle.profile')];
     },

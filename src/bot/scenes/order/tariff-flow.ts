@@ -11,6 +11,7 @@ import {
   customerRequest,
   customerSteps,
   STEP,
+  saveProfileStep,
   tariffPeriodStep,
 } from './common-steps.js';
 import { displayCurrency, tariffPriceLine } from './pricing.js';
@@ -156,8 +157,9 @@ export function createTariffFlow(kind: TariffKind): OrderFlow {
     ...(kind === 'hosting' ? [hostingDomainStep()] : []),
     ...(kind === 'ssl' ? [sslSubjectStep()] : []),
     currencyStep(),
-    ...customerSteps(draft, { offerSave: true }),
+    ...customerSteps(draft),
     ...contactSteps(),
+    saveProfileStep(),
   ];
 
   return {
