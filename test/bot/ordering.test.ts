@@ -477,3 +477,21 @@ describe('bad input never reaches the provider', () => {
     expect(body.natural_person_requisites).toMatchObject({ first_name: 'Иван', middle_name: 'Иванович' });
   });
 });
+
+describe('a restart mid-flow', () => {
+  it('keeps the answers given so far and goes on where it stopped', async () => {
+    const chat = new Chat({ userId: 7001, chatId: 7001 });
+    await h.connect(chat.user);
+    await chat.say('/order domain restart-test.by');
+    await chat.answer('[1 год]', '[BYN]', '[Физическое лицо]', 'Иванов');
+    await h.restart();
+    expect(await chat.say('Иван')).toContain('отчество');
+    await chat.answer('Иванович', '220030', 'BY', 'Минская', 'Минск', 'Независимости', '4', '12');
+    await chat.answer('BY', 'MP', '1', 'РУВД', '[Пропустить]', '01.02.2020', '+375291234567', 'ivan@example.by');
+    await chat.tap('Нет');
+    await chat.tap('Подтвердить');
+    const body = createRequests('/v1/orders/domains').at(-1)?.body as Record<string, unknown>;
+    expect(body.domain).toBe('restart-test.by');
+    expect(body.natural_person_requisites).toMatchObject({ last_name: 'Иванов', first_name: 'Иван' });
+  });
+});
