@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createChatData } from './storage/chat-data.js';
 import type { ChatStore } from './storage/chat-store.js';
 import { KeyConfigError, loadKeyring } from './storage/crypto.js';
+import { DataDirLockedError, lockDataDir } from './storage/data-dir-lock.js';
 import { createLowdbStore } from './storage/lowdb-store.js';
 import { createRedisStore } from './storage/redis-store.js';
 
@@ -38,6 +39,8 @@ export async function main(env: Record<string, string | undefined> = process.env
   }
 
   const redis = config.STORAGE === 'redis' && config.REDIS_URL ? new Redis(config.REDIS_URL) : undefined;
+  // lowdb serves one process: a second one on the same DATA_DIR is refused, not corrupting it.
+  const releaseDataDir = redis ? async () => undefined : await lockDataDir(config.DATA_DIR);
   const store: ChatStore = redis
     ? createRedisStore({ redis })
     : createLowdbStore({ dataDir: config.DATA_DIR });
@@ -87,6 +90,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
     await drain();
     await store.close();
+    await releaseDataDir();
     await transport.close();
     await redis?.quit();
     logger.flush();
@@ -131,7 +135,11 @@ async function run() {
     loadDotEnv();
     await main();
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof KeyConfigError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof KeyConfigError ||
+      error instanceof DataDirLockedError
+    ) {
       console.error(error.message);
     } else {
       // Never the raw error object: a library error may quote a Bot API URL with the token.
