@@ -6,6 +6,7 @@ import type { Locale } from '../storage/chat-store.js';
 import { CallbackRouter } from './callbacks.js';
 import { createBillingCommands } from './commands/billing.js';
 import { createCatalogCommands } from './commands/catalog.js';
+import { createDnsCommands } from './commands/dns.js';
 import { checkDomains, createDomainCommands } from './commands/domains.js';
 import { createOnboardingCommands } from './commands/onboarding.js';
 import { createOrderingCommands } from './commands/ordering.js';
@@ -17,7 +18,9 @@ import { createChatContext } from './middlewares/chat-context.js';
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
 import { PagedLists } from './paged-list.js';
+import { createAwaitInputScene } from './scenes/await-input.js';
 import { createCheckScene } from './scenes/check-domains.js';
+import { createDnsAddFlow } from './scenes/order/dns-add-flow.js';
 import { createDomainFlow } from './scenes/order/domain-flow.js';
 import { OrderEngine } from './scenes/order/engine.js';
 import { createProfileFlow } from './scenes/order/profile-flow.js';
@@ -44,6 +47,9 @@ export const MENU_COMMANDS = [
   'order',
   'orders',
   'requisites',
+  'dns',
+  'ns',
+  'cert',
   'payments',
   'statements',
   'statement',
@@ -91,15 +97,19 @@ export function createBot(deps: BotDeps): PartnerBot {
       mail: createTariffFlow('mail'),
       ssl: createTariffFlow('ssl'),
       profile: createProfileFlow(),
+      // The DNS commands are built after the engine; the flow reaches them through this.
+      dnsAdd: createDnsAddFlow({ afterAdd: (ctx, orderId): Promise<void> => dns.showRecords(ctx, orderId) }),
     },
     downloadFile: downloadTelegramFile,
   });
   orders.register(router);
+  const dns = createDnsCommands(router, lists, orders);
   router.on('noop', async () => undefined);
   const stage = new Scenes.Stage<BotContext>([
     createTokenScene(deps),
     createCheckScene((ctx, text) => checkDomains(ctx, text)),
     orders.scene(),
+    createAwaitInputScene(dns.inputHandlers, downloadTelegramFile),
   ]);
 
   bot.use(createErrorBoundary(deps.logger));
@@ -121,6 +131,7 @@ export function createBot(deps: BotDeps): PartnerBot {
   bot.use(createOrderCommands(router, lists));
   bot.use(createDomainCommands());
   bot.use(createOrderingCommands(router, orders, deps));
+  bot.use(dns.composer);
   bot.use(
     Composer.on('message', async (ctx) => {
       await ctx.reply(ctx.t('common:notUnderstood'));

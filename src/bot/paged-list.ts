@@ -57,7 +57,11 @@ export class PagedLists {
   ): Promise<void> {
     const { title, rows, empty, footer = [] } = await list.load(ctx, filter);
     if (rows.length === 0) {
-      await ctx.reply(empty, { parse_mode: 'HTML' });
+      // The footer's actions (Add, New order) matter most when the list is empty.
+      await ctx.reply(empty, {
+        parse_mode: 'HTML',
+        ...(footer.length > 0 ? { reply_markup: { inline_keyboard: [footer] } } : {}),
+      });
       return;
     }
     const perPage = list.perPage ?? 10;

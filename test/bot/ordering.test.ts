@@ -487,7 +487,16 @@ describe('a restart mid-flow', () => {
     await h.restart();
     expect(await chat.say('Иван')).toContain('отчество');
     await chat.answer('Иванович', '220030', 'BY', 'Минская', 'Минск', 'Независимости', '4', '12');
-    await chat.answer('BY', 'MP', '1', 'РУВД', '[Пропустить]', '01.02.2020', '+375291234567', 'ivan@example.by');
+    await chat.answer(
+      'BY',
+      'MP',
+      '1',
+      'РУВД',
+      '[Пропустить]',
+      '01.02.2020',
+      '+375291234567',
+      'ivan@example.by',
+    );
     await chat.tap('Нет');
     await chat.tap('Подтвердить');
     const body = createRequests('/v1/orders/domains').at(-1)?.body as Record<string, unknown>;

@@ -38,6 +38,14 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   profileShow: { code: 'ps', args: ['word'] },
   profileDelete: { code: 'pd', args: ['word'] },
   profileDeleteYes: { code: 'py', args: ['word'] },
+  dnsAdd: { code: 'da', args: ['int'] },
+  dnsDelete: { code: 'dd', args: ['int', 'int'] },
+  dnsDeleteYes: { code: 'dy', args: ['int', 'int'] },
+  dnsExport: { code: 'dx', args: ['int'] },
+  dnsImport: { code: 'di', args: ['int'] },
+  dnsApply: { code: 'dp', args: ['word', 'word'] },
+  nsAsk: { code: 'na', args: ['int', 'word'] },
+  nsApply: { code: 'nx', args: ['int', 'word'] },
   noop: { code: 'x', args: [] },
 };
 

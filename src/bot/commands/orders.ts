@@ -121,13 +121,6 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
     });
   });
 
-  // DNS and name-server screens arrive with the DNS feature; until then the buttons say so.
-  const notYet = async (ctx: BotContext) => {
-    await ctx.reply(ctx.t('orders:dnsNotYet'));
-  };
-  router.on('dns', notYet);
-  router.on('nameServers', notYet);
-
   composer.command('orders', async (ctx) => {
     const word = commandWords(ctx.payload)[0]?.toLowerCase();
     const kind = word === undefined ? 'all' : KIND_WORDS[word];

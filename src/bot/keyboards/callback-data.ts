@@ -50,6 +50,17 @@ const ACTIONS = {
   profileShow: { code: 'ps', args: ['word'] },
   profileDelete: { code: 'pd', args: ['word'] },
   profileDeleteYes: { code: 'py', args: ['word'] },
+  /** DNS of a domain order: add (by buttons), ask to delete a record, delete it, export, import. */
+  dnsAdd: { code: 'da', args: ['int'] },
+  dnsDelete: { code: 'dd', args: ['int', 'int'] },
+  dnsDeleteYes: { code: 'dy', args: ['int', 'int'] },
+  dnsExport: { code: 'dx', args: ['int'] },
+  dnsImport: { code: 'di', args: ['int'] },
+  /** Apply an import preview (single-use nonce); `force` confirms a large deletion. */
+  dnsApply: { code: 'dp', args: ['word', 'word'] },
+  /** Name servers: ask to set (hosting, editor, delete, custom), then apply. */
+  nsAsk: { code: 'na', args: ['int', 'word'] },
+  nsApply: { code: 'nx', args: ['int', 'word'] },
   /** A button that does nothing (page counter). */
   noop: { code: 'x', args: [] },
 } as const satisfies Record<string, { code: string; args: readonly ArgKind[] }>;

@@ -233,7 +233,7 @@ export class OrderEngine {
     switch (action) {
       case 'cancel':
         await ctx.scene.leave();
-        await ctx.reply(ctx.t('order:cancelled'));
+        await ctx.reply(ctx.t(this.deps.flows[draft.kind].cancelKey ?? 'order:cancelled'));
         return;
       case 'keep':
         if (step && draft.previous[step.id] !== undefined)
@@ -293,7 +293,7 @@ export class OrderEngine {
     draft.nonce = randomBytes(6).toString('base64url');
     let text = lines.join('\n');
     if (text.length > MESSAGE_LIMIT) text = `${text.slice(0, MESSAGE_LIMIT - 1)}…`;
-    const confirmKey = draft.kind === 'profile' ? 'order:saveProfileButton' : 'order:confirm';
+    const confirmKey = flow.confirmKey ?? 'order:confirm';
     await ctx.reply(text, {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
@@ -336,7 +336,15 @@ export class OrderEngine {
 
     const flow = this.deps.flows[draft.kind];
     if (!flow.submit) {
-      await flow.finish?.(env);
+      try {
+        await flow.finish?.(env);
+      } catch (error) {
+        if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError) throw error;
+        // Refused (e.g. a 400 naming a field): nothing changed; show why and the summary again.
+        await this.showSummary(env, describeError(error, ctx.t));
+        return;
+      }
+      draft.status = 'done';
       await ctx.scene.leave();
       return;
     }

@@ -5,6 +5,7 @@ import type { OrderFlow } from './types.js';
 export function createProfileFlow(): OrderFlow {
   return {
     kind: 'profile',
+    confirmKey: 'order:saveProfileButton',
     // The customer is new by definition: /requisites starts it with customerSource answered.
     steps: (draft) => [...customerSteps(draft), ...contactSteps()],
     async summaryHead({ ctx }) {

@@ -2,8 +2,11 @@ import type { PartnerApi } from '../../../api/index.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 
-/** What can be ordered, plus `profile`: entering a customer to save it, without an order. */
-export type OrderKind = 'domain' | 'hosting' | 'mail' | 'ssl' | 'profile';
+/**
+ * What can be ordered, plus two guided forms that end in another action: `profile` (a customer
+ * saved for later) and `dnsAdd` (a DNS record added by buttons).
+ */
+export type OrderKind = 'domain' | 'hosting' | 'mail' | 'ssl' | 'profile' | 'dnsAdd';
 
 /** Sections of the summary's Edit menu; each step belongs to one. */
 export type Section = 'product' | 'period' | 'subject' | 'currency' | 'customer' | 'whois' | 'contacts';
@@ -78,6 +81,9 @@ export interface Step {
 /** What a kind of order contributes: its steps (given the answers so far) and its request. */
 export interface OrderFlow {
   kind: OrderKind;
+  /** i18n keys of the summary's Confirm button and of the message on Cancel. */
+  confirmKey?: string;
+  cancelKey?: string;
   steps(draft: OrderDraft): Step[];
   /** The summary's heading lines (product, price). */
   summaryHead(env: StepEnv): Promise<string[]>;
@@ -99,6 +105,6 @@ export interface OrderFlow {
     draft: OrderDraft,
     order: { advanced?: { domain?: string | undefined; tariff_id?: number | undefined } | undefined },
   ): boolean;
-  /** The profile kind's last action instead of submit. */
+  /** The last action of a form that orders nothing (runs once, after Confirm). */
   finish?(env: StepEnv): Promise<void>;
 }

@@ -1,0 +1,254 @@
+import {
+  DEFAULT_TTL,
+  DNS_FIELDS,
+  type DnsRecordData,
+  type DnsType,
+  isDnsType,
+  type RecordProblem,
+  validateRecord,
+} from './dns-records.js';
+
+/*
+ * The one-line grammar of `/dns <domain> add …` (PRODUCT.md): `<TYPE> <host> <fields…> [<ttl>]`.
+ * The ttl is a trailing integer after the type's fields or `ttl=<n>` anywhere. An unquoted TXT
+ * text runs to the end of the line, so only `ttl=<n>` before the text or at the very end of the
+ * line is read as its ttl; a `ttl=` word inside the text stays text. A quoted TXT text (`"…"`,
+ * `\"` and `\\` escapes, several strings concatenated) may be followed by a plain trailing ttl.
+ */
+
+/** The expected form of each type, shown to the user with any error in a line. */
+export const DNS_LINE_FORMS: Record<DnsType, string> = {
+  A: 'A <host> <ipv4> [ttl]',
+  AAAA: 'AAAA <host> <ipv6> [ttl]',
+  CNAME: 'CNAME <host> <canonical> [ttl]',
+  NS: 'NS <host> <ns> [ttl]',
+  MX: 'MX <host> <mail_server> <priority> [ttl]',
+  TXT: 'TXT <host> <text…> [ttl=<n>]',
+  SRV: 'SRV <host> <service> <protocol> <target> <port> <priority> <weight> [ttl]',
+};
+
+/**
+ * Why a line was refused: a field check of validateRecord, or `missing` (a field is not there),
+ * `unknown` (not one of the seven types), `extra` (words left over, or a second ttl), `quote` (a
+ * quoted TXT text is not closed).
+ */
+export type DnsLineReason = RecordProblem['reason'] | 'missing' | 'unknown' | 'extra' | 'quote';
+
+/** The result of parseDnsLine: the record, or the field at fault, why (a DnsLineReason) and the type's form (undefined when the type is unknown). */
+export type DnsLineResult =
+  | { ok: true; record: DnsRecordData }
+  | { ok: false; field: string; reason: string; form: string | undefined };
+
+interface Token {
+  text: string;
+  start: number;
+}
+
+function tokenize(text: string, offset = 0): Token[] {
+  return [...text.matchAll(/\S+/g)].map((match) => ({ text: match[0], start: match.index + offset }));
+}
+
+const isTtlWord = (token: Token): boolean => /^ttl=/i.test(token.text);
+
+type IntegerRead = { value: number } | { reason: 'integer' | 'range' };
+
+function readInteger(text: string): IntegerRead {
+  if (!/^[+-]?\d+$/.test(text)) return { reason: 'integer' };
+  // `+ 0` turns -0 into 0, so '-0' reads as the same number as '0'.
+  const value = Number(text) + 0;
+  return Number.isSafeInteger(value) ? { value } : { reason: 'range' };
+}
+
+type Failure = { ok: false; field: string; reason: DnsLineReason; form: string | undefined };
+
+const fail = (field: string, reason: DnsLineReason, form: string | undefined): Failure => ({
+  ok: false,
+  field,
+  reason,
+  form,
+});
+
+type TxtRead = { ok: true; text: string; trailing: Token[] } | { ok: false };
+
+/** A TXT text starting at `start`: quoted strings and the words after them, or the rest of the line. */
+function readTxtText(line: string, start: number, ttlWords: Token[]): TxtRead {
+  if (line[start] !== '"') {
+    let raw = line.slice(start);
+    for (let match = /\s+(ttl=\S*)\s*$/i.exec(raw); match; match = /\s+(ttl=\S*)\s*$/i.exec(raw)) {
+      ttlWords.push({ text: match[1] ?? '', start: start + match.index });
+      raw = raw.slice(0, match.index);
+    }
+    return { ok: true, text: raw.trimEnd(), trailing: [] };
+  }
+  const parts: string[] = [];
+  let position = start;
+  while (line[position] === '"') {
+    position++;
+    let part = '';
+    for (;;) {
+      const char = line[position];
+      if (char === undefined) return { ok: false };
+      const escaped = line[position + 1];
+      if (char === '\\' && (escaped === '"' || escaped === '\\')) {
+        part += escaped;
+        position += 2;
+        continue;
+      }
+      position++;
+      if (char === '"') break;
+      part += char;
+    }
+    parts.push(part);
+    const gap = /^\s*/.exec(line.slice(position))?.[0].length ?? 0;
+    if (line[position + gap] !== '"') break;
+    position += gap;
+  }
+  const trailing: Token[] = [];
+  for (const token of tokenize(line.slice(position), position)) {
+    (isTtlWord(token) ? ttlWords : trailing).push(token);
+  }
+  return { ok: true, text: parts.join(''), trailing };
+}
+
+/**
+ * Parses the text after `add`: `<TYPE> <host> <fields…> [<ttl>]`, TYPE in any case, ttl 3600 when
+ * not given. Every field is checked (validateRecord) before the caller makes any API call; a
+ * refused line names the field ('type', 'host', 'ipv4', …, 'ttl', 'extra') and gives the form.
+ * An MX written in zone-file order (`MX @ 10 mail.example.com`) is read too.
+ */
+export function parseDnsLine(text: string): DnsLineResult {
+  const tokens = tokenize(text);
+  const ttlWords: Token[] = [];
+  let index = 0;
+  /** The next token that is not a `ttl=` word; those are set aside wherever they stand. */
+  const peek = (): Token | undefined => {
+    for (let token = tokens[index]; token && isTtlWord(token); token = tokens[index]) {
+      ttlWords.push(token);
+      index++;
+    }
+    return tokens[index];
+  };
+
+  const typeToken = peek();
+  if (!typeToken) return fail('type', 'missing', undefined);
+  index++;
+  const type = typeToken.text.toUpperCase();
+  if (!isDnsType(type)) return fail('type', 'unknown', undefined);
+  const form = DNS_LINE_FORMS[type];
+  const hostToken = peek();
+  if (!hostToken) return fail('host', 'missing', form);
+  index++;
+  const fields: readonly string[] = DNS_FIELDS[type];
+
+  let values: string[];
+  let trailing: Token[];
+  if (type === 'TXT') {
+    const start = peek()?.start;
+    if (start === undefined) return fail('text', 'missing', form);
+    const read = readTxtText(text, start, ttlWords);
+    if (!read.ok) return fail('text', 'quote', form);
+    values = [read.text];
+    trailing = read.trailing;
+  } else {
+    const rest: Token[] = [];
+    for (const token of tokens.slice(index)) (isTtlWord(token) ? ttlWords : rest).push(token);
+    const missing = fields[rest.length];
+    if (missing !== undefined) return fail(missing, 'missing', form);
+    values = rest.slice(0, fields.length).map((token) => token.text);
+    trailing = rest.slice(fields.length);
+  }
+  if (trailing.length > 1 || (trailing.length === 1 && ttlWords.length > 0))
+    return fail('extra', 'extra', form);
+  if (ttlWords.length > 1) return fail('ttl', 'extra', form);
+
+  // Integers that do not read are remembered and replaced by 1, valid everywhere, so that the
+  // other fields are still checked and the first problem in the form's order is the one reported.
+  const unreadable = new Map<string, 'integer' | 'range'>();
+  const integer = (field: string, word: string): number => {
+    const read = readInteger(word);
+    if ('value' in read) return read.value;
+    unreadable.set(field, read.reason);
+    return 1;
+  };
+  const ttlText = ttlWords[0]?.text.slice('ttl='.length) ?? trailing[0]?.text;
+  const ttl = ttlText === undefined ? DEFAULT_TTL : integer('ttl', ttlText);
+  const host = hostToken.text;
+  const [a = '', b = '', c = '', d = '', e = '', f = ''] = values;
+
+  let record: DnsRecordData;
+  switch (type) {
+    case 'A':
+      record = { type, host, ttl, ipv4: a };
+      break;
+    case 'AAAA':
+      record = { type, host, ttl, ipv6: a };
+      break;
+    case 'CNAME':
+      record = { type, host, ttl, canonical: a };
+      break;
+    case 'NS':
+      record = { type, host, ttl, ns: a };
+      break;
+    case 'MX': {
+      // Zone files put the priority first; a number where the server belongs means that order.
+      const swapped = /^\d+$/.test(a) && !/^[+-]?\d+$/.test(b);
+      const [server, priority] = swapped ? [b, a] : [a, b];
+      record = { type, host, ttl, mail_server: server, priority: integer('priority', priority) };
+      break;
+    }
+    case 'TXT':
+      record = { type, host, ttl, text: a };
+      break;
+    case 'SRV':
+      record = {
+        type,
+        host,
+        ttl,
+        service: a,
+        protocol: b,
+        target: c,
+        port: integer('port', d),
+        priority: integer('priority', e),
+        weight: integer('weight', f),
+      };
+      break;
+  }
+
+  const order = ['host', ...fields, 'ttl'];
+  const problem = validateRecord(record);
+  let first: { field: string; reason: DnsLineReason } | undefined = problem;
+  for (const [field, reason] of unreadable) {
+    if (!first || order.indexOf(field) < order.indexOf(first.field)) first = { field, reason };
+  }
+  return first ? fail(first.field, first.reason, form) : { ok: true, record };
+}
+
+/** Whether a TXT text must be quoted to read back the same from the one-line form. */
+function needsQuotes(text: string): boolean {
+  return text === '' || text !== text.trim() || text.startsWith('"') || /(?:^|\s)ttl=/i.test(text);
+}
+
+/** The line that parses back to the record (for tests and for showing users the one-line form). */
+export function formatDnsLine(record: DnsRecordData): string {
+  const ttl = record.ttl === DEFAULT_TTL ? '' : ` ${record.ttl}`;
+  const head = `${record.type} ${record.host}`;
+  switch (record.type) {
+    case 'A':
+      return `${head} ${record.ipv4}${ttl}`;
+    case 'AAAA':
+      return `${head} ${record.ipv6}${ttl}`;
+    case 'CNAME':
+      return `${head} ${record.canonical}${ttl}`;
+    case 'NS':
+      return `${head} ${record.ns}${ttl}`;
+    case 'MX':
+      return `${head} ${record.mail_server} ${record.priority}${ttl}`;
+    case 'TXT':
+      if (needsQuotes(record.text)) {
+        return `${head} "${record.text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"${ttl}`;
+      }
+      return `${head} ${record.text}${record.ttl === DEFAULT_TTL ? '' : ` ttl=${record.ttl}`}`;
+    case 'SRV':
+      return `${head} ${record.service} ${record.protocol} ${record.target} ${record.port} ${record.priority} ${record.weight}${ttl}`;
+  }
+}

@@ -1,0 +1,469 @@
+import { isIPv6 } from 'node:net';
+import { domainToASCII } from 'node:url';
+
+/*
+ * DNS records as the bot handles them: the seven types the partner API can add, their field
+ * checks, the add-call body, reading the provider's listed values back, and record equality for
+ * the zone diff. Hosts are relative to the domain ('@' is the apex); targets are full names.
+ */
+
+/** The record types the partner API can add and delete. */
+export const DNS_TYPES = ['A', 'AAAA', 'CNAME', 'NS', 'MX', 'TXT', 'SRV'] as const;
+/** One of the seven record types of the partner API. */
+export type DnsType = (typeof DNS_TYPES)[number];
+/** The ttl of a record when the user gives none (one hour, the provider's own default in listings). */
+export const DEFAULT_TTL = 3600;
+/** Largest ttl: a signed 32-bit number of seconds (RFC 2181). */
+export const MAX_TTL = 2_147_483_647;
+/** Longest TXT text the bot sends; DKIM keys of 4096 bits fit. */
+export const MAX_TXT_LENGTH = 4000;
+
+/** A record as the bot handles it; host is relative to the domain: '@' for the apex, 'www', '_dmarc', '*'. */
+export type DnsRecordData =
+  | { type: 'A'; host: string; ttl: number; ipv4: string }
+  | { type: 'AAAA'; host: string; ttl: number; ipv6: string }
+  | { type: 'CNAME'; host: string; ttl: number; canonical: string }
+  | { type: 'NS'; host: string; ttl: number; ns: string }
+  | { type: 'MX'; host: string; ttl: number; mail_server: string; priority: number }
+  | { type: 'TXT'; host: string; ttl: number; text: string }
+  | {
+      type: 'SRV';
+      host: string;
+      ttl: number;
+      service: string;
+      protocol: string;
+      target: string;
+      port: number;
+      priority: number;
+      weight: number;
+    };
+
+/** The data fields of each type (host and ttl aside), in the order of the one-line form. */
+export const DNS_FIELDS = {
+  A: ['ipv4'],
+  AAAA: ['ipv6'],
+  CNAME: ['canonical'],
+  NS: ['ns'],
+  MX: ['mail_server', 'priority'],
+  TXT: ['text'],
+  SRV: ['service', 'protocol', 'target', 'port', 'priority', 'weight'],
+} as const satisfies Record<DnsType, readonly string[]>;
+
+/** Whether an upper-case string names one of the seven types. */
+export function isDnsType(text: string): text is DnsType {
+  return (DNS_TYPES as readonly string[]).includes(text);
+}
+
+// ---- names ------------------------------------------------------------------------------------
+
+/** A label of a host or target: letters, digits, '_' (service labels like _dmarc) and inner '-'. */
+const LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
+const NON_ASCII = /[^\p{ASCII}]/u;
+
+/**
+ * The ASCII form of one label, or undefined when it is not a valid label. Labels are converted one
+ * by one because domainToASCII reads an all-numeric name as an IPv4 address ('1' → '0.0.0.1').
+ */
+function labelToAscii(label: string): string | undefined {
+  const ascii = NON_ASCII.test(label) ? domainToASCII(label) : label;
+  if (!LABEL.test(ascii)) return undefined;
+  // A label that claims to be punycode must decode; domainToASCII answers '' when it does not.
+  if (/^xn--/i.test(ascii) && domainToASCII(ascii) === '') return undefined;
+  return ascii;
+}
+
+/** The ASCII labels of a relative or full name without its trailing dot, or undefined. */
+function asciiLabels(name: string): string[] | undefined {
+  if (name === '') return undefined;
+  const labels: string[] = [];
+  for (const label of name.split('.')) {
+    const ascii = labelToAscii(label);
+    if (ascii === undefined) return undefined;
+    labels.push(ascii);
+  }
+  return labels.join('.').length <= 253 ? labels : undefined;
+}
+
+/**
+ * The name with its Unicode labels in punycode; ASCII labels, their case and a trailing dot are
+ * kept. A name that cannot be converted comes back as it is, for the caller's checks to refuse.
+ */
+export function toAsciiHostName(name: string): string {
+  if (!NON_ASCII.test(name)) return name;
+  const dot = name.endsWith('.') && name !== '.';
+  const bare = dot ? name.slice(0, -1) : name;
+  const converted = bare.split('.').map((label) => (label === '*' ? label : labelToAscii(label)));
+  if (converted.some((label) => label === undefined)) return name;
+  return `${converted.join('.')}${dot ? '.' : ''}`;
+}
+
+/** A name reduced for comparison: lower-case ASCII, no trailing dot, '' for the apex read as '@'. */
+function comparableName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '.') return '.';
+  const bare = trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
+  if (bare === '' || bare === '@') return '@';
+  return bare
+    .split('.')
+    .map((label) => (labelToAscii(label) ?? label).toLowerCase())
+    .join('.');
+}
+
+/**
+ * A full name made relative to the domain: '@' for the domain itself, 'www' for www.<domain>;
+ * undefined when the name is outside the domain. Either name may be Unicode or punycode, with or
+ * without a trailing dot; the relative labels keep the form they were written in.
+ */
+export function relativeHost(name: string, domain: string): string | undefined {
+  const labels = (name.endsWith('.') ? name.slice(0, -1) : name).split('.');
+  const domainLabels = comparableName(domain).split('.');
+  if (labels.length < domainLabels.length) return undefined;
+  const tail = labels.slice(labels.length - domainLabels.length).join('.');
+  if (comparableName(tail) !== domainLabels.join('.')) return undefined;
+  const head = labels.slice(0, labels.length - domainLabels.length);
+  return head.length === 0 ? '@' : head.join('.');
+}
+
+// ---- validators -------------------------------------------------------------------------------
+
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+
+/** A dotted quad of 0..255 without leading zeros (01.2.3.4 is refused: some read it as octal). */
+export function isIpv4(text: string): boolean {
+  return IPV4.test(text);
+}
+
+/** An IPv6 address as node:net reads it, without a zone index (fe80::1%eth0 has no place in DNS). */
+export function isIpv6(text: string): boolean {
+  return isIPv6(text) && !text.includes('%');
+}
+
+/** A host relative to the domain: '@', '*', '*.name' or a relative name; IDN labels allowed. */
+export function isHostLabel(host: string): boolean {
+  if (host === '@' || host === '*') return true;
+  const name = host.startsWith('*.') ? host.slice(2) : host;
+  const labels = asciiLabels(name);
+  return labels !== undefined && (host === name || `*.${labels.join('.')}`.length <= 253);
+}
+
+/** A full name for a target (mail_server, ns, canonical, target): two labels or more, trailing dot allowed, IDN allowed. */
+export function isDomainName(name: string): boolean {
+  const bare = name.endsWith('.') ? name.slice(0, -1) : name;
+  const labels = asciiLabels(bare);
+  if (labels === undefined || labels.length < 2) return false;
+  // An all-numeric last label makes it an IP address, which is never a target name here.
+  return !/^\d+$/.test(labels.at(-1) ?? '');
+}
+
+/** A service or protocol label of SRV: `_sip` or `sip`, `_tcp` or `tcp`. */
+const SERVICE_LABEL = /^_?[A-Za-z0-9](?:[A-Za-z0-9-]{0,60}[A-Za-z0-9])?$/;
+
+/** The first problem of a record: the field it is in and why. */
+export type RecordProblem = {
+  field: string;
+  reason: 'empty' | 'ipv4' | 'ipv6' | 'host' | 'domain' | 'integer' | 'range' | 'tooLong';
+};
+
+type Problem = RecordProblem | undefined;
+
+const isBlank = (text: string): boolean => text.trim() === '';
+
+function checkHost(host: string): Problem {
+  if (isBlank(host)) return { field: 'host', reason: 'empty' };
+  return isHostLabel(host) ? undefined : { field: 'host', reason: 'host' };
+}
+
+function checkName(field: string, name: string, allowRoot = false): Problem {
+  if (isBlank(name)) return { field, reason: 'empty' };
+  if (allowRoot && name === '.') return undefined;
+  return isDomainName(name) ? undefined : { field, reason: 'domain' };
+}
+
+function checkInteger(field: string, value: number, min: number, max: number): Problem {
+  if (!Number.isInteger(value)) return { field, reason: 'integer' };
+  return value < min || value > max ? { field, reason: 'range' } : undefined;
+}
+
+const checkUint16 = (field: string, value: number): Problem => checkInteger(field, value, 0, 65_535);
+
+function checkServiceLabel(field: string, label: string): Problem {
+  if (isBlank(label)) return { field, reason: 'empty' };
+  return SERVICE_LABEL.test(label) ? undefined : { field, reason: 'host' };
+}
+
+/**
+ * Checks every field in the order of the one-line form (host, the type's fields, ttl) and returns
+ * the first problem, or undefined. ttl 1..2147483647; priority, weight, port 0..65535; TXT
+ * non-empty and at most 4000 characters; an SRV target may be '.' ("no such service", RFC 2782).
+ */
+export function validateRecord(record: DnsRecordData): RecordProblem | undefined {
+  const data = ((): Problem => {
+    switch (record.type) {
+      case 'A':
+        if (isBlank(record.ipv4)) return { field: 'ipv4', reason: 'empty' };
+        return isIpv4(record.ipv4) ? undefined : { field: 'ipv4', reason: 'ipv4' };
+      case 'AAAA':
+        if (isBlank(record.ipv6)) return { field: 'ipv6', reason: 'empty' };
+        return isIpv6(record.ipv6) ? undefined : { field: 'ipv6', reason: 'ipv6' };
+      case 'CNAME':
+        return checkName('canonical', record.canonical);
+      case 'NS':
+        return checkName('ns', record.ns);
+      case 'MX':
+        return checkName('mail_server', record.mail_server) ?? checkUint16('priority', record.priority);
+      case 'TXT':
+        if (isBlank(record.text)) return { field: 'text', reason: 'empty' };
+        return record.text.length > MAX_TXT_LENGTH ? { field: 'text', reason: 'tooLong' } : undefined;
+      case 'SRV':
+        return (
+          checkServiceLabel('service', record.service) ??
+          checkServiceLabel('protocol', record.protocol) ??
+          checkName('target', record.target, true) ??
+          checkUint16('port', record.port) ??
+          checkUint16('priority', record.priority) ??
+          checkUint16('weight', record.weight)
+        );
+    }
+  })();
+  return checkHost(record.host) ?? data ?? checkInteger('ttl', record.ttl, 1, MAX_TTL);
+}
+
+// ---- the add call -----------------------------------------------------------------------------
+
+/** A name as the provider gets it: punycode, no trailing dot (the API asks for "full domain"). */
+function apiName(name: string): string {
+  const ascii = toAsciiHostName(name);
+  return ascii.length > 1 && ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
+}
+
+/**
+ * The add-record call's input: lower-case kind plus the body fields of partner-api.md. Unicode
+ * hosts and targets go out in punycode and targets lose their trailing dot; everything else is
+ * sent as the record holds it.
+ */
+export function toApiInput(record: DnsRecordData): {
+  kind: 'a' | 'aaaa' | 'cname' | 'ns' | 'mx' | 'txt' | 'srv';
+  ttl: number;
+  host: string;
+} & Record<string, string | number> {
+  const base = { ttl: record.ttl, host: toAsciiHostName(record.host) };
+  switch (record.type) {
+    case 'A':
+      return { kind: 'a', ...base, ipv4: record.ipv4 };
+    case 'AAAA':
+      return { kind: 'aaaa', ...base, ipv6: record.ipv6 };
+    case 'CNAME':
+      return { kind: 'cname', ...base, canonical: apiName(record.canonical) };
+    case 'NS':
+      return { kind: 'ns', ...base, ns: apiName(record.ns) };
+    case 'MX':
+      return { kind: 'mx', ...base, mail_server: apiName(record.mail_server), priority: record.priority };
+    case 'TXT':
+      return { kind: 'txt', ...base, text: record.text };
+    case 'SRV':
+      return {
+        kind: 'srv',
+        ...base,
+        service: record.service,
+        protocol: record.protocol,
+        target: apiName(record.target),
+        port: record.port,
+        priority: record.priority,
+        weight: record.weight,
+      };
+  }
+}
+
+// ---- zone-file text ---------------------------------------------------------------------------
+
+const utf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Decodes the content of zone-file character strings (quotes already removed): `\DDD` is a byte,
+ * `\X` is X, everything else stands for its UTF-8 bytes; the bytes are then read as UTF-8, so a
+ * BIND dump of Cyrillic text (`\208\159…`) comes back as text.
+ */
+export function decodeZoneText(raw: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const char = raw[i] ?? '';
+    if (char === '\\' && i + 1 < raw.length) {
+      const digits = /^\d{3}/.exec(raw.slice(i + 1, i + 4));
+      if (digits && Number(digits[0]) <= 255) {
+        bytes.push(Number(digits[0]));
+        i += 3;
+        continue;
+      }
+      i++;
+    }
+    const codePoint = raw.codePointAt(i) ?? 0;
+    const piece = String.fromCodePoint(codePoint);
+    if (piece.length === 2) i++;
+    bytes.push(...utf8Encoder.encode(piece));
+  }
+  return utf8.decode(new Uint8Array(bytes));
+}
+
+/**
+ * When the whole rdata is one or more zone-file quoted strings (`"a" "b"`), their decoded
+ * concatenation; otherwise undefined (the text is verbatim).
+ */
+function unquoteTxt(rdata: string): string | undefined {
+  const parts: string[] = [];
+  const quoted = /\s*"((?:[^"\\]|\\[\s\S])*)"\s*/y;
+  let position = 0;
+  while (position < rdata.length) {
+    quoted.lastIndex = position;
+    const match = quoted.exec(rdata);
+    if (!match) return undefined;
+    parts.push(match[1] ?? '');
+    position = quoted.lastIndex;
+  }
+  return parts.length > 0 ? decodeZoneText(parts.join('')) : undefined;
+}
+
+// ---- listed records ---------------------------------------------------------------------------
+
+const UINT16 = /^\d{1,5}$/;
+const toUint16 = (text: string): number | undefined =>
+  UINT16.test(text) && Number(text) <= 65_535 ? Number(text) : undefined;
+
+/** SRV rdata after host, service and protocol, in either order the provider might use. */
+function srvNumbers(
+  parts: readonly string[],
+): { priority: number; weight: number; port: number; target: string } | undefined {
+  const [a = '', b = '', c = '', d = ''] = parts;
+  if (parts.length !== 4) return undefined;
+  // The sandbox and BIND: priority weight port target.
+  const [priority, weight, port] = [toUint16(a), toUint16(b), toUint16(c)];
+  if (priority !== undefined && weight !== undefined && port !== undefined && toUint16(d) === undefined) {
+    return { priority, weight, port, target: d };
+  }
+  // The add call's order: target port priority weight.
+  const [port2, priority2, weight2] = [toUint16(b), toUint16(c), toUint16(d)];
+  if (toUint16(a) === undefined && port2 !== undefined && priority2 !== undefined && weight2 !== undefined) {
+    return { priority: priority2, weight: weight2, port: port2, target: a };
+  }
+  return undefined;
+}
+
+/** `_sip._tcp.www` → service, protocol and host ('@' when nothing follows the two labels). */
+function splitSrvOwner(owner: string): { service: string; protocol: string; host: string } | undefined {
+  const match = /^(_[^.]+)\.(_[^.]+)(?:\.(.+))?$/.exec(owner);
+  if (!match) return undefined;
+  return { service: match[1] ?? '', protocol: match[2] ?? '', host: match[3] ?? '@' };
+}
+
+/**
+ * Reads a listed record (type + value "<host> <rdata>") back into fields; undefined when not
+ * understood. Tolerant of forms other than the sandbox's: MX as `<server> <priority>`, TXT in
+ * double quotes (possibly split into several strings), SRV with a BIND owner
+ * `_sip._tcp.www <priority> <weight> <port> <target>` or in the add call's order.
+ */
+export function parseListedRecord(listed: {
+  type: string;
+  ttl: number;
+  value: string;
+}): DnsRecordData | undefined {
+  const type = listed.type.trim().toUpperCase();
+  const { ttl } = listed;
+  const match = /^\s*(\S+)\s+(\S[\s\S]*?)\s*$/.exec(listed.value);
+  if (!match || !isDnsType(type)) return undefined;
+  const host = match[1] ?? '';
+  const rdata = match[2] ?? '';
+  const parts = rdata.split(/\s+/);
+  const [first = '', second = ''] = parts;
+  switch (type) {
+    case 'A':
+      return parts.length === 1 && isIpv4(first) ? { type, host, ttl, ipv4: first } : undefined;
+    case 'AAAA':
+      return parts.length === 1 && isIpv6(first) ? { type, host, ttl, ipv6: first } : undefined;
+    case 'CNAME':
+      return parts.length === 1 ? { type, host, ttl, canonical: first } : undefined;
+    case 'NS':
+      return parts.length === 1 ? { type, host, ttl, ns: first } : undefined;
+    case 'MX': {
+      if (parts.length !== 2) return undefined;
+      const priorityFirst = toUint16(first);
+      if (priorityFirst !== undefined)
+        return { type, host, ttl, mail_server: second, priority: priorityFirst };
+      const prioritySecond = toUint16(second);
+      return prioritySecond === undefined
+        ? undefined
+        : { type, host, ttl, mail_server: first, priority: prioritySecond };
+    }
+    case 'TXT':
+      return { type, host, ttl, text: unquoteTxt(rdata) ?? rdata };
+    case 'SRV': {
+      const owner = splitSrvOwner(host);
+      if (owner && parts.length === 4) {
+        const numbers = srvNumbers(parts);
+        return numbers ? { type, ttl, ...owner, ...numbers } : undefined;
+      }
+      if (parts.length !== 6) return undefined;
+      const numbers = srvNumbers(parts.slice(2));
+      return numbers ? { type, host, ttl, service: first, protocol: second, ...numbers } : undefined;
+    }
+  }
+}
+
+// ---- equality ---------------------------------------------------------------------------------
+
+/** The 8 groups of an IPv6 address (embedded IPv4 included), or undefined. */
+function ipv6Groups(text: string): number[] | undefined {
+  if (!isIpv6(text)) return undefined;
+  let address = text.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    address = `${address.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = address.split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
+  return [...headGroups, ...zeros, ...tailGroups].map((group) => Number.parseInt(group, 16));
+}
+
+/** One spelling per IPv6 address, so 2001:DB8:0::1 and 2001:db8::1 compare equal. */
+function comparableIpv6(text: string): string {
+  return ipv6Groups(text)?.join(':') ?? text.toLowerCase();
+}
+
+/** `_sip` and `sip`, `_TCP` and `_tcp` name the same service and protocol. */
+const comparableServiceLabel = (label: string): string => label.replace(/^_/, '').toLowerCase();
+
+/** Whether two records are the same for the diff (type, host case-insensitive, trailing dots ignored, data, ttl). */
+export function sameRecord(a: DnsRecordData, b: DnsRecordData): boolean {
+  if (a.ttl !== b.ttl || comparableName(a.host) !== comparableName(b.host)) return false;
+  switch (a.type) {
+    case 'A':
+      return b.type === 'A' && a.ipv4 === b.ipv4;
+    case 'AAAA':
+      return b.type === 'AAAA' && comparableIpv6(a.ipv6) === comparableIpv6(b.ipv6);
+    case 'CNAME':
+      return b.type === 'CNAME' && comparableName(a.canonical) === comparableName(b.canonical);
+    case 'NS':
+      return b.type === 'NS' && comparableName(a.ns) === comparableName(b.ns);
+    case 'MX':
+      return (
+        b.type === 'MX' &&
+        a.priority === b.priority &&
+        comparableName(a.mail_server) === comparableName(b.mail_server)
+      );
+    case 'TXT':
+      return b.type === 'TXT' && a.text === b.text;
+    case 'SRV':
+      return (
+        b.type === 'SRV' &&
+        comparableServiceLabel(a.service) === comparableServiceLabel(b.service) &&
+        comparableServiceLabel(a.protocol) === comparableServiceLabel(b.protocol) &&
+        comparableName(a.target) === comparableName(b.target) &&
+        a.port === b.port &&
+        a.priority === b.priority &&
+        a.weight === b.weight
+      );
+  }
+}

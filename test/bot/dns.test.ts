@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+
+let h: BotHarness;
+const en = { userId: 777, chatId: 777, languageCode: 'en' };
+
+beforeAll(async () => {
+  h = await BotHarness.start();
+  await h.connect();
+  await h.connect(en);
+});
+afterAll(async () => {
+  await h.stop();
+});
+beforeEach(async () => {
+  h.sandbox.clearFaults();
+  // A test that fails mid-form must not leave the next one inside it.
+  await h.send('/cancel');
+});
+
+const all = (calls: BotCall[]) => texts(calls).join('\n');
+const writes = () =>
+  h.sandbox.requests.filter((r) => r.method !== 'GET' && r.path.startsWith('/v1/domains/')).length;
+
+/** A fresh domain order of the partner, so tests do not share records. */
+async function newDomain(name: string): Promise<number> {
+  const api = h.api();
+  const [zone] = (await api.listDomainZones()).filter((z) => z.name === 'com');
+  const created = await api.createDomainOrder({
+    period_unit_count: 1,
+    currency_id: 1,
+    tariff_id: zone?.actual_registration_tariff_id ?? 0,
+    domain: name,
+    phone: '+375291234567',
+    email: 'ivan@example.by',
+    natural_person_requisites: {
+      last_name: 'Иванов',
+      first_name: 'Иван',
+      middle_name: 'Иванович',
+      address: {
+        postal_code: '1',
+        country_code: 'BY',
+        region: 'М',
+        city: 'М',
+        street: 'М',
+        building: '1',
+        room: '1',
+      },
+    },
+  });
+  return created.order_id as number;
+}
+
+describe('/dns lists records', () => {
+  it('shows the records of a domain as a table, by name, IDN name or order id, in ru and en', async () => {
+    const byName = await h.send('/dns mysite.by');
+    const text = lastText(byName);
+    expect(text).toContain('DNS-записи mysite.by');
+    for (const type of ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'NS'])
+      expect(text).toContain(`<b>${type}</b>`);
+    expect(buttons(byName).map((b) => b.text)).toEqual(
+      expect.arrayContaining(['➕ Добавить', '⬇ Экспорт', '⬆ Импорт', 'NS-серверы']),
+    );
+    expect(lastText(await h.send('/dns 1006'))).toContain('DNS-записи mysite.by');
+    expect(lastText(await h.send('/dns пример.бел'))).toContain('пример.бел');
+    expect(lastText(await h.send('/dns mysite.by', en))).toContain('DNS records of mysite.by');
+  });
+
+  it('says clearly when the domain is not the partner’s or does not exist', async () => {
+    expect(lastText(await h.send('/dns nosuchdomain.by'))).toContain('нет среди ваших заказов');
+    expect(lastText(await h.send('/dns 9001'))).toContain('не найден среди ваших заказов');
+    expect(lastText(await h.send('/dns', en))).toContain('Give a domain');
+  });
+});
+
+describe('one-line add', () => {
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['A www2 192.0.2.10', 'a', { ttl: 3600, host: 'www2', ipv4: '192.0.2.10' }],
+    ['aaaa www2 2001:db8::10 600', 'aaaa', { ttl: 600, host: 'www2', ipv6: '2001:db8::10' }],
+    ['CNAME shop shops.example.net', 'cname', { ttl: 3600, host: 'shop', canonical: 'shops.example.net' }],
+    ['NS sub ns1.other.by', 'ns', { ttl: 3600, host: 'sub', ns: 'ns1.other.by' }],
+    ['MX @ mx2.example.by 20', 'mx', { ttl: 3600, host: '@', mail_server: 'mx2.example.by', priority: 20 }],
+    [
+      'TXT @ v=spf1 include:_spf.example.by ~all ttl=300',
+      'txt',
+      { ttl: 300, host: '@', text: 'v=spf1 include:_spf.example.by ~all' },
+    ],
+    [
+      'SRV @ _sip _tcp sip.example.by 5060 10 5',
+      'srv',
+      {
+        ttl: 3600,
+        host: '@',
+        service: '_sip',
+        protocol: '_tcp',
+        target: 'sip.example.by',
+        port: 5060,
+        priority: 10,
+        weight: 5,
+      },
+    ],
+  ];
+
+  it.each(cases)('%s', async (line, kind, body) => {
+    const orderId = await newDomain(`oneline-${kind}-${Date.now()}.com`);
+    const calls = await h.send(`/dns ${orderId} add ${line}`);
+    expect(all(calls)).toContain('Запись добавлена');
+    const post = h.sandbox.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/v1/domains/${orderId}/dns/records/${kind}`,
+    );
+    expect(post).toHaveLength(1);
+    expect(post[0]?.body).toEqual(body);
+    expect(lastText(calls)).toContain(`<b>${kind.toUpperCase()}</b>`);
+  });
+
+  it('keeps a long DKIM value intact', async () => {
+    const orderId = await newDomain(`dkim-${Date.now()}.com`);
+    const key = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(9)}`;
+    await h.send(`/dns ${orderId} add TXT mail._domainkey "${key}" 3600`);
+    const post = h.sandbox.requests
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/dns/records/txt'))
+      .at(-1);
+    expect(post?.body).toEqual({ ttl: 3600, host: 'mail._domainkey', text: key });
+  });
+
+  it('names the wrong field and shows the form, calling nothing', async () => {
+    const before = writes();
+    const bad = all(await h.send('/dns mysite.by add A www 300.1.1.1'));
+    expect(bad).toContain('ipv4');
+    expect(bad).toContain('A &lt;host&gt; &lt;ipv4&gt;');
+    expect(all(await h.send('/dns mysite.by add MX @ mx.example.by high'))).toContain('priority');
+    expect(all(await h.send('/dns mysite.by add LOC @ 1 2 3'))).toContain('type');
+    expect(all(await h.send('/dns mysite.by add A www 192.0.2.1 ttl=0', en))).toContain('ttl');
+    expect(writes()).toBe(before);
+  });
+});
+
+describe('add by buttons, delete with confirmation', () => {
+  it('walks type → host → fields → ttl → preview, then shows the refreshed list', async () => {
+    const orderId = await newDomain(`buttons-${Date.now()}.com`);
+    let calls = await h.send(`/dns ${orderId}`);
+    calls = await h.press(buttonData(calls, 'Добавить'));
+    expect(lastText(calls)).toContain('Какого типа');
+    calls = await h.press(buttonData(calls, 'MX'));
+    expect(lastText(calls)).toContain('Для какого хоста');
+    calls = await h.send('@');
+    expect(lastText(calls)).toContain('почтовый сервер');
+    calls = await h.send('mx server');
+    expect(all(calls)).toContain('не доменное имя');
+    calls = await h.send('mx.example.by');
+    calls = await h.send('10');
+    calls = await h.press(buttonData(calls, '3600'));
+    expect(lastText(calls)).toContain('Добавить запись');
+    calls = await h.press(buttonData(calls, '✅ Добавить'));
+    expect(all(calls)).toContain('Запись добавлена');
+    const post = h.sandbox.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/v1/domains/${orderId}/dns/records/mx`,
+    );
+    expect(post.map((p) => p.body)).toEqual([
+      { ttl: 3600, host: '@', mail_server: 'mx.example.by', priority: 10 },
+    ]);
+    expect(lastText(calls)).toContain('mx.example.by');
+  });
+
+  it('deletes a record only after confirming, with the kind taken from its type', async () => {
+    const orderId = await newDomain(`delete-${Date.now()}.com`);
+    await h.send(`/dns ${orderId} add TXT @ "hello world"`);
+    const [record] = await h.api().listDnsRecords(orderId);
+    if (!record) throw new Error('no record');
+    const ask = await h.send(`/dns ${orderId} del ${record.record_id}`);
+    expect(lastText(ask)).toContain('Удалить запись?');
+    expect(lastText(ask)).toContain('hello world');
+    expect(h.sandbox.requests.some((r) => r.method === 'DELETE' && r.path.includes(`/${orderId}/`))).toBe(
+      false,
+    );
+    const done = await h.press(buttonData(ask, 'Да, удалить'));
+    expect(all(done)).toContain(`Запись #${record.record_id} удалена`);
+    const deletes = h.sandbox.requests
+      .filter((r) => r.method === 'DELETE' && r.path.includes(`/${orderId}/`))
+      .map((r) => r.path);
+    expect(deletes).toEqual([`/v1/domains/${orderId}/dns/records/txt/${record.record_id}`]);
+    expect(await h.api().listDnsRecords(orderId)).toEqual([]);
+  });
+});
+
+describe('name servers and certificate', () => {
+  it('sets hosting, editor, custom and deletes, each after a confirmation', async () => {
+    const orderId = await newDomain(`ns-${Date.now()}.com`);
+    const shown = await h.send(`/ns ${orderId}`);
+    expect(lastText(shown)).toContain('NS-серверы');
+    let ask = await h.send(`/ns ${orderId} ns1.partner.by=192.0.2.1 ns2.partner.by`);
+    expect(lastText(ask)).toContain('ns1.partner.by=192.0.2.1, ns2.partner.by');
+    await h.press(buttonData(ask, 'Да, применить'));
+    const put = h.sandbox.requests
+      .filter((r) => r.method === 'PUT' && r.path.endsWith('/dns/servers/custom'))
+      .at(-1);
+    expect(put?.body).toEqual({
+      servers: [{ ns: 'ns1.partner.by', ip: '192.0.2.1' }, { ns: 'ns2.partner.by' }],
+    });
+    expect(await h.api().listNameServers(orderId)).toHaveLength(2);
+
+    ask = await h.press(buttonData(shown, 'NS хостинга'));
+    await h.press(buttonData(ask, 'Да, применить'));
+    expect(
+      h.sandbox.requests.some(
+        (r) => r.method === 'PUT' && r.path === `/v1/domains/${orderId}/dns/servers/hosting`,
+      ),
+    ).toBe(true);
+    ask = await h.send(`/ns ${orderId} editor`);
+    await h.press(buttonData(ask, 'Да, применить'));
+    expect(h.sandbox.requests.some((r) => r.path === `/v1/domains/${orderId}/dns/servers/editor`)).toBe(true);
+    ask = await h.send(`/ns ${orderId} delete`);
+    expect(lastText(ask)).toContain('перестанет работать');
+    const done = await h.press(buttonData(ask, 'Да, применить'));
+    expect(all(done)).toContain('NS-серверы изменены');
+    expect(await h.api().listNameServers(orderId)).toEqual([]);
+
+    const custom = await h.press(buttonData(shown, 'Свои NS'));
+    expect(lastText(custom)).toContain('Пришлите NS-серверы');
+    expect(all(await h.send('not a server!'))).toContain('не имя сервера');
+    const confirm = await h.send('ns1.a.by ns2.a.by');
+    expect(lastText(confirm)).toContain('ns1.a.by, ns2.a.by');
+  });
+
+  it('/cert sends the ownership certificate link', async () => {
+    const url = await h.api().getDomainCertificateUrl(1006);
+    const calls = await h.send('/cert mysite.by');
+    expect(lastText(calls)).toContain(url);
+    expect(buttons(calls).find((b) => b.url)?.url).toBe(url);
+  });
+});
+
+describe('zone files', () => {
+  function exportedZone(calls: BotCall[]): { name: string; text: string } {
+    const sent = calls.find((c) => c.method === 'sendDocument');
+    const document = sent?.payload.document as { source: Buffer; filename: string } | undefined;
+    if (!document) throw new Error('no document sent');
+    return { name: document.filename, text: document.source.toString('utf8') };
+  }
+
+  it('exports a BIND file and imports an edited one: preview, apply with progress, report with a failure', async () => {
+    const orderId = await newDomain(`zone-${Date.now()}.com`);
+    await h.send(`/dns ${orderId} add A www 192.0.2.1`);
+    await h.send(`/dns ${orderId} add A ftp 192.0.2.2`);
+    await h.send(`/dns ${orderId} add MX @ mx.example.by 10`);
+    await h.send(`/dns ${orderId} add TXT @ "v=spf1 -all"`);
+    const list = await h.send(`/dns ${orderId}`);
+    const zone = exportedZone(await h.press(buttonData(list, 'Экспорт')));
+    expect(zone.name).toMatch(/^zone-\d+\.com\.zone$/);
+    expect(zone.text).toMatch(/\$ORIGIN zone-\d+\.com\./);
+
+    // Drop ftp, add two records; the provider refuses one of the additions.
+    const edited = `${zone.text
+      .split('\n')
+      .filter((l) => !l.includes('192.0.2.2'))
+      .join(
+        '\n',
+      )}\nblog 3600 IN CNAME www\nshop 3600 IN A 192.0.2.50\n@ 3600 IN CAA 0 issue "letsencrypt.org"\n`;
+    await h.press(buttonData(list, 'Импорт'));
+    const preview = await h.sendFile(edited, 'zone.txt');
+    const text = lastText(preview);
+    expect(text).toContain('Добавить: 2');
+    expect(text).toContain('Удалить: 1');
+    expect(text).toContain('Без изменений: 3');
+    expect(text).toContain('CAA');
+    h.sandbox.addFault({
+      method: 'POST',
+      path: `/v1/domains/${orderId}/dns/records/cname`,
+      fault: { kind: 'status', status: 400, body: '{"message":"Поле «canonical» имеет неверный формат"}' },
+    });
+    const applied = await h.press(buttonData(preview, 'Применить'));
+    expect(applied.filter((c) => c.method === 'editMessageText').length).toBeGreaterThanOrEqual(3);
+    const report = all(applied);
+    expect(report).toContain('Готово: 2 из 3');
+    expect(report).toContain('Поле «canonical» имеет неверный формат');
+    const hosts = (await h.api().listDnsRecords(orderId)).map((r) => r.value.split(' ')[0]);
+    expect(hosts).toContain('shop');
+    expect(hosts).not.toContain('ftp');
+    // The plan is single-use.
+    const again = await h.press(buttonData(preview, 'Применить'));
+    expect(String(again.find((c) => c.method === 'answerCallbackQuery')?.payload.text)).toContain('устарел');
+  });
+
+  it('asks a second time before deleting more than a third of the records', async () => {
+    const orderId = await newDomain(`mass-${Date.now()}.com`);
+    for (const host of ['a', 'b', 'c']) await h.send(`/dns ${orderId} add A ${host} 192.0.2.1`);
+    const list = await h.send(`/dns ${orderId}`);
+    await h.press(buttonData(list, 'Импорт'));
+    const preview = await h.send('a 3600 IN A 192.0.2.1');
+    expect(lastText(preview)).toContain('Удалить: 2');
+    const before = writes();
+    const second = await h.press(buttonData(preview, 'Применить'));
+    expect(lastText(second)).toContain('больше трети');
+    expect(writes()).toBe(before);
+    const done = await h.press(buttonData(second, 'Да, удалить 2'));
+    expect(all(done)).toContain('Готово: 2 из 2');
+    expect(await h.api().listDnsRecords(orderId)).toHaveLength(1);
+  });
+});
