@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
+import { Telegram, TelegramError } from 'telegraf';
 import { createApiFactory, PartnerTransport } from './api/index.js';
 import { loadTranslations } from './bot/i18n.js';
 import { createBot, registerCommandMenus } from './bot/index.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
-import { createLogger, type Logger } from './logger.js';
+import { errorForLog } from './bot/middlewares/errors.js';
+import { installTelegramRetry } from './bot/telegram-retry.js';
+import { ConfigError, loadConfig } from './config.js';
+import { startBotServer } from './http-server.js';
+import { createLogger } from './logger.js';
 import { createChatData } from './storage/chat-data.js';
 import type { ChatStore } from './storage/chat-store.js';
 import { KeyConfigError, loadKeyring } from './storage/crypto.js';
@@ -72,6 +76,26 @@ export async function main(env: Record<string, string | undefined> = process.env
     allowedUserIds: config.ALLOWED_USER_IDS,
   });
 
+  installTelegramRetry(Telegram.prototype as never, logger);
+  const mode = config.WEBHOOK_URL ? 'webhook' : 'polling';
+  const started = Date.now();
+  // Updates handled after their webhook request was answered; a stop waits for them.
+  const inflight = new Set<Promise<unknown>>();
+  const server = await startBotServer({
+    port: config.PORT,
+    webhookPath: config.WEBHOOK_URL ? new URL(config.WEBHOOK_URL).pathname : undefined,
+    secret: config.WEBHOOK_SECRET,
+    logger,
+    health: () => ({ mode, uptimeS: Math.round((Date.now() - started) / 1000) }),
+    onUpdate: (update) => {
+      const handling = bot.handleUpdate(update).catch((error: unknown) => {
+        logger.error({ updateId: update.update_id, err: errorForLog(error) }, 'webhook update failed');
+      });
+      inflight.add(handling);
+      void handling.finally(() => inflight.delete(handling));
+    },
+  });
+
   let stopping = false;
   const stop = async (reason: string) => {
     if (stopping) return;
@@ -82,12 +106,16 @@ export async function main(env: Record<string, string | undefined> = process.env
       process.exit(1);
     }, STOP_DEADLINE_MS);
     deadline.unref();
-    try {
-      // Stops polling (telegraf confirms the offset of handled updates), lets running updates end.
-      bot.stop(reason);
-    } catch {
-      // Not running yet (stopped during start): nothing to stop.
+    if (mode === 'polling') {
+      try {
+        // Stops polling (telegraf confirms the offset of handled updates), lets running updates end.
+        bot.stop(reason);
+      } catch {
+        // Not running yet (stopped during start): nothing to stop.
+      }
     }
+    await server.close();
+    await Promise.all(inflight);
     await drain();
     await store.close();
     await releaseDataDir();
@@ -101,28 +129,25 @@ export async function main(env: Record<string, string | undefined> = process.env
 
   bot.botInfo = await bot.telegram.getMe();
   await registerCommandMenus(bot.telegram, translations, logger);
-  logger.info(
-    { username: bot.botInfo.username, mode: config.WEBHOOK_URL ? 'webhook' : 'polling' },
-    'bot started',
-  );
-  await launch(bot, config, logger);
-}
-
-async function launch(bot: ReturnType<typeof createBot>['bot'], config: Config, logger: Logger) {
+  logger.info({ username: bot.botInfo.username, mode, port: server.port }, 'bot started');
   if (config.WEBHOOK_URL) {
-    const url = new URL(config.WEBHOOK_URL);
-    logger.info({ port: config.PORT, path: url.pathname }, 'webhook server listening');
-    await bot.launch({
-      webhook: {
-        domain: url.host,
-        hookPath: url.pathname,
-        port: config.PORT,
-        ...(config.WEBHOOK_SECRET ? { secretToken: config.WEBHOOK_SECRET } : {}),
-      },
+    await bot.telegram.setWebhook(config.WEBHOOK_URL, {
+      ...(config.WEBHOOK_SECRET ? { secret_token: config.WEBHOOK_SECRET } : {}),
+      allowed_updates: ALLOWED_UPDATES,
     });
     return;
   }
-  await bot.launch();
+  await bot.launch({ allowedUpdates: ALLOWED_UPDATES });
+}
+
+/** The update kinds the bot handles; Telegram sends nothing else. */
+const ALLOWED_UPDATES: ('message' | 'callback_query')[] = ['message', 'callback_query'];
+
+/** The Bot API error code of a telegraf error (polling rethrows it as a plain error with `code`). */
+function telegramErrorCode(error: unknown): number | undefined {
+  if (error instanceof TelegramError) return error.code;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
 }
 
 function loadDotEnv() {
@@ -141,6 +166,13 @@ async function run() {
       error instanceof DataDirLockedError
     ) {
       console.error(error.message);
+    } else if (telegramErrorCode(error) === 409) {
+      console.error(
+        'Telegram answered 409 Conflict: another process is polling with this bot token, or a webhook is ' +
+          'set for it. Stop the other instance (or run only one mode) and start again.',
+      );
+    } else if (telegramErrorCode(error) === 401) {
+      console.error('Telegram refused BOT_TOKEN (401 Unauthorized): check the token from @BotFather.');
     } else {
       // Never the raw error object: a library error may quote a Bot API URL with the token.
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -15,6 +15,7 @@ import type { BotContext, BotSession } from './context.js';
 import { LOCALES, type Translations } from './i18n.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
+import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
 import { PagedLists } from './paged-list.js';
@@ -37,6 +38,8 @@ export interface BotDeps {
   logger: Logger;
   defaultLocale: Locale;
   allowedUserIds?: ReadonlySet<number> | undefined;
+  /** Remembers handled update ids (per process by default; Redis when several run). */
+  deduper?: UpdateDeduper;
 }
 
 /** Commands in menu order; each has `commands.<name>` descriptions in both languages. */
@@ -113,6 +116,11 @@ export function createBot(deps: BotDeps): PartnerBot {
   ]);
 
   bot.use(createErrorBoundary(deps.logger));
+  bot.use(
+    createDedupe(deps.deduper ?? createMemoryDeduper(), (updateId) =>
+      deps.logger.info({ updateId }, 'duplicate update ignored'),
+    ),
+  );
   bot.use(sequentializer.middleware);
   bot.use(createChatContext(deps));
   bot.use(createAccessGuard(deps.allowedUserIds));

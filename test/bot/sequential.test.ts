@@ -62,3 +62,23 @@ describe('command menus', () => {
     );
   });
 });
+
+describe('duplicate updates', () => {
+  it('an update delivered twice (same update id) takes effect once', async () => {
+    const update = {
+      update_id: 999_001,
+      message: {
+        message_id: 5,
+        date: 0,
+        chat: { id: 2, type: 'private' as const, first_name: 'B' },
+        from: { id: 2, is_bot: false, first_name: 'B', language_code: 'ru' },
+        text: '/help',
+        entities: [{ type: 'bot_command' as const, offset: 0, length: 5 }],
+      },
+    };
+    const first = await h.feed(update);
+    const second = await h.feed(update);
+    expect(texts(first)).toHaveLength(1);
+    expect(second).toHaveLength(0);
+  });
+});

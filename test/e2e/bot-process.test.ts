@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
+import { type BotProcess, startBotProcess } from '../helpers/bot-process.js';
 
 /*
  * The real bot process (src/main.ts under tsx) long-polling a local Bot API double, with the
@@ -17,37 +18,17 @@ const USER = 555_001;
 let sandbox: Sandbox;
 let telegram: BotApiDouble;
 let dataDir: string;
-const output: string[] = [];
 
-interface RunningBot {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-}
-
-function startBot(): RunningBot {
-  const child = spawn(TSX, ['src/main.ts'], {
-    cwd: process.cwd(),
-    env: {
-      PATH: process.env.PATH,
-      BOT_TOKEN: telegram.token,
-      TELEGRAM_API_ROOT: telegram.apiRoot,
-      PARTNER_API_URL: sandbox.url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'debug',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startBot(extra: Record<string, string> = {}): BotProcess {
+  return startBotProcess({
+    BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    PARTNER_API_URL: sandbox.url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'debug',
+    PORT: '0',
+    ...extra,
   });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited };
-}
-
-async function stopBot(bot: RunningBot): Promise<{ code: number | null; ms: number }> {
-  const started = Date.now();
-  bot.child.kill('SIGTERM');
-  const code = await bot.exited;
-  return { code, ms: Date.now() - started };
 }
 
 /** Sends a text and waits for the bot's next message to that chat. */
@@ -117,18 +98,24 @@ describe('the bot process', () => {
     const link = await say(`/invoice ${invoice.invoice_id}`);
     expect(String(link.params.text)).toContain(url);
 
-    const first = await stopBot(bot);
+    // A second process on the same DATA_DIR is refused while the first runs.
+    const second = startBot();
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain('STORAGE=redis');
+
+    const first = await bot.stop();
     expect(first.code).toBe(0);
     expect(first.ms).toBeLessThan(10_000);
+    const firstOutput = bot.output();
 
     bot = startBot();
     const again = await say(`/invoice ${invoice.invoice_id}`);
     expect(String(again.params.text)).toContain(url);
-    const second = await stopBot(bot);
-    expect(second.code).toBe(0);
+    const stopped = await bot.stop();
+    expect(stopped.code).toBe(0);
 
     // Neither token ever reached the process output or the data files.
-    const logs = output.join('');
+    const logs = firstOutput + second.output() + bot.output();
     expect(logs).toContain('bot started');
     expect(logs).not.toContain(sandbox.token);
     expect(logs).not.toContain(telegram.token);
@@ -137,4 +124,28 @@ describe('the bot process', () => {
       expect(await readFile(join(file.parentPath, file.name), 'utf8')).not.toContain(sandbox.token);
     }
   }, 60_000);
+});
+
+describe('start-up conflicts', () => {
+  it('reports a 409 (another poller) clearly and exits instead of flapping', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'partner-bot-409-'));
+    try {
+      telegram.failNext(
+        'getUpdates',
+        { error_code: 409, description: 'Conflict: terminated by other getUpdates request' },
+        5,
+      );
+      const bot = startBotProcess({
+        BOT_TOKEN: telegram.token,
+        TELEGRAM_API_ROOT: telegram.apiRoot,
+        PARTNER_API_URL: sandbox.url,
+        DATA_DIR: dir,
+        PORT: '0',
+      });
+      expect(await bot.exited).toBe(1);
+      expect(bot.output()).toContain('409 Conflict: another process is polling');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+
+/** The real bot program (src/main.ts under tsx) as a child process. */
+export interface BotProcess {
+  child: ChildProcess;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM, then the exit code and how long the stop took. */
+  stop(): Promise<{ code: number | null; ms: number }>;
+}
+
+/** Starts the bot with exactly this environment (plus PATH); nothing else leaks in. */
+export function startBotProcess(env: Record<string, string>): BotProcess {
+  const child = spawn(TSX, ['src/main.ts'], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    output: () => chunks.join(''),
+    async stop() {
+      const started = Date.now();
+      child.kill('SIGTERM');
+      const code = await exited;
+      return { code, ms: Date.now() - started };
+    },
+  };
+}
+
+/** A port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Polls until `check` passes or the time is up. */
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('condition not met in time');
+}
