@@ -222,10 +222,10 @@ function scanEntry(lines: readonly string[], start: number): { entry: ZoneEntry;
   return alone('parentheses');
 }
 
-/** The line without a zone-file comment (a ';' outside quotes). */
-function withoutComment(line: string): string {
-  const match = /^(?:[^;"\\]|\\.|"(?:[^"\\]|\\.)*")*/.exec(line);
-  return (match?.[0] ?? line).trimEnd();
+/** The line without its zone-file comment (a ';' outside quotes); undefined when it has none. */
+function withoutComment(line: string): string | undefined {
+  const kept = /^(?:[^;"\\]|\\.|"(?:[^"\\]|\\.)*")*/.exec(line)?.[0] ?? '';
+  return line[kept.length] === ';' ? kept.trimEnd() : undefined;
 }
 
 // ---- import: reading records --------------------------------------------------------------------
@@ -284,6 +284,17 @@ const fieldProblem = (field: string, reason: string): BindRead => ({
   reason: `field ${field}: ${reason}`,
 });
 
+/** The fields of each type in zone-file rdata order (the owner carries SRV's service and protocol). */
+const RDATA_FIELDS: Record<DnsRecordData['type'], readonly string[]> = {
+  A: ['ipv4'],
+  AAAA: ['ipv6'],
+  CNAME: ['canonical'],
+  NS: ['ns'],
+  MX: ['priority', 'mail_server'],
+  TXT: ['text'],
+  SRV: ['priority', 'weight', 'port', 'target'],
+};
+
 /** The data of a record of one of the seven types from its rdata tokens, or the problem. */
 function readRdata(
   type: DnsRecordData['type'],
@@ -292,16 +303,7 @@ function readRdata(
   rdata: readonly ZoneToken[],
   origin: string,
 ): DnsRecordData | BindRead {
-  const fields: Record<DnsRecordData['type'], readonly string[]> = {
-    A: ['ipv4'],
-    AAAA: ['ipv6'],
-    CNAME: ['canonical'],
-    NS: ['ns'],
-    MX: ['priority', 'mail_server'],
-    TXT: ['text'],
-    SRV: ['priority', 'weight', 'port', 'target'],
-  };
-  const wanted = fields[type];
+  const wanted = RDATA_FIELDS[type];
   if (type !== 'TXT') {
     const missing = wanted[rdata.length];
     if (missing !== undefined) return fieldProblem(missing, 'missing');
@@ -491,10 +493,9 @@ export function importZone(text: string, domain: string): ZoneImport {
     // The one-line grammar, for lines pasted from the bot's own form; a single physical line only.
     const physical = lines[entry.line - 1] ?? '';
     const asLine = entry.line === entry.lastLine ? parseDnsLine(physical) : undefined;
+    const uncommented = withoutComment(physical);
     const asLineWithoutComment =
-      asLine && !asLine.ok && withoutComment(physical) !== physical.trimEnd()
-        ? parseDnsLine(withoutComment(physical))
-        : undefined;
+      asLine && !asLine.ok && uncommented !== undefined ? parseDnsLine(uncommented) : undefined;
     const parsed = asLineWithoutComment?.ok ? asLineWithoutComment : asLine;
     if (parsed?.ok) {
       result.records.push(parsed.record);

@@ -358,7 +358,8 @@ function splitSrvOwner(owner: string): { service: string; protocol: string; host
 
 /**
  * Reads a listed record (type + value "<host> <rdata>") back into fields; undefined when not
- * understood. Tolerant of forms other than the sandbox's: MX as `<server> <priority>`, TXT in
+ * understood. A TXT text is everything after the host and one blank, as the sandbox stores it,
+ * unless it is wholly in double quotes (one or more strings), which are then removed. Tolerant of forms other than the sandbox's: MX as `<server> <priority>`, TXT in
  * double quotes (possibly split into several strings), SRV with a BIND owner
  * `_sip._tcp.www <priority> <weight> <port> <target>` or in the add call's order.
  */
@@ -369,10 +370,13 @@ export function parseListedRecord(listed: {
 }): DnsRecordData | undefined {
   const type = listed.type.trim().toUpperCase();
   const { ttl } = listed;
-  const match = /^\s*(\S+)\s+(\S[\s\S]*?)\s*$/.exec(listed.value);
+  // One separator after the host: the sandbox writes `${host} ${text}` and a TXT text keeps its spaces.
+  const match = /^\s*(\S+)\s([\s\S]*)$/.exec(listed.value);
   if (!match || !isDnsType(type)) return undefined;
   const host = match[1] ?? '';
-  const rdata = match[2] ?? '';
+  const verbatim = match[2] ?? '';
+  const rdata = verbatim.trim();
+  if (rdata === '') return undefined;
   const parts = rdata.split(/\s+/);
   const [first = '', second = ''] = parts;
   switch (type) {
@@ -395,7 +399,7 @@ export function parseListedRecord(listed: {
         : { type, host, ttl, mail_server: first, priority: prioritySecond };
     }
     case 'TXT':
-      return { type, host, ttl, text: unquoteTxt(rdata) ?? rdata };
+      return { type, host, ttl, text: unquoteTxt(rdata) ?? verbatim };
     case 'SRV': {
       const owner = splitSrvOwner(host);
       if (owner && parts.length === 4) {
