@@ -15,6 +15,7 @@ import type { ChatStore } from './storage/chat-store.js';
 import { KeyConfigError, loadKeyring } from './storage/crypto.js';
 import { DataDirLockedError, lockDataDir } from './storage/data-dir-lock.js';
 import { createLowdbStore } from './storage/lowdb-store.js';
+import { createRedisChatLock, createRedisDeduper } from './storage/redis-coordination.js';
 import { createRedisStore } from './storage/redis-store.js';
 
 /** How long a graceful stop may take before the process exits anyway. */
@@ -74,6 +75,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     logger,
     defaultLocale: config.DEFAULT_LOCALE,
     allowedUserIds: config.ALLOWED_USER_IDS,
+    ...(redis ? { chatLock: createRedisChatLock({ redis }), deduper: createRedisDeduper({ redis }) } : {}),
   });
 
   installTelegramRetry(Telegram.prototype as never, logger);

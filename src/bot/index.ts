@@ -3,6 +3,7 @@ import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
+import type { ChatLock } from '../storage/redis-coordination.js';
 import { CallbackRouter } from './callbacks.js';
 import { createBillingCommands } from './commands/billing.js';
 import { createCatalogCommands } from './commands/catalog.js';
@@ -40,6 +41,8 @@ export interface BotDeps {
   allowedUserIds?: ReadonlySet<number> | undefined;
   /** Remembers handled update ids (per process by default; Redis when several run). */
   deduper?: UpdateDeduper;
+  /** Keeps other instances out of a chat while this one handles it (Redis). */
+  chatLock?: ChatLock;
 }
 
 /** Commands in menu order; each has `commands.<name>` descriptions in both languages. */
@@ -88,7 +91,7 @@ export function createBot(deps: BotDeps): PartnerBot {
     // telegraf's own timeout cannot cancel a handler; the provider deadline bounds handlers instead.
     handlerTimeout: Number.POSITIVE_INFINITY,
   });
-  const sequentializer = createSequentializer();
+  const sequentializer = createSequentializer(deps.chatLock);
   const router = new CallbackRouter(deps.logger);
   const lists = new PagedLists(router);
   const orders = new OrderEngine({

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.js';
 function fakeTelegram(failures: TelegramError[]) {
   const calls: string[] = [];
   const proto = {
-    async callApi(this: unknown, method: string): Promise<unknown> {
+    async callApi(this: unknown, method: string, _payload?: unknown): Promise<unknown> {
       calls.push(method);
       const failure = failures.shift();
       if (failure) throw failure;
