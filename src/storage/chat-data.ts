@@ -73,6 +73,12 @@ export interface ChatData {
   sessionStore<T extends object>(): ChatSessionStore<T>;
 }
 
+function isEmptySession(session: Record<string, unknown>): boolean {
+  return Object.values(session).every(
+    (value) => value === undefined || (isPlainObject(value) && Object.keys(value).length === 0),
+  );
+}
+
 type Opened<T> = { ok: true; value: T } | { ok: false; error: Error };
 
 /** Builds the typed layer over a store and a keyring (both built by the caller). */
@@ -218,9 +224,10 @@ export function createChatData(options: ChatDataOptions): ChatData {
         async set(key, value) {
           const session = toJsonObject(value);
           if (session === undefined) throw new TypeError('a session must be a JSON object');
-          // An empty session is stored as none, so idle chats leave no document behind.
+          // An empty session — no keys, or only empty bookkeeping objects such as telegraf's
+          // `__scenes: {}` — is stored as none, so idle chats leave no document behind.
           await store.update(parseSessionKey(key), (doc) =>
-            withField(doc, 'session', Object.keys(session).length === 0 ? undefined : session),
+            withField(doc, 'session', isEmptySession(session) ? undefined : session),
           );
         },
         async delete(key) {

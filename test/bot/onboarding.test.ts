@@ -169,3 +169,11 @@ describe('allow-list', () => {
     }
   });
 });
+
+describe('storage footprint', () => {
+  it('a chat that only asks for /help leaves nothing on disk', async () => {
+    await h.send('/help', { userId: 31_337, chatId: 31_337 });
+    expect(await h.store.read(31_337)).toBeUndefined();
+    expect(await readAllData(h.dataDir)).toBe('');
+  });
+});

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
-import { type BotProcess, startBotProcess } from '../helpers/bot-process.js';
+import { type BotProcess, eventually, startBotProcess } from '../helpers/bot-process.js';
 
 /*
  * The real bot process (src/main.ts under tsx) long-polling a local Bot API double, with the
@@ -133,7 +133,7 @@ describe('start-up conflicts', () => {
       telegram.failNext(
         'getUpdates',
         { error_code: 409, description: 'Conflict: terminated by other getUpdates request' },
-        5,
+        1,
       );
       const bot = startBotProcess({
         BOT_TOKEN: telegram.token,
@@ -148,4 +148,35 @@ describe('start-up conflicts', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('graceful stop', () => {
+  it('SIGTERM during a slow handler: the handler finishes, its reply is sent, exit within 10 s', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'partner-bot-stop-'));
+    try {
+      const bot = startBotProcess({
+        BOT_TOKEN: telegram.token,
+        TELEGRAM_API_ROOT: telegram.apiRoot,
+        PARTNER_API_URL: sandbox.url,
+        DATA_DIR: dir,
+        PORT: '0',
+      });
+      await say('/token');
+      await say(sandbox.token);
+      sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'delay', ms: 2_000 } });
+      const since = telegram.calls.length;
+      const before = sandbox.requests.length;
+      telegram.sendText('/invoices', { chatId: USER, userId: USER, languageCode: 'ru' });
+      await eventually(() => sandbox.requests.slice(before).some((r) => r.path === '/v1/billing/invoices'));
+      const { code, ms } = await bot.stop();
+      expect(code).toBe(0);
+      expect(ms).toBeLessThan(10_000);
+      const replies = telegram.calls
+        .slice(since)
+        .filter((c) => c.method === 'sendMessage' && c.params.chat_id === USER);
+      expect(replies.map((c) => String(c.params.text)).join('\n')).toContain('Счета');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
