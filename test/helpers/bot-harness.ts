@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -200,7 +200,30 @@ export class BotHarness {
     return createPartnerApi(this.transport, this.sandbox.token);
   }
 
+  /**
+   * Fails the test file when the partner token reached a log line or a data file in clear text,
+   * whatever the tests did (error paths included).
+   */
+  private async assertNoTokenLeaked() {
+    const token = this.sandbox.token;
+    const leakedInLog = this.logLines.some((line) => line.includes(token));
+    const entries = await readdir(this.dataDir, { recursive: true, withFileTypes: true }).catch(() => []);
+    let leakedInData = false;
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const content = await readFile(join(entry.parentPath, entry.name), 'utf8').catch(() => '');
+      if (content.includes(token)) leakedInData = true;
+    }
+    if (leakedInLog || leakedInData) {
+      throw new Error(`the partner token leaked into ${leakedInLog ? 'the log' : 'a data file'}`);
+    }
+  }
+
   async stop() {
+    const leak = await this.assertNoTokenLeaked().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     HARNESSES.delete(this.botToken);
     if (HARNESSES.size === 0) {
       spy?.mockRestore();
@@ -211,6 +234,7 @@ export class BotHarness {
     await this.sandbox.close();
     await new Promise((resolve) => this.fileServer.close(resolve));
     await rm(this.dataDir, { recursive: true, force: true });
+    if (leak) throw leak;
   }
 
   private user(options: UserOptions) {
