@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Redis } from 'ioredis';
 import { Telegram, TelegramError } from 'telegraf';
 import type { Update } from 'telegraf/types';
 import { type MockInstance, vi } from 'vitest';
@@ -21,6 +22,8 @@ import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore, Locale } from '../../src/storage/chat-store.js';
 import { createKeyring, type Keyring } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { createRedisChatLock, createRedisDeduper } from '../../src/storage/redis-coordination.js';
+import { createRedisStore } from '../../src/storage/redis-store.js';
 
 /** One Bot API call the bot made, as telegraf passed it to `callApi`. */
 export interface BotCall {
@@ -48,6 +51,14 @@ export interface HarnessOptions {
   allowedUserIds?: number[];
   defaultLocale?: Locale;
   timeoutMs?: number;
+  /** A sandbox shared with another harness (a second instance); left running by stop(). */
+  sandbox?: Sandbox;
+  /** Chat data in Redis, with the cross-instance chat lock and dedupe, as STORAGE=redis runs. */
+  redis?: { redis: Redis; prefix: string };
+  /** The same keyring in both instances, as the same ENCRYPTION_KEYS would give. */
+  keyring?: Keyring;
+  /** Where this harness starts numbering update ids (instances must not collide). */
+  firstUpdateId?: number;
 }
 const BOT_INFO = {
   id: 7_000_000_001,
@@ -92,7 +103,7 @@ export class BotHarness {
   ) {}
 
   static async start(options: HarnessOptions = {}) {
-    const sandbox = await startSandbox({ port: 0 });
+    const sandbox = options.sandbox ?? (await startSandbox({ port: 0 }));
     const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-'));
     const transport = new PartnerTransport({
       baseUrl: sandbox.url,
@@ -101,13 +112,14 @@ export class BotHarness {
     });
     const fileServer = createServer();
     await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
-    const keyring = createKeyring([{ id: 't1', key: randomBytes(32) }]);
+    const keyring = options.keyring ?? createKeyring([{ id: 't1', key: randomBytes(32) }]);
     const harness = new BotHarness(sandbox, dataDir, keyring, transport, fileServer, options);
     fileServer.on('request', (req, res) => {
       const id = decodeURIComponent(req.url?.split('/').at(-1) ?? '');
       const content = harness.files.get(id);
       res.writeHead(content === undefined ? 404 : 200).end(content ?? '');
     });
+    harness.nextUpdateId = options.firstUpdateId ?? 1;
     harness.build();
     harness.observeTelegram();
     return harness;
@@ -115,7 +127,8 @@ export class BotHarness {
 
   /** Builds the bot over the data directory and keyring (again, after a restart). */
   private build() {
-    this.store = createLowdbStore({ dataDir: this.dataDir });
+    const redis = this.options.redis;
+    this.store = redis ? createRedisStore(redis) : createLowdbStore({ dataDir: this.dataDir });
     this.chatData = createChatData({ store: this.store, keyring: this.keyring });
     const logger = createLogger({
       level: 'debug',
@@ -131,6 +144,7 @@ export class BotHarness {
       logger,
       defaultLocale: this.options.defaultLocale ?? 'ru',
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
+      ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     }).bot;
     this.bot.botInfo = BOT_INFO;
   }
@@ -231,7 +245,7 @@ export class BotHarness {
     }
     await this.store.close();
     await this.transport.close();
-    await this.sandbox.close();
+    if (!this.options.sandbox) await this.sandbox.close();
     await new Promise((resolve) => this.fileServer.close(resolve));
     await rm(this.dataDir, { recursive: true, force: true });
     if (leak) throw leak;
