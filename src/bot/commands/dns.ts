@@ -235,12 +235,12 @@ export function createDnsCommands(router: CallbackRouter, lists: PagedLists, eng
         );
       }
     }
-    const text2 = lines.join('\n').slice(0, 4000);
+    const preview = lines.join('\n').slice(0, 4000);
     if (diff.toAdd.length === 0 && diff.toDelete.length === 0) {
-      await ctx.reply(`${text2}\n\n${ctx.t('dns:importNothing')}`, { parse_mode: 'HTML' });
+      await ctx.reply(`${preview}\n\n${ctx.t('dns:importNothing')}`, { parse_mode: 'HTML' });
       return;
     }
-    await ctx.reply(text2, {
+    await ctx.reply(preview, {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
         Markup.button.callback(ctx.t('dns:applyButton'), encodeCallback('dnsApply', plan.nonce, 'ask')),
