@@ -3,7 +3,8 @@
  * `bench/results.md` with the machine's Node version and the date. `npm run bench -- --quick`
  * runs smaller sizes as a smoke test and leaves results.md alone (its figures are not comparable).
  *
- * Traffic goes only to 127.0.0.1 (the in-process sandbox); the Bot API is an instant fake.
+ * Traffic goes only to 127.0.0.1 (the in-process sandbox, and the bot's own webhook endpoint);
+ * the Bot API is an instant fake.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, platform, release } from 'node:os';
@@ -12,6 +13,7 @@ import { benchCpuPerUpdate, CPU_DEFAULTS } from './cpu-per-update.js';
 import { benchProviderCalls } from './provider-calls.js';
 import { benchStorageScaling, STORAGE_DEFAULTS } from './storage-scaling.js';
 import { type BenchResult, fixed, installFakeTelegram } from './support.js';
+import { benchWebhookThroughput, WEBHOOK_DEFAULTS } from './webhook-throughput.js';
 
 const RESULTS_FILE = fileURLToPath(new URL('./results.md', import.meta.url));
 
@@ -57,6 +59,16 @@ async function main(): Promise<void> {
           ),
       ],
       ['provider calls', () => benchProviderCalls(telegram)],
+      [
+        'webhook throughput',
+        () =>
+          benchWebhookThroughput(
+            telegram,
+            quick
+              ? { updates: 500, rounds: 1, warmupUpdates: 200, chats: 50, concurrency: 40 }
+              : WEBHOOK_DEFAULTS,
+          ),
+      ],
     ];
     for (const [name, step] of steps) {
       const stepStart = Date.now();
