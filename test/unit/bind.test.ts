@@ -4,22 +4,14 @@ import { diffZone, exportZone, importZone } from '../../src/core/bind.js';
 import {
   DNS_TYPES,
   type DnsRecordData,
-  MAX_TTL,
   parseListedRecord,
   sameRecord,
   validateRecord,
 } from '../../src/core/dns-records.js';
+import { dkimArb, hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 // ---- generated valid records ------------------------------------------------------------------
 
-const asciiLabel = fc
-  .stringMatching(/^[a-z0-9_](?:[a-z0-9_-]{0,14}[a-z0-9_])?$/)
-  .filter((label) => !/^xn--/.test(label));
-const label = fc.oneof(
-  { weight: 5, arbitrary: fc.mixedCase(asciiLabel) },
-  { weight: 1, arbitrary: fc.constantFrom('почта', 'пример', 'мой-сайт', 'ПОЧТА', 'xn--80a1acny') },
-);
-const relativeName = fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => labels.join('.'));
 /** Zone-file words that must still read as owners when they are host names. */
 const trickyHost = fc.constantFrom(
   'in',
@@ -34,20 +26,6 @@ const trickyHost = fc.constantFrom(
   '_dmarc',
   'mail._domainkey',
 );
-const hostArb = fc.oneof(
-  fc.constant('@'),
-  fc.constant('*'),
-  relativeName.map((name) => `*.${name}`),
-  relativeName,
-  trickyHost,
-);
-const tld = fc.oneof(fc.stringMatching(/^[a-z]{2,6}$/), fc.constantFrom('бел', 'рф', 'xn--90ais'));
-const domainNameArb = fc
-  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld, fc.boolean())
-  .map(([labels, top, dot]) => `${[...labels, top].join('.')}${dot ? '.' : ''}`);
-const ttlArb = fc.oneof(fc.constant(3600), fc.integer({ min: 1, max: MAX_TTL }));
-const uint16 = fc.integer({ min: 0, max: 65_535 });
-const dkimArb = fc.stringMatching(/^[A-Za-z0-9+/]{2000,2600}$/).map((key) => `v=DKIM1; k=rsa; p=${key}`);
 const txtArb = fc
   .oneof(
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }),
@@ -64,31 +42,11 @@ const txtArb = fc
   )
   .filter((text) => text.trim() !== '' && text.length <= 4000);
 
-const recordArb: fc.Arbitrary<DnsRecordData> = fc.oneof(
-  fc.record({ type: fc.constant('A' as const), host: hostArb, ttl: ttlArb, ipv4: fc.ipV4() }),
-  fc.record({ type: fc.constant('AAAA' as const), host: hostArb, ttl: ttlArb, ipv6: fc.ipV6() }),
-  fc.record({ type: fc.constant('CNAME' as const), host: hostArb, ttl: ttlArb, canonical: domainNameArb }),
-  fc.record({ type: fc.constant('NS' as const), host: hostArb, ttl: ttlArb, ns: domainNameArb }),
-  fc.record({
-    type: fc.constant('MX' as const),
-    host: hostArb,
-    ttl: ttlArb,
-    mail_server: domainNameArb,
-    priority: uint16,
-  }),
-  fc.record({ type: fc.constant('TXT' as const), host: hostArb, ttl: ttlArb, text: txtArb }),
-  fc.record({
-    type: fc.constant('SRV' as const),
-    host: fc.oneof(fc.constant('@'), relativeName),
-    ttl: ttlArb,
-    service: fc.stringMatching(/^_?[a-z][a-z0-9-]{0,8}[a-z0-9]$/),
-    protocol: fc.constantFrom('_tcp', '_udp', 'tcp', '_tls'),
-    target: fc.oneof(domainNameArb, fc.constant('.')),
-    port: uint16,
-    priority: uint16,
-    weight: uint16,
-  }),
-);
+const recordArb = recordArbitrary({
+  host: hostArbitrary(trickyHost),
+  srvHost: fc.oneof(fc.constant('@'), relativeName),
+  text: txtArb,
+});
 const domainArb = fc.constantFrom(
   'example.com',
   'mysite.by',

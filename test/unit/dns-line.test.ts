@@ -1,36 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DNS_LINE_FORMS, formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
-import { DNS_TYPES, type DnsRecordData, MAX_TTL, validateRecord } from '../../src/core/dns-records.js';
+import { DNS_TYPES, type DnsRecordData, validateRecord } from '../../src/core/dns-records.js';
+import { dkimArb, hostArbitrary, recordArbitrary } from '../helpers/dns-arbitraries.js';
 
 // ---- generated valid records ------------------------------------------------------------------
 
-const asciiLabel = fc
-  .stringMatching(/^[a-z0-9_](?:[a-z0-9_-]{0,14}[a-z0-9_])?$/)
-  .filter((label) => !/^xn--/.test(label));
-const label = fc.oneof(
-  { weight: 5, arbitrary: fc.mixedCase(asciiLabel) },
-  { weight: 1, arbitrary: fc.constantFrom('почта', 'пример', 'мой-сайт', 'ПОЧТА', 'xn--80a1acny') },
-);
-const relativeName = fc.array(label, { minLength: 1, maxLength: 3 }).map((labels) => labels.join('.'));
-const hostArb = fc.oneof(
-  fc.constant('@'),
-  fc.constant('*'),
-  relativeName.map((name) => `*.${name}`),
-  relativeName,
-  fc.constantFrom('www', '_dmarc', 'mail._domainkey', 'shop'),
-);
-const tld = fc.oneof(fc.stringMatching(/^[a-z]{2,6}$/), fc.constantFrom('бел', 'рф', 'xn--90ais'));
-const domainNameArb = fc
-  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld, fc.boolean())
-  .map(([labels, top, dot]) => `${[...labels, top].join('.')}${dot ? '.' : ''}`);
-const ttlArb = fc.oneof(fc.constant(3600), fc.integer({ min: 1, max: MAX_TTL }));
-const uint16 = fc.integer({ min: 0, max: 65_535 });
-/** A 2048-bit DKIM key record: one long word of base64 after the tags. */
-const dkimArb = fc
-  .stringMatching(/^[A-Za-z0-9+/]{2000,2600}$/)
-  .map((key) => `v=DKIM1; k=rsa; p=${key}`)
-  .filter((text) => text.length <= 4000);
+const hostArb = hostArbitrary(fc.constantFrom('www', '_dmarc', 'mail._domainkey', 'shop'));
 const txtArb = fc
   .oneof(
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 120 }),
@@ -46,35 +22,15 @@ const txtArb = fc
       'ttl=5 first',
       'trailing number 300',
     ),
-    dkimArb,
+    dkimArb.filter((text) => text.length <= 4000),
   )
   .filter((text) => text.trim() !== '' && text.length <= 4000);
 
-const recordArb: fc.Arbitrary<DnsRecordData> = fc.oneof(
-  fc.record({ type: fc.constant('A' as const), host: hostArb, ttl: ttlArb, ipv4: fc.ipV4() }),
-  fc.record({ type: fc.constant('AAAA' as const), host: hostArb, ttl: ttlArb, ipv6: fc.ipV6() }),
-  fc.record({ type: fc.constant('CNAME' as const), host: hostArb, ttl: ttlArb, canonical: domainNameArb }),
-  fc.record({ type: fc.constant('NS' as const), host: hostArb, ttl: ttlArb, ns: domainNameArb }),
-  fc.record({
-    type: fc.constant('MX' as const),
-    host: hostArb,
-    ttl: ttlArb,
-    mail_server: domainNameArb,
-    priority: uint16,
-  }),
-  fc.record({ type: fc.constant('TXT' as const), host: hostArb, ttl: ttlArb, text: txtArb }),
-  fc.record({
-    type: fc.constant('SRV' as const),
-    host: hostArb,
-    ttl: ttlArb,
-    service: fc.stringMatching(/^_?[a-z][a-z0-9-]{0,8}[a-z0-9]$/),
-    protocol: fc.constantFrom('_tcp', '_udp', 'tcp', '_tls'),
-    target: fc.oneof(domainNameArb, fc.constant('.')),
-    port: uint16,
-    priority: uint16,
-    weight: uint16,
-  }),
-);
+const recordArb = recordArbitrary({
+  host: hostArb,
+  srvHost: hostArb,
+  text: txtArb,
+});
 
 describe('parseDnsLine and formatDnsLine', () => {
   it('generates only valid records (the round trip below is about valid input)', () => {
