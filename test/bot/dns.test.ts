@@ -297,3 +297,13 @@ describe('zone files', () => {
     expect(await h.api().listDnsRecords(orderId)).toHaveLength(1);
   });
 });
+
+describe('custom name server addresses', () => {
+  it('refuses an address that is not IPv4 or IPv6, and accepts both kinds', async () => {
+    expect(lastText(await h.send('/ns mysite.by ns1.a.by=300.1.1.1'))).toContain('не IP-адрес');
+    expect(lastText(await h.send('/ns mysite.by ns1.a.by=1.2.3'))).toContain('не IP-адрес');
+    expect(lastText(await h.send('/ns mysite.by ns1.a.by=192.0.2.1 ns2.a.by=2001:db8::2'))).toContain(
+      'ns1.a.by=192.0.2.1, ns2.a.by=2001:db8::2',
+    );
+  });
+});

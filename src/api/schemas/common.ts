@@ -31,7 +31,4 @@ export const price = z.object({ period: z.int(), price: z.number() });
 /** `{url}` answers of the link operations. */
 export const urlResponse = z.object({ url: z.string().min(1) });
 
-/** Positive int32 path parameter (`orderId`, `id`). */
-export const pathId = z.int32().positive();
-
 export type Price = z.output<typeof price>;

@@ -3,7 +3,7 @@ import { Composer, Markup } from 'telegraf';
 import type { DnsRecord, NameServerInput, PartnerApi } from '../../api/index.js';
 import { diffZone, exportZone, importZone } from '../../core/bind.js';
 import { parseDnsLine } from '../../core/dns-line.js';
-import { type DnsRecordData, parseListedRecord, toApiInput } from '../../core/dns-records.js';
+import { type DnsRecordData, isIpv4, isIpv6, parseListedRecord, toApiInput } from '../../core/dns-records.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import type { CallbackRouter } from '../callbacks.js';
@@ -363,7 +363,8 @@ export function createDnsCommands(router: CallbackRouter, lists: PagedLists, eng
       const [ns = '', ip] = word.split('=');
       const ascii = toAsciiDomain(ns);
       if (!ascii) throw new UserInputError('dns:badNs', { value: escapeHtml(word.slice(0, 100)) });
-      if (ip !== undefined && !/^[\d.]+$|:/.test(ip))
+      // The same address checks as records get: one place for what an IP looks like.
+      if (ip !== undefined && !isIpv4(ip) && !isIpv6(ip))
         throw new UserInputError('dns:badNsIp', { value: escapeHtml(ip) });
       return ip ? { ns: ascii, ip } : { ns: ascii };
     });
