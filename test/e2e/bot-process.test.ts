@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
-import { type BotProcess, eventually, startBotProcess } from '../helpers/bot-process.js';
+import { type BotProcess, eventually, MAIN_JS, startBotProcess } from '../helpers/bot-process.js';
 
 /*
  * The real bot process (src/main.ts under tsx) long-polling a local Bot API double, with the
  * sandbox as provider: a message in, the reply out, across a restart.
  */
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const USER = 555_001;
 
 let sandbox: Sandbox;
@@ -55,7 +54,7 @@ afterAll(async () => {
 
 describe('the bot process', () => {
   it('exits with one clear line per missing key, not a stack trace, when unconfigured', async () => {
-    const child = spawn(TSX, ['src/main.ts'], {
+    const child = spawn(process.execPath, [MAIN_JS], {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH },
       stdio: ['ignore', 'pipe', 'pipe'],

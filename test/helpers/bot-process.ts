@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+/** The built program; `test/setup/build-dist.ts` builds it before the tests run. */
+export const MAIN_JS = join(process.cwd(), 'dist', 'main.js');
 
-/** The real bot program (src/main.ts under tsx) as a child process. */
+/** The real bot program (`node dist/main.js`) as a child process. */
 export interface BotProcess {
   child: ChildProcess;
   /** Resolves with the exit code. */
@@ -17,7 +18,7 @@ export interface BotProcess {
 
 /** Starts the bot with exactly this environment (plus PATH); nothing else leaks in. */
 export function startBotProcess(env: Record<string, string>): BotProcess {
-  const child = spawn(TSX, ['src/main.ts'], {
+  const child = spawn(process.execPath, [MAIN_JS], {
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,76 @@
+/**
+ * Cutting text for Telegram. Telegram refuses a message over 4,096 characters (UTF-16 units)
+ * and a string cut inside a surrogate pair, so every cut here is on a grapheme boundary: an
+ * emoji, a flag or a letter with its accents is kept whole or dropped whole.
+ */
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * `text` cut to at most `maxUnits` UTF-16 units, ending on a grapheme boundary; when anything was
+ * cut, the result ends with `ellipsis` (counted in `maxUnits`).
+ */
+export function cutGraphemes(text: string, maxUnits: number, ellipsis = '…'): string {
+  if (text.length <= maxUnits) return text;
+  const budget = Math.max(0, maxUnits - ellipsis.length);
+  let end = 0;
+  for (const { segment, index } of graphemes.segment(text)) {
+    if (index + segment.length > budget) break;
+    end = index + segment.length;
+  }
+  return `${text.slice(0, end)}${ellipsis}`;
+}
+
+/** How much of a user's input an answer may quote back: enough to recognise it, never a wall. */
+export const ECHO_LIMIT = 40;
+
+/** A short prefix of user input to quote in an answer (plain text; escape it for HTML). */
+export function echoInput(text: string, maxUnits = ECHO_LIMIT): string {
+  return cutGraphemes(text.replace(/\s+/g, ' ').trim(), maxUnits);
+}
+
+/**
+ * Splits text into chunks of at most `maxUnits` UTF-16 units, at line breaks where possible and
+ * never inside a grapheme (a single line longer than a chunk is split between graphemes).
+ */
+export function splitMessage(text: string, maxUnits: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  const push = () => {
+    if (current !== '') chunks.push(current);
+    current = '';
+  };
+  for (const line of text.split('\n')) {
+    const candidate = current === '' ? line : `${current}\n${line}`;
+    if (candidate.length <= maxUnits) {
+      current = candidate;
+      continue;
+    }
+    push();
+    if (line.length <= maxUnits) {
+      current = line;
+      continue;
+    }
+    let piece = '';
+    for (const { segment } of graphemes.segment(line)) {
+      if (piece.length + segment.length > maxUnits) {
+        chunks.push(piece);
+        piece = '';
+      }
+      piece += segment;
+    }
+    current = piece;
+  }
+  push();
+  return chunks.length > 0 ? chunks : [''];
+}
+
+/** Plain text of a bit of the bot's own HTML: tags dropped, the three entities we write undone. */
+export function htmlToPlain(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
