@@ -23,7 +23,14 @@ export interface ApiFactoryOptions {
 }
 
 /** Gives the client for a token; reference calls of one token share a TTL cache. */
-export type ApiFactory = (token: string) => PartnerApi;
+export interface ApiFactory {
+  (token: string): PartnerApi;
+  /**
+   * A client that always asks the provider. Used to check a token being connected: a cached
+   * answer could accept a token the partner has revoked since.
+   */
+  uncached(token: string): PartnerApi;
+}
 
 interface Entry {
   expires: number;
@@ -56,7 +63,7 @@ export function createApiFactory(transport: PartnerTransport, options: ApiFactor
     return cache;
   };
 
-  return (token) => {
+  const cachedFor = (token: string): PartnerApi => {
     const api = createPartnerApi(transport, token);
     const cache = cacheFor(token);
     const cached: Partial<PartnerApi> = {};
@@ -78,4 +85,5 @@ export function createApiFactory(transport: PartnerTransport, options: ApiFactor
     }
     return { ...api, ...cached };
   };
+  return Object.assign(cachedFor, { uncached: (token: string) => createPartnerApi(transport, token) });
 }

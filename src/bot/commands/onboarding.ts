@@ -1,14 +1,13 @@
 import { Composer, Markup } from 'telegraf';
-import type { ChatData } from '../../storage/chat-data.js';
 import type { CallbackRouter } from '../callbacks.js';
 import type { BotContext } from '../context.js';
 import { LOCALES } from '../i18n.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
-import { TOKEN_SCENE } from '../scenes/token.js';
+import { refuseTokenInGroup, TOKEN_SCENE, type TokenDeps, takeToken } from '../scenes/token.js';
 import { commandWords } from './arguments.js';
 
 /** /start, /help, /token, /logout, /lang, /cancel. */
-export function createOnboardingCommands(router: CallbackRouter, deps: { chatData: ChatData }) {
+export function createOnboardingCommands(router: CallbackRouter, deps: TokenDeps) {
   const composer = new Composer<BotContext>();
   const hasToken = async (ctx: BotContext) =>
     ctx.chat !== undefined && (await deps.chatData.getToken(ctx.chat.id)) !== undefined;
@@ -24,11 +23,15 @@ export function createOnboardingCommands(router: CallbackRouter, deps: { chatDat
   composer.help((ctx) => ctx.reply(ctx.t('onboarding:help'), { parse_mode: 'HTML' }));
 
   composer.command('token', async (ctx) => {
+    // `/token <token>` on one line: the argument is the token, and the message carrying it must go.
+    const pasted = ctx.payload.trim() !== '';
     if (ctx.chat.type !== 'private') {
-      await ctx.reply(ctx.t('onboarding:tokenPrivateOnly'));
+      if (pasted) await refuseTokenInGroup(ctx, deps.logger);
+      else await ctx.reply(ctx.t('onboarding:tokenPrivateOnly'));
       return;
     }
-    await ctx.scene.enter(TOKEN_SCENE);
+    if (pasted) await takeToken(ctx, ctx.payload, deps);
+    else await ctx.scene.enter(TOKEN_SCENE);
   });
 
   composer.command('logout', (ctx) =>
