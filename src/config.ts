@@ -79,6 +79,16 @@ const configSchema = z
       if (env.STORAGE === 'redis' && env.REDIS_URL === undefined) {
         ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'is required when STORAGE=redis' });
       }
+      // Without it each instance generates a key of its own, and a token saved through one reads
+      // as "no token" on the others.
+      if (env.STORAGE === 'redis' && env.ENCRYPTION_KEYS === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ENCRYPTION_KEYS'],
+          message:
+            'is required when STORAGE=redis: every instance must hold the same keys to read what another saved',
+        });
+      }
       if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
         ctx.addIssue({
           code: 'custom',

@@ -19,6 +19,8 @@ export interface BotServerOptions {
   logger: Logger;
   /** Extra fields of the health answer (mode, uptime…). */
   health(): Record<string, unknown>;
+  /** Refused requests of one kind make at most one log line per this interval; default a minute. */
+  refusalLogIntervalMs?: number;
 }
 
 export interface BotServer {
@@ -33,22 +35,79 @@ function sameSecret(given: string | string[] | undefined, expected: string): boo
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The body, or `undefined` once it passes MAX_BODY_BYTES. Then the rest is no longer kept: the
+ * stream flows on without a listener, so Node discards it until the connection closes. Destroying
+ * the request instead would reset the connection before the client could read the 413.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        req.off('data', onData);
         resolve(undefined);
-        req.destroy();
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Why a webhook request was refused; each kind is counted and logged on its own. */
+type RefusalKind = 'wrongSecret' | 'tooLarge' | 'notAnUpdate';
+
+const REFUSAL_MESSAGES = {
+  wrongSecret: 'webhook requests without the right secret token refused',
+  tooLarge: 'webhook requests with a body over 1 MiB refused',
+  notAnUpdate: 'webhook requests without an update in the body refused',
+} satisfies Record<RefusalKind, string>;
+
+/**
+ * At most one warning line per kind and interval, whatever the rate of refusals: the first
+ * refusal is logged at once, the ones after it are counted and reported when the interval ends.
+ * A scanner or a misconfigured proxy must not be able to fill the disk with log lines.
+ */
+function createRefusalLog(logger: Logger, intervalMs: number) {
+  const windows = new Map<RefusalKind, { counted: number; timer: NodeJS.Timeout }>();
+  const report = (kind: RefusalKind, refused: number) =>
+    logger.warn({ kind, refused }, REFUSAL_MESSAGES[kind]);
+  const openWindow = (kind: RefusalKind) => {
+    const timer = setTimeout(() => {
+      const window = windows.get(kind);
+      windows.delete(kind);
+      if (window && window.counted > 0) {
+        report(kind, window.counted);
+        openWindow(kind);
+      }
+    }, intervalMs);
+    timer.unref();
+    windows.set(kind, { counted: 0, timer });
+  };
+  return {
+    refuse(kind: RefusalKind) {
+      const window = windows.get(kind);
+      if (window) {
+        window.counted += 1;
+        return;
+      }
+      report(kind, 1);
+      openWindow(kind);
+    },
+    /** Reports what was counted since the last line and stops the timers. */
+    flush() {
+      for (const [kind, window] of windows) {
+        clearTimeout(window.timer);
+        if (window.counted > 0) report(kind, window.counted);
+      }
+      windows.clear();
+    },
+  };
 }
 
 /**
@@ -58,6 +117,12 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
  * handled afterwards, so a slow provider never makes Telegram wait (or re-send).
  */
 export async function startBotServer(options: BotServerOptions): Promise<BotServer> {
+  const refusals = createRefusalLog(options.logger, options.refusalLogIntervalMs ?? 60_000);
+  const tooLarge = (res: ServerResponse) => {
+    refusals.refuse('tooLarge');
+    // Closing after the answer stops the rest of the body; keep-alive would have to read it all.
+    res.writeHead(413, { connection: 'close' }).end();
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && (path === '/healthz' || path === '/health')) {
@@ -74,17 +139,26 @@ export async function startBotServer(options: BotServerOptions): Promise<BotServ
       options.secret !== undefined &&
       !sameSecret(req.headers['x-telegram-bot-api-secret-token'], options.secret)
     ) {
-      options.logger.warn({ path }, 'webhook request without the right secret token refused');
+      refusals.refuse('wrongSecret');
       res.writeHead(403).end();
       return;
     }
+    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
+      tooLarge(res);
+      return;
+    }
     const body = await readBody(req);
+    if (body === undefined) {
+      tooLarge(res);
+      return;
+    }
     let update: Update;
     try {
-      update = JSON.parse(body?.toString('utf8') ?? '') as Update;
+      update = JSON.parse(body.toString('utf8')) as Update;
       if (typeof update !== 'object' || update === null || typeof update.update_id !== 'number')
         throw new Error();
     } catch {
+      refusals.refuse('notAnUpdate');
       res.writeHead(400).end();
       return;
     }
@@ -107,7 +181,10 @@ export async function startBotServer(options: BotServerOptions): Promise<BotServ
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          refusals.flush();
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { Redis } from 'ioredis';
 import { Telegram, TelegramError } from 'telegraf';
+import type { Update } from 'telegraf/types';
 import { createApiFactory, PartnerTransport } from './api/index.js';
 import { loadTranslations } from './bot/i18n.js';
 import { createBot, registerCommandMenus } from './bot/index.js';
@@ -10,16 +10,26 @@ import { installTelegramRetry } from './bot/telegram-retry.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startBotServer } from './http-server.js';
 import { createLogger } from './logger.js';
+import { type AllowedUpdate, type LongPolling, startLongPolling } from './polling.js';
 import { createChatData } from './storage/chat-data.js';
 import type { ChatStore } from './storage/chat-store.js';
 import { KeyConfigError, loadKeyring } from './storage/crypto.js';
 import { DataDirLockedError, lockDataDir } from './storage/data-dir-lock.js';
 import { createLowdbStore } from './storage/lowdb-store.js';
+import { closeRedis, connectRedis, RedisUnreachableError } from './storage/redis-connection.js';
 import { createRedisChatLock, createRedisDeduper } from './storage/redis-coordination.js';
 import { createRedisStore } from './storage/redis-store.js';
 
-/** How long a graceful stop may take before the process exits anyway. */
-const STOP_DEADLINE_MS = 10_000;
+/**
+ * A stop (SIGTERM from a deploy, SIGINT) lets running updates finish for STOP_GRACE_MS, then
+ * interrupts their provider calls so each can still answer; the process exits by
+ * STOP_DEADLINE_MS in any case, inside the 10 s most platforms allow before SIGKILL.
+ */
+const STOP_GRACE_MS = 6_000;
+const STOP_DEADLINE_MS = 9_500;
+
+/** How long a webhook update of a shared (Redis) deployment waits for an earlier one of its chat. */
+const REORDER_WINDOW_MS = 150;
 
 /**
  * The composition root: config → logger → storage → partner API → bot → long polling (or a
@@ -43,7 +53,12 @@ export async function main(env: Record<string, string | undefined> = process.env
     );
   }
 
-  const redis = config.STORAGE === 'redis' && config.REDIS_URL ? new Redis(config.REDIS_URL) : undefined;
+  // Checked at start: a Redis that does not answer is one clear line and exit 1, not a bot whose
+  // every update hangs. Later outages fail commands fast and the client reconnects by itself.
+  const redis =
+    config.STORAGE === 'redis' && config.REDIS_URL
+      ? await connectRedis({ url: config.REDIS_URL, log: logger })
+      : undefined;
   // lowdb serves one process: a second one on the same DATA_DIR is refused, not corrupting it.
   const releaseDataDir = redis ? async () => undefined : await lockDataDir(config.DATA_DIR);
   const store: ChatStore = redis
@@ -75,54 +90,70 @@ export async function main(env: Record<string, string | undefined> = process.env
     logger,
     defaultLocale: config.DEFAULT_LOCALE,
     allowedUserIds: config.ALLOWED_USER_IDS,
-    ...(redis ? { chatLock: createRedisChatLock({ redis }), deduper: createRedisDeduper({ redis }) } : {}),
+    ...(redis
+      ? {
+          chatLock: createRedisChatLock({
+            redis,
+            // Behind a load balancer two instances may get one chat's updates a moment apart.
+            reorderWindowMs: config.WEBHOOK_URL ? REORDER_WINDOW_MS : 0,
+            onLate: (chatId, updateId) =>
+              logger.warn({ chatId, updateId }, 'update arrived after a later one of its chat'),
+          }),
+          deduper: createRedisDeduper({ redis }),
+        }
+      : {}),
   });
 
   installTelegramRetry(Telegram.prototype as never, logger);
   const mode = config.WEBHOOK_URL ? 'webhook' : 'polling';
   const started = Date.now();
-  // Updates handled after their webhook request was answered; a stop waits for them.
+  // Every update being handled, in both modes: neither the webhook answer nor the next poll
+  // waits for a handler, and a stop waits for these.
   const inflight = new Set<Promise<unknown>>();
+  const dispatch = (update: Update) => {
+    const handling = bot.handleUpdate(update).catch((error: unknown) => {
+      logger.error({ updateId: update.update_id, err: errorForLog(error) }, 'update failed');
+    });
+    inflight.add(handling);
+    void handling.finally(() => inflight.delete(handling));
+  };
   const server = await startBotServer({
     port: config.PORT,
     webhookPath: config.WEBHOOK_URL ? new URL(config.WEBHOOK_URL).pathname : undefined,
     secret: config.WEBHOOK_SECRET,
     logger,
     health: () => ({ mode, uptimeS: Math.round((Date.now() - started) / 1000) }),
-    onUpdate: (update) => {
-      const handling = bot.handleUpdate(update).catch((error: unknown) => {
-        logger.error({ updateId: update.update_id, err: errorForLog(error) }, 'webhook update failed');
-      });
-      inflight.add(handling);
-      void handling.finally(() => inflight.delete(handling));
-    },
+    onUpdate: dispatch,
   });
+  let polling: LongPolling | undefined;
 
   let stopping = false;
   const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ reason }, 'stopping');
+    logger.info({ reason, running: inflight.size }, 'stopping');
     const deadline = setTimeout(() => {
       logger.error('graceful stop took too long; exiting');
       process.exit(1);
     }, STOP_DEADLINE_MS);
     deadline.unref();
-    if (mode === 'polling') {
-      try {
-        // Stops polling (telegraf confirms the offset of handled updates), lets running updates end.
-        bot.stop(reason);
-      } catch {
-        // Not running yet (stopped during start): nothing to stop.
-      }
-    }
+    await polling?.stop();
     await server.close();
-    await Promise.all(inflight);
+    // Running updates get a grace period; then their provider calls are interrupted, so each
+    // still tells its partner (the bot is restarting) instead of dying silently with the process.
+    if (!(await settleWithin(inflight, STOP_GRACE_MS))) {
+      logger.warn(
+        { running: inflight.size },
+        'updates still running at the stop deadline; interrupting them',
+      );
+      transport.interrupt();
+      await settleWithin(inflight, STOP_DEADLINE_MS);
+    }
     await drain();
     await store.close();
     await releaseDataDir();
     await transport.close();
-    await redis?.quit();
+    if (redis) await closeRedis(redis);
     logger.flush();
     clearTimeout(deadline);
   };
@@ -139,11 +170,36 @@ export async function main(env: Record<string, string | undefined> = process.env
     });
     return;
   }
-  await bot.launch({ allowedUpdates: ALLOWED_UPDATES });
+  if (stopping) return;
+  polling = startLongPolling({
+    telegram: bot.telegram,
+    allowedUpdates: ALLOWED_UPDATES,
+    dispatch,
+    running: () => inflight.size,
+    logger,
+  });
+  await polling.finished;
+}
+
+/** Whether every promise in the (changing) set settled within `ms`. */
+async function settleWithin(pending: Set<Promise<unknown>>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (pending.size > 0) {
+    const left = until - Date.now();
+    if (left <= 0) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), left);
+    });
+    const outcome = await Promise.race([Promise.all(pending), timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') return false;
+  }
+  return true;
 }
 
 /** The update kinds the bot handles; Telegram sends nothing else. */
-const ALLOWED_UPDATES: ('message' | 'callback_query')[] = ['message', 'callback_query'];
+const ALLOWED_UPDATES: AllowedUpdate[] = ['message', 'callback_query'];
 
 /** The Bot API error code of a telegraf error (polling rethrows it as a plain error with `code`). */
 function telegramErrorCode(error: unknown): number | undefined {
@@ -165,7 +221,8 @@ async function run() {
     if (
       error instanceof ConfigError ||
       error instanceof KeyConfigError ||
-      error instanceof DataDirLockedError
+      error instanceof DataDirLockedError ||
+      error instanceof RedisUnreachableError
     ) {
       console.error(error.message);
     } else if (telegramErrorCode(error) === 409) {

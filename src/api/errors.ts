@@ -100,6 +100,16 @@ export class ApiTimeoutError extends ApiError {
   }
 }
 
+/**
+ * Thrown when the bot is stopping and interrupted the call (`PartnerTransport.interrupt`). After a
+ * POST the outcome is unknown, as after a timeout: the provider may have acted.
+ */
+export class ApiInterruptedError extends ApiError {
+  constructor(call: CallInfo) {
+    super(call, 'interrupted: the bot is stopping');
+  }
+}
+
 /** Thrown when a 200 answer is not JSON or does not match the operation's response schema. */
 export class ApiResponseError extends ApiError {
   /** Dotted path of the first offending field, e.g. `invoices.0.amount`; empty for the whole body. */

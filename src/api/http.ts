@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import {
   ApiError,
   ApiHttpError,
+  ApiInterruptedError,
   ApiNetworkError,
   ApiRequestError,
   ApiResponseError,
@@ -76,6 +77,7 @@ export class PartnerTransport {
   private readonly retryDelayMs: number;
   private readonly apiVersion: string;
   private readonly onCall: ((event: CallEvent) => void) | undefined;
+  private readonly interruption = new AbortController();
 
   constructor(options: TransportOptions) {
     const base = new URL(options.baseUrl);
@@ -109,8 +111,9 @@ export class PartnerTransport {
     signal?: AbortSignal,
   ): Promise<CallResult<S>> {
     const info: CallInfo = { operation: spec.operation, method: spec.method, path: spec.path };
+    if (this.interruption.signal.aborted) throw new ApiInterruptedError(info);
     const deadline = AbortSignal.timeout(this.timeoutMs);
-    const combined = signal ? AbortSignal.any([deadline, signal]) : deadline;
+    const combined = AbortSignal.any([deadline, this.interruption.signal, ...(signal ? [signal] : [])]);
     const retries = spec.method === 'GET' ? this.maxRetries : 0;
     const request: Dispatcher.RequestOptions = {
       origin: this.origin,
@@ -144,6 +147,7 @@ export class PartnerTransport {
           this.report(spec, attempt, started, { error: 'timeout' });
           throw new ApiTimeoutError(info, this.timeoutMs);
         }
+        if (this.interruption.signal.aborted) throw new ApiInterruptedError(info);
         if (signal?.aborted) throw signal.reason;
         failure = new ApiNetworkError(info, error);
         this.report(spec, attempt, started, { error: failure.message });
@@ -151,6 +155,15 @@ export class PartnerTransport {
       if (attempt > retries) throw failure;
       await this.backoff(attempt, combined, deadline, info);
     }
+  }
+
+  /**
+   * Ends every call in flight, and every later one at once, with `ApiInterruptedError`: a stopping
+   * bot uses it when running updates outlast the stop's grace period, so each of them can still
+   * tell its partner instead of being cut off by the exit.
+   */
+  interrupt(): void {
+    this.interruption.abort();
   }
 
   /** Closes the keep-alive pool (when the transport made it). */
@@ -174,6 +187,7 @@ export class PartnerTransport {
       await sleep(delay, undefined, { signal });
     } catch (error) {
       if (deadline.aborted) throw new ApiTimeoutError(info, this.timeoutMs);
+      if (this.interruption.signal.aborted) throw new ApiInterruptedError(info);
       throw error;
     }
   }

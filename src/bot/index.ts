@@ -13,7 +13,7 @@ import { createOnboardingCommands } from './commands/onboarding.js';
 import { createOrderingCommands } from './commands/ordering.js';
 import { createOrderCommands } from './commands/orders.js';
 import type { BotContext, BotSession } from './context.js';
-import { LOCALES, type Translations } from './i18n.js';
+import { LOCALES, pickLocale, type Translations } from './i18n.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
@@ -118,13 +118,19 @@ export function createBot(deps: BotDeps): PartnerBot {
     createAwaitInputScene(dns.inputHandlers, downloadTelegramFile),
   ]);
 
-  bot.use(createErrorBoundary(deps.logger));
+  // Errors met before the chat's language is known are told in the default one.
+  const fallbackT = (ctx: BotContext) =>
+    deps.translations.forLocale(pickLocale(ctx.from?.language_code, deps.defaultLocale));
+  bot.use(createErrorBoundary(deps.logger, fallbackT));
+  // First after the boundary, with no await before it: updates dispatched in update-id order
+  // (the polling loop and the webhook hand them over without waiting) join their chat's queue
+  // in that order. A re-delivered update then waits behind the first and is dropped below.
+  bot.use(sequentializer.middleware);
   bot.use(
     createDedupe(deps.deduper ?? createMemoryDeduper(), (updateId) =>
       deps.logger.info({ updateId }, 'duplicate update ignored'),
     ),
   );
-  bot.use(sequentializer.middleware);
   bot.use(createChatContext(deps));
   bot.use(createAccessGuard(deps.allowedUserIds));
   bot.use(
@@ -153,7 +159,7 @@ export function createBot(deps: BotDeps): PartnerBot {
   // boundary's own reply failing) and never prints the update, which may carry a token.
   bot.catch(async (error, ctx) => {
     deps.logger.error({ updateId: ctx.update.update_id, err: errorForLog(error) }, 'unhandled bot error');
-    await reportError(ctx, error, deps.logger).catch(() => undefined);
+    await reportError(ctx, error, deps.logger, fallbackT).catch(() => undefined);
   });
 
   return { bot, drain: () => sequentializer.drain() };

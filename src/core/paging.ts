@@ -1,6 +1,9 @@
+import { cutGraphemes } from './text.js';
+
 /**
  * Splits rendered list items into pages that fit one Telegram message (4096 characters)
- * together with a header, at most `perPage` items each. An item longer than a page is cut.
+ * together with a header, at most `perPage` items each. An item longer than a page is cut, on a
+ * grapheme boundary (a cut inside a surrogate pair is a message Telegram refuses).
  */
 export function paginate(
   items: readonly string[],
@@ -10,7 +13,7 @@ export function paginate(
   let current: string[] = [];
   let size = 0;
   for (const raw of items) {
-    const item = raw.length > options.maxChars ? `${raw.slice(0, options.maxChars - 1)}…` : raw;
+    const item = cutGraphemes(raw, options.maxChars);
     const cost = item.length + 2;
     if (current.length > 0 && (current.length >= options.perPage || size + cost > options.maxChars)) {
       pages.push(current);

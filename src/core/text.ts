@@ -53,11 +53,15 @@ export function splitMessage(text: string, maxUnits: number): string[] {
     }
     let piece = '';
     for (const { segment } of graphemes.segment(line)) {
-      if (piece.length + segment.length > maxUnits) {
-        chunks.push(piece);
-        piece = '';
+      // A "grapheme" longer than a whole chunk (a letter with thousands of combining marks) is
+      // cut between code points: never inside a surrogate pair, never an empty chunk.
+      for (const part of segment.length > maxUnits ? [...segment] : [segment]) {
+        if (piece !== '' && piece.length + part.length > maxUnits) {
+          chunks.push(piece);
+          piece = '';
+        }
+        piece += part;
       }
-      piece += segment;
     }
     current = piece;
   }
@@ -73,4 +77,37 @@ export function htmlToPlain(html: string): string {
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&');
+}
+
+/**
+ * As many whole lines as fit in `maxUnits`, joined by line breaks; when lines are left out, the
+ * last line is `more`. A line is never cut, so the tags of an HTML line stay balanced.
+ */
+export function joinLinesWithin(lines: readonly string[], maxUnits: number, more = '…'): string {
+  const whole = lines.join('\n');
+  if (whole.length <= maxUnits) return whole;
+  const budget = maxUnits - more.length - 1;
+  const kept: string[] = [];
+  let size = -1;
+  for (const line of lines) {
+    if (size + 1 + line.length > budget) break;
+    kept.push(line);
+    size += 1 + line.length;
+  }
+  return [...kept, more].join('\n');
+}
+
+/**
+ * Characters that show nothing yet make a typed answer look filled: zero-width space and joiners,
+ * direction marks, the word joiner and invisible operators, the byte-order mark, the soft hyphen.
+ */
+const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+
+/**
+ * A typed answer as a field should see it: invisible characters dropped, every run of spaces
+ * (no-break and other Unicode spaces, line breaks) made one plain space, trimmed. An answer of
+ * nothing but such characters becomes '' and counts as empty.
+ */
+export function normalizeTyped(text: string): string {
+  return text.replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
 }

@@ -1,14 +1,16 @@
 /**
- * The typed view of a chat's stored document that the bot uses. Secrets are sealed here, with
+ * The typed view of a chat's stored document that the bot uses. Secrets — the token, profiles
+ * and the session (order drafts hold passport numbers, names, addresses) — are sealed here, with
  * the chat id bound, before the document reaches a `ChatStore`, and opened here on the way out.
  *
- * Unreadable secrets: a token or profile list that no longer opens (its key was removed from
- * `ENCRYPTION_KEYS`, or the value was damaged) reads as absent — `undefined` / `[]` — and is
+ * Unreadable secrets: a token, profile list or session that no longer opens (its key was removed
+ * from `ENCRYPTION_KEYS`, or the value was damaged) reads as absent — `undefined` / `[]` — and is
  * reported through `onUnreadable`, so the bot asks for a new token instead of crashing and the
  * composition root can log the event. The sealed value is left in place: restoring the key makes
- * it readable again. Only writing a new value replaces it.
+ * it readable again. Only writing a new value replaces it (for the session, the next write of the
+ * session, which telegraf makes after every update: a draft that does not open is lost anyway).
  */
-import { isPlainObject, toJsonObject } from './chat-doc.js';
+import { isPlainObject, serializeCanonical, toJsonObject } from './chat-doc.js';
 import type { ChatDoc, ChatStore, Locale } from './chat-store.js';
 import type { Keyring } from './crypto.js';
 
@@ -21,13 +23,13 @@ export interface Profile {
 }
 
 /** Which sealed field of a chat could not be opened. */
-export type SealedField = 'token' | 'profiles';
+export type SealedField = 'token' | 'profiles' | 'session';
 
 /** Passed to `onUnreadable` when a sealed field does not open; carries no secret. */
 export interface UnreadableSecret {
   chatId: number;
   field: SealedField;
-  /** A `SealError` or, for profiles that opened but are not a profile list, a `TypeError`. */
+  /** A `SealError`, or a `TypeError` for profiles or a session that opened to the wrong shape. */
   error: Error;
 }
 
@@ -69,6 +71,11 @@ export interface ChatData {
   setLastCurrencyId(chatId: number, currencyId: number): Promise<void>;
   /** Forgets everything about the chat: locale, token, profiles, session. */
   wipe(chatId: number): Promise<void>;
+  /**
+   * Moves a record that cannot be read at all aside for the operator (see `ChatStore.setAside`);
+   * returns where it went, or `undefined` when nothing was moved.
+   */
+  setAside(chatId: number): Promise<string | undefined>;
   /** telegraf session storage over the same documents. */
   sessionStore<T extends object>(): ChatSessionStore<T>;
 }
@@ -108,6 +115,31 @@ export function createChatData(options: ChatDataOptions): ChatData {
       return { ok: true, value: parsed };
     } catch (error) {
       return { ok: false, error: toError(error) };
+    }
+  }
+
+  function openSession(chatId: number, doc: ChatDoc): Opened<Record<string, unknown> | undefined> {
+    const stored = doc.session;
+    if (stored === undefined) return { ok: true, value: undefined };
+    // Written in clear by an earlier version: read as it is; the next write seals it.
+    if (typeof stored !== 'string') return { ok: true, value: isPlainObject(stored) ? stored : undefined };
+    try {
+      const parsed: unknown = JSON.parse(keyring.open(stored, chatId));
+      if (!isPlainObject(parsed))
+        return { ok: false, error: new TypeError('stored session is not an object') };
+      return { ok: true, value: parsed };
+    } catch (error) {
+      return { ok: false, error: toError(error) };
+    }
+  }
+
+  /** Whether the stored session is sealed and opens to exactly this canonical text. */
+  function holdsSession(chatId: number, doc: ChatDoc, text: string): boolean {
+    if (typeof doc.session !== 'string') return false;
+    try {
+      return keyring.open(doc.session, chatId) === text;
+    } catch {
+      return false;
     }
   }
 
@@ -214,21 +246,41 @@ export function createChatData(options: ChatDataOptions): ChatData {
       await store.remove(chatId);
     },
 
+    setAside(chatId) {
+      return store.setAside(chatId);
+    },
+
     sessionStore<T extends object>(): ChatSessionStore<T> {
       return {
         async get(key) {
-          const session = (await store.read(parseSessionKey(key)))?.session;
+          const chatId = parseSessionKey(key);
+          const doc = await store.read(chatId);
+          if (doc === undefined) return undefined;
+          const opened = openSession(chatId, doc);
+          if (!opened.ok) {
+            report(chatId, 'session', opened.error);
+            return undefined;
+          }
           // The store holds whatever the bot put there; its shape is the bot's own session type.
-          return isPlainObject(session) ? (session as T) : undefined;
+          return opened.value as T | undefined;
         },
         async set(key, value) {
+          const chatId = parseSessionKey(key);
           const session = toJsonObject(value);
           if (session === undefined) throw new TypeError('a session must be a JSON object');
           // An empty session — no keys, or only empty bookkeeping objects such as telegraf's
           // `__scenes: {}` — is stored as none, so idle chats leave no document behind.
-          await store.update(parseSessionKey(key), (doc) =>
-            withField(doc, 'session', isEmptySession(session) ? undefined : session),
-          );
+          const text = isEmptySession(session) ? undefined : serializeCanonical(session);
+          let sealed: string | undefined;
+          await store.update(chatId, (doc) => {
+            if (text === undefined) return withField(doc, 'session', undefined);
+            // Every seal has a new IV, so sealed texts never compare equal: compare in clear,
+            // or telegraf's write-back after every update would rewrite the file each time.
+            if (holdsSession(chatId, doc, text)) return doc;
+            // At most one seal per call, however often a Redis retry runs this change.
+            sealed ??= keyring.seal(text, chatId);
+            return withField(doc, 'session', sealed);
+          });
         },
         async delete(key) {
           await store.update(parseSessionKey(key), (doc) => withField(doc, 'session', undefined));

@@ -27,7 +27,33 @@ export function assertChatId(chatId: number): void {
  * exactly when their canonical texts are, whatever order a `change` function built them in.
  */
 export function serializeChatDoc(doc: ChatDoc): string {
-  return JSON.stringify(doc, (_key, value: unknown) => (isPlainObject(value) ? sortKeys(value) : value));
+  return serializeCanonical(doc);
+}
+
+/** Canonical JSON text of any JSON value (see `serializeChatDoc`). */
+export function serializeCanonical(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) =>
+    isPlainObject(member) ? sortKeys(member) : member,
+  );
+}
+
+/**
+ * Whether stored text is a readable document; `setAside` checks it again under the chat's queue
+ * so a record repaired or replaced in the meantime is never moved.
+ */
+export function isReadableChatDoc(text: string): boolean {
+  try {
+    parseChatDoc(text, 'the stored chat document');
+    return true;
+  } catch (error) {
+    if (error instanceof CorruptChatDocError) return false;
+    throw error;
+  }
+}
+
+/** The suffix time of a set-aside record: sortable, and free of `:` for file names. */
+export function formatSetAsideTime(date: Date = new Date()): string {
+  return date.toISOString().replace(/[:.]/g, '-');
 }
 
 /** Parses stored text into a document; `where` names the file or key in the error. */

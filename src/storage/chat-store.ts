@@ -9,7 +9,7 @@ export type Locale = 'ru' | 'en';
 
 /**
  * One chat's stored document. Secrets are sealed strings (see `crypto.ts`), never clear text.
- * `session` is telegraf's session object (scene state); it is plain JSON.
+ * `session` is sealed too: order drafts in it carry passport numbers, names and addresses.
  */
 export interface ChatDoc {
   locale?: Locale;
@@ -19,8 +19,11 @@ export interface ChatDoc {
   profiles?: string;
   /** Currency chosen in the last order, offered first next time. */
   lastCurrencyId?: number;
-  /** telegraf session (scene state); absent when empty. */
-  session?: Record<string, unknown>;
+  /**
+   * Sealed JSON of the telegraf session (scene state); absent when empty. A plain object in
+   * documents written before sessions were sealed: still read, and sealed by the next write.
+   */
+  session?: string | Record<string, unknown>;
 }
 
 /** Raw per-chat document storage: lowdb (one process) or Redis (several processes). */
@@ -35,6 +38,12 @@ export interface ChatStore {
   update(chatId: number, change: (doc: ChatDoc) => ChatDoc): Promise<ChatDoc>;
   /** Forgets everything stored for the chat. */
   remove(chatId: number): Promise<void>;
+  /**
+   * Moves a chat's record that cannot be read at all (`CorruptChatDocError`) out of the way, kept
+   * beside it for the operator, so the chat starts over empty. Returns where it went (a file or a
+   * key); `undefined` when there was no record, or it reads fine and was left in place.
+   */
+  setAside(chatId: number): Promise<string | undefined>;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

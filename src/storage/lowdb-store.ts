@@ -6,14 +6,16 @@
  *
  * `JSONFilePreset` is avoided on purpose: it silently switches to memory when NODE_ENV=test.
  */
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import {
   assertChatId,
   cloneChatDoc,
+  formatSetAsideTime,
   isEmptyChatDoc,
+  isReadableChatDoc,
   normalizeChatDoc,
   parseChatDoc,
   StoreClosedError,
@@ -154,12 +156,42 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
       return withChatFile(chatId, (chat, file) => deleteFile(chat, file), { load: false });
     },
 
+    setAside(chatId) {
+      // No load: loading is what fails on a damaged file.
+      return withChatFile(
+        chatId,
+        async (chat, file) => {
+          // A loaded document reads fine from memory, and its next write replaces the file.
+          if (chat.loaded) return undefined;
+          const text = await readFileIfPresent(file);
+          if (text === undefined || isReadableChatDoc(text)) return undefined;
+          // Same folder: a rename within one file system is atomic, and the operator finds it
+          // beside the chat's file.
+          const target = `${file}.damaged-${formatSetAsideTime()}`;
+          await rename(file, target);
+          // Its Low never loaded; the next operation starts from a fresh, empty one.
+          files.delete(chatId);
+          return target;
+        },
+        { load: false },
+      );
+    },
+
     async close() {
       closed = true;
       await queue.drain();
       files.clear();
     },
   };
+}
+
+async function readFileIfPresent(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 async function unlinkIfPresent(file: string): Promise<void> {

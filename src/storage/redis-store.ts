@@ -12,7 +12,9 @@ import type { Redis } from 'ioredis';
 import {
   assertChatId,
   cloneChatDoc,
+  formatSetAsideTime,
   isEmptyChatDoc,
+  isReadableChatDoc,
   normalizeChatDoc,
   parseChatDoc,
   StoreClosedError,
@@ -52,6 +54,16 @@ end
 return 1
 `;
 const COMPARE_AND_SET_SHA = createHash('sha1').update(COMPARE_AND_SET).digest('hex');
+
+/**
+ * KEYS[1] the chat key, KEYS[2] where it goes; ARGV[1] the damaged value read. Renames only if
+ * the key still holds that value, so a record another process replaced meanwhile stays.
+ */
+const SET_ASIDE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('RENAME', KEYS[1], KEYS[2])
+return 1
+`;
 
 /** Key of a chat's document. */
 export function formatChatKey(prefix: string, chatId: number): string {
@@ -114,6 +126,17 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
     remove(chatId) {
       return withChat(chatId, async (key) => {
         await redis.del(key);
+      });
+    },
+
+    setAside(chatId) {
+      return withChat(chatId, async (key) => {
+        const raw = await redis.get(key);
+        if (raw === null || isReadableChatDoc(raw)) return undefined;
+        const target = `${key}:damaged:${formatSetAsideTime()}`;
+        // Rare enough that EVAL's script upload each time costs nothing worth caching.
+        const moved = await redis.eval(SET_ASIDE, 2, key, target, raw);
+        return moved === 1 ? target : undefined;
       });
     },
 

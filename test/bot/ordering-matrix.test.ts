@@ -45,7 +45,7 @@ const L = {
   },
 } as const;
 
-const ADDRESS = ['220030', 'BY', 'Минская', 'Минск', 'ул. Ленина', '10', '5'];
+const ADDRESS = ['BY', '220030', 'Минская', 'Минск', 'ул. Ленина', '10', '5'];
 const ADDRESS_BODY = {
   postal_code: '220030',
   country_code: 'BY',

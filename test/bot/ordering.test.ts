@@ -52,8 +52,8 @@ const PERSON_RU = [
   'Иванов',
   'Иван',
   'Иванович',
-  '220030',
   'by',
+  '220030',
   'Минская',
   'Минск',
   'пр. Независимости',
@@ -245,11 +245,11 @@ describe('every kind, every customer type', () => {
     expect(await chat.tap('Skip')).toContain('Which currency');
     await chat.answer('[USD]', '[Juridical person]');
     await chat.answer('190000001', 'ООО «Пример»', 'Петров', 'Пётр', 'Петрович', 'Директор');
-    await chat.answer('220004', 'BY', 'Минская', 'Минск', 'ул. Немига', '5', '301');
+    await chat.answer('BY', '220004', 'Минская', 'Минск', 'ул. Немига', '5', '301');
     expect(await chat.tap('No')).toContain('Postal address');
-    await chat.answer('220005', 'BY', 'Минская', 'Минск', 'а/я 10', '1');
+    await chat.answer('BY', '220005', 'Минская', 'Минск', 'а/я 10', '1');
     expect(await chat.answer('[Skip]')).toContain('bank requisites');
-    expect(await chat.answer('[Yes]', 'Беларусбанк', 'AKBBBY2X', 'BY20AKBB30120000000040000000')).toContain(
+    expect(await chat.answer('[Yes]', 'Беларусбанк', 'AKBBBY2X', 'BY15AKBB30120000000040000000')).toContain(
       'contact phone',
     );
     await chat.answer('+375 17 200-00-00', 'office@example.by');
@@ -293,7 +293,7 @@ describe('every kind, every customer type', () => {
         bank_requisites: {
           bank_name: 'Беларусбанк',
           swift: 'AKBBBY2X',
-          iban: 'BY20AKBB30120000000040000000',
+          iban: 'BY15AKBB30120000000040000000',
         },
       },
     });
@@ -329,8 +329,8 @@ describe('every kind, every customer type', () => {
       'Сидоров',
       'Сидор',
       '[Пропустить]',
-      '125009',
       'RU',
+      '125009',
       'Москва',
       'Москва',
       'Тверская',
@@ -339,7 +339,7 @@ describe('every kind, every customer type', () => {
     );
     await chat.answer('[Да]', '[Нет]');
     await chat.answer('RU', '4510', '123456', 'ОВД Тверской', '[Пропустить]', '15.03.2015', '01.01.1980');
-    await chat.answer('7707083893', '[Пропустить]', '304500116000157');
+    await chat.answer('500100732259', '[Пропустить]', '304500116000157');
     const summary = await chat.answer('+79161234567', 'sidorov@example.ru', '[Нет]');
     expect(summary).toContain('newfirm.ru');
     await chat.tap('Подтвердить');
@@ -356,7 +356,7 @@ describe('every kind, every customer type', () => {
       date_of_issue: '15.03.2015',
       date_of_birth: '01.01.1980',
     });
-    expect(body.whois_company_requisites).toEqual({ inn: '7707083893', ogrn: '304500116000157' });
+    expect(body.whois_company_requisites).toEqual({ inn: '500100732259', ogrn: '304500116000157' });
   });
 
   it('a .com domain asks no WHOIS data; an IDN .бел domain from the /check button', async () => {
@@ -416,10 +416,11 @@ describe('bad input never reaches the provider', () => {
     expect(await chat.say('x'.repeat(300))).toContain('Слишком длинно');
     expect(await chat.say('/help')).toContain('Сейчас идёт заказ');
     expect(lastText(chat.last)).toContain('фамилия');
-    await chat.answer('Иванов', 'Иван', 'Иванович', '220030');
+    await chat.answer('Иванов', 'Иван', 'Иванович');
     expect(await chat.say('Belarus')).toContain('две латинские буквы');
     await chat.answer(
       'BY',
+      '220030',
       'Минская',
       'Минск',
       'Независимости',
@@ -452,7 +453,7 @@ describe('bad input never reaches the provider', () => {
       buttons(chat.last).some((b) => b.text === 'Оставить: Иван' || b.text.startsWith('Оставить: имя: Иван')),
     ).toBe(true);
     expect(await chat.tap('Оставить')).toContain('отчество');
-    await chat.answer('Иванович', '220030', 'BY', 'Минская', 'Минск', 'Независимости', '4', '12');
+    await chat.answer('Иванович', 'BY', '220030', 'Минская', 'Минск', 'Независимости', '4', '12');
     await chat.answer(
       'BY',
       'MP',
@@ -486,7 +487,7 @@ describe('a restart mid-flow', () => {
     await chat.answer('[1 год]', '[BYN]', '[Физическое лицо]', 'Иванов');
     await h.restart();
     expect(await chat.say('Иван')).toContain('отчество');
-    await chat.answer('Иванович', '220030', 'BY', 'Минская', 'Минск', 'Независимости', '4', '12');
+    await chat.answer('Иванович', 'BY', '220030', 'Минская', 'Минск', 'Независимости', '4', '12');
     await chat.answer(
       'BY',
       'MP',

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotApiDouble, startBotApiDouble } from '../helpers/bot-api-double.js';
-import { type BotProcess, eventually, freePort, startBotProcess } from '../helpers/bot-process.js';
+import {
+  type BotProcess,
+  eventually,
+  freePort,
+  privateTextUpdate,
+  startBotProcess,
+} from '../helpers/bot-process.js';
 
 /*
  * Webhook mode of the real process: Telegram (the double) posts updates to the bot's own HTTP
@@ -46,19 +52,7 @@ afterAll(async () => {
 });
 
 function update(id: number, text: string) {
-  return {
-    update_id: id,
-    message: {
-      message_id: id,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: USER, type: 'private', first_name: 'A' },
-      from: { id: USER, is_bot: false, first_name: 'A', language_code: 'en' },
-      text,
-      ...(text.startsWith('/')
-        ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]?.length ?? 0 }] }
-        : {}),
-    },
-  };
+  return privateTextUpdate(id, USER, text, 'en');
 }
 
 function post(body: unknown, secret: string | null = SECRET) {

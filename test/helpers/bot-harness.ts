@@ -38,6 +38,8 @@ export interface UserOptions {
   userId?: number;
   languageCode?: string;
   chatType?: 'private' | 'group' | 'supergroup';
+  /** The update's id, as Telegram numbered it (two instances share one numbering). */
+  updateId?: number;
 }
 
 export const USER_ID = 424_242;
@@ -54,7 +56,7 @@ export interface HarnessOptions {
   /** A sandbox shared with another harness (a second instance); left running by stop(). */
   sandbox?: Sandbox;
   /** Chat data in Redis, with the cross-instance chat lock and dedupe, as STORAGE=redis runs. */
-  redis?: { redis: Redis; prefix: string };
+  redis?: { redis: Redis; prefix: string; reorderWindowMs?: number };
   /** The same keyring in both instances, as the same ENCRYPTION_KEYS would give. */
   keyring?: Keyring;
   /** Where this harness starts numbering update ids (instances must not collide). */
@@ -214,6 +216,19 @@ export class BotHarness {
     return createPartnerApi(this.transport, this.sandbox.token);
   }
 
+  /** Paths of the files under the data directory (any depth) whose text contains `text`. */
+  async dataFilesContaining(text: string): Promise<string[]> {
+    const entries = await readdir(this.dataDir, { recursive: true, withFileTypes: true }).catch(() => []);
+    const found: string[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const file = join(entry.parentPath, entry.name);
+      const content = await readFile(file, 'utf8').catch(() => '');
+      if (content.includes(text)) found.push(file);
+    }
+    return found;
+  }
+
   /**
    * Fails the test file when the partner token reached a log line or a data file in clear text,
    * whatever the tests did (error paths included).
@@ -221,13 +236,7 @@ export class BotHarness {
   private async assertNoTokenLeaked() {
     const token = this.sandbox.token;
     const leakedInLog = this.logLines.some((line) => line.includes(token));
-    const entries = await readdir(this.dataDir, { recursive: true, withFileTypes: true }).catch(() => []);
-    let leakedInData = false;
-    for (const entry of entries) {
-      if (!entry.isFile()) continue;
-      const content = await readFile(join(entry.parentPath, entry.name), 'utf8').catch(() => '');
-      if (content.includes(token)) leakedInData = true;
-    }
+    const leakedInData = (await this.dataFilesContaining(token)).length > 0;
     if (leakedInLog || leakedInData) {
       throw new Error(`the partner token leaked into ${leakedInLog ? 'the log' : 'a data file'}`);
     }
@@ -282,7 +291,7 @@ export class BotHarness {
         ? { entities: [{ type: 'bot_command' as const, offset: 0, length: command[0].length }] }
         : {}),
     };
-    return this.feed({ update_id: this.nextUpdateId++, message } as Update);
+    return this.feed({ update_id: options.updateId ?? this.nextUpdateId++, message } as Update);
   }
 
   /** Presses a button with this callback data on a bot message. */

@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createChatData } from '../../src/storage/chat-data.js';
+import type { Locale } from '../../src/storage/chat-store.js';
+import { parseEncryptionKeys } from '../../src/storage/crypto.js';
+import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 
 /** The built program; `test/setup/build-dist.ts` builds it before the tests run. */
 export const MAIN_JS = join(process.cwd(), 'dist', 'main.js');
@@ -59,4 +63,41 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('condition not met in time');
+}
+
+/** A text message from a user in their private chat, as Telegram numbers and sends it. */
+export function privateTextUpdate(updateId: number, chatId: number, text: string, languageCode = 'ru') {
+  return {
+    update_id: updateId,
+    message: {
+      message_id: updateId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chatId, type: 'private', first_name: 'P' },
+      from: { id: chatId, is_bot: false, first_name: 'P', language_code: languageCode },
+      text,
+      ...(text.startsWith('/')
+        ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]?.length ?? 0 }] }
+        : {}),
+    },
+  };
+}
+
+/**
+ * Stores the partner token (sealed with these `ENCRYPTION_KEYS`) and a language for each chat in
+ * DATA_DIR before the bot starts, as if each had connected it: for stories about what comes after.
+ */
+export async function seedConnectedChats(options: {
+  dataDir: string;
+  encryptionKeys: string;
+  token: string;
+  chats: readonly number[];
+  locale?: Locale;
+}): Promise<void> {
+  const store = createLowdbStore({ dataDir: options.dataDir });
+  const chatData = createChatData({ store, keyring: parseEncryptionKeys(options.encryptionKeys) });
+  for (const chat of options.chats) {
+    await chatData.setToken(chat, options.token);
+    await chatData.setLocale(chat, options.locale ?? 'en');
+  }
+  await store.close();
 }

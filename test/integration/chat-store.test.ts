@@ -4,7 +4,7 @@
  * unique to this run that is deleted afterwards.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -32,9 +32,16 @@ interface Backend {
   markUnwritten(chatId: number): Promise<void>;
   /** Whether the chat's stored value was written (or removed) since `markUnwritten`. */
   wasWritten(chatId: number): Promise<boolean>;
+  /** Stores these bytes as the chat's value, bypassing the store (damage from outside). */
+  writeRaw(chatId: number, text: string): Promise<void>;
+  /** The bytes at a place `setAside` returned; undefined when nothing is there. */
+  readAside(where: string): Promise<string | undefined>;
+  /** What a set-aside place of the chat looks like. */
+  asidePattern(chatId: number): RegExp;
 }
 
 const increment = (doc: ChatDoc): ChatDoc => ({ ...doc, lastCurrencyId: (doc.lastCurrencyId ?? 0) + 1 });
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () => Promise<void> }): void {
   let backend: Backend;
@@ -81,15 +88,16 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
   });
 
   it('returns copies: mutating a result or the `change` argument does not reach the store', async () => {
+    // The store keeps documents opaque: an object session (as earlier versions wrote) is nested JSON.
     const result = await store.update(CHAT, () => ({ session: { step: 1 } }));
-    expect(result.session).toBeDefined();
-    if (result.session) result.session.step = 99;
+    expect(typeof result.session).toBe('object');
+    if (typeof result.session === 'object') result.session.step = 99;
     const read = await store.read(CHAT);
-    expect(read?.session).toBeDefined();
-    if (read?.session) read.session.step = 98;
+    expect(typeof read?.session).toBe('object');
+    if (typeof read?.session === 'object') read.session.step = 98;
     await expect(
       store.update(CHAT, (doc) => {
-        if (doc.session) doc.session.step = 97;
+        if (typeof doc.session === 'object') doc.session.step = 97;
         throw new Error('change failed');
       }),
     ).rejects.toThrow('change failed');
@@ -181,6 +189,45 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
   it('rejects chat ids that are not safe integers', async () => {
     await expect(store.read(1.5)).rejects.toThrow(TypeError);
     await expect(store.update(Number.NaN, (doc) => doc)).rejects.toThrow(TypeError);
+  });
+
+  describe('setAside', () => {
+    it.each([
+      ['not JSON', '{"locale": "en", "token": "v1.a.'],
+      ['JSON but not an object', '["locale", "en"]'],
+    ])('moves a record that is %s aside, keeps it, and the chat starts over', async (_kind, damaged) => {
+      await backend.writeRaw(CHAT, damaged);
+      await expect(store.read(CHAT)).rejects.toThrow(CorruptChatDocError);
+      await expect(store.update(CHAT, (doc) => doc)).rejects.toThrow(CorruptChatDocError);
+
+      const where = await store.setAside(CHAT);
+      expect(where).toMatch(backend.asidePattern(CHAT));
+      expect(await backend.readAside(where ?? '')).toBe(damaged);
+      expect(await backend.readRaw(CHAT)).toBeUndefined();
+      expect(await store.read(CHAT)).toBeUndefined();
+      expect(await store.update(CHAT, (doc) => ({ ...doc, locale: 'ru' }))).toEqual({ locale: 'ru' });
+      expect(await store.read(CHAT)).toEqual({ locale: 'ru' });
+      // The new record reads fine: nothing more is moved, and the copy stays.
+      expect(await store.setAside(CHAT)).toBeUndefined();
+      expect(await backend.readAside(where ?? '')).toBe(damaged);
+      expect(await open().read(CHAT)).toEqual({ locale: 'ru' });
+    });
+
+    it('leaves a readable record in place, garbage in its sealed fields included', async () => {
+      expect(await store.setAside(CHAT)).toBeUndefined();
+      const readable = '{"locale":"en","token":"not-a-sealed-value"}';
+      await backend.writeRaw(CHAT, readable);
+      expect(await store.setAside(CHAT)).toBeUndefined();
+      expect(await backend.readRaw(CHAT)).toBe(readable);
+      expect(await store.read(CHAT)).toEqual({ locale: 'en', token: 'not-a-sealed-value' });
+    });
+
+    it('moves only the damaged chat', async () => {
+      await store.update(CHAT + 1, () => ({ locale: 'en' }));
+      await backend.writeRaw(CHAT, 'garbage');
+      expect(await store.setAside(CHAT)).toMatch(backend.asidePattern(CHAT));
+      expect(await store.read(CHAT + 1)).toEqual({ locale: 'en' });
+    });
   });
 
   describe('through chat-data', () => {
@@ -276,7 +323,7 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
       expect(await sessions.get(key)).toBeUndefined();
       await sessions.set(key, { step: 1, __scenes: { current: 'order' } });
       expect(await sessions.get(key)).toEqual({ step: 1, __scenes: { current: 'order' } });
-      expect(await store.read(GROUP)).toEqual({ session: { step: 1, __scenes: { current: 'order' } } });
+      expect(await store.read(GROUP)).toEqual({ session: expect.stringMatching(/^v1\.a\./) });
 
       await backend.markUnwritten(GROUP);
       await sessions.set(key, { __scenes: { current: 'order' }, step: 1 });
@@ -291,6 +338,60 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
       await sessions.delete(key);
       expect(await store.read(GROUP)).toBeUndefined();
       await expect(sessions.get(`42:${GROUP}`)).rejects.toThrow(/getSessionKey/);
+    });
+
+    it('seals the session: an order draft never lies in clear text', async () => {
+      const draft = {
+        __scenes: {
+          current: 'order',
+          state: { answers: { lastName: 'Крапивницкая', identityNumber: '3140390A001PB3' } },
+        },
+      };
+      const sessions = createChatData({ store, keyring: parseEncryptionKeys(keyA) }).sessionStore<object>();
+      await sessions.set(String(CHAT), draft);
+      const raw = await backend.readRaw(CHAT);
+      expect(raw).not.toContain('3140390A001PB3');
+      expect(raw).not.toContain('Крапивницкая');
+      expect(raw).not.toContain('order');
+      await store.close();
+      const again = createChatData({ store: open(), keyring: parseEncryptionKeys(keyA) });
+      expect(await again.sessionStore().get(String(CHAT))).toEqual(draft);
+    });
+
+    it('reads a session stored in clear by the previous version, and seals it on the next write', async () => {
+      const legacy = { __scenes: { current: 'order', state: { answers: { lastName: 'Крапивницкая' } } } };
+      await store.update(CHAT, () => ({ locale: 'ru', session: legacy }));
+      const sessions = createChatData({ store, keyring: parseEncryptionKeys(keyA) }).sessionStore<object>();
+      expect(await sessions.get(String(CHAT))).toEqual(legacy);
+      // The same session written back (as telegraf does after every update) is sealed.
+      await sessions.set(String(CHAT), legacy);
+      expect(await backend.readRaw(CHAT)).not.toContain('Крапивницкая');
+      expect(await store.read(CHAT)).toEqual({ locale: 'ru', session: expect.stringMatching(/^v1\.a\./) });
+      expect(await sessions.get(String(CHAT))).toEqual(legacy);
+    });
+
+    it('reads a session whose key was removed as none, reports it, and the next write replaces it', async () => {
+      const key = String(CHAT);
+      await createChatData({ store, keyring: parseEncryptionKeys(keyA) })
+        .sessionStore<object>()
+        .set(key, { __scenes: { current: 'order' } });
+      const events: UnreadableSecret[] = [];
+      const rotated = createChatData({
+        store,
+        keyring: parseEncryptionKeys(keyB),
+        onUnreadable: (event) => events.push(event),
+      }).sessionStore<object>();
+      expect(await rotated.get(key)).toBeUndefined();
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ chatId: CHAT, field: 'session' });
+      expect(events[0]?.error).toBeInstanceOf(SealError);
+      // Left in place until written: with both keys it opens again.
+      const both = createChatData({ store, keyring: parseEncryptionKeys(`${keyB},${keyA}`) });
+      expect(await both.sessionStore().get(key)).toEqual({ __scenes: { current: 'order' } });
+      // telegraf writes the default (empty) session back: the draft that did not open is gone.
+      await rotated.set(key, { __scenes: {} });
+      expect(await backend.readRaw(CHAT)).toBeUndefined();
+      expect(events).toHaveLength(1);
     });
   });
 }
@@ -316,6 +417,16 @@ describe('lowdb store', () => {
           marks.set(chatId, await fingerprint(chatId));
         },
         wasWritten: async (chatId) => marks.get(chatId) !== (await fingerprint(chatId)),
+        writeRaw: async (chatId, text) => {
+          const file = locateChatFile(dir, chatId);
+          await mkdir(path.dirname(file), { recursive: true });
+          await writeFile(file, text);
+        },
+        readAside: async (where) => readFile(where, 'utf8').catch(() => undefined),
+        asidePattern: (chatId) =>
+          new RegExp(
+            `^${escapeRegExp(locateChatFile(dir, chatId))}\\.damaged-\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z$`,
+          ),
       },
       cleanup: () => rm(dir, { recursive: true, force: true }),
     };
@@ -411,6 +522,14 @@ describe.skipIf(!redisUrl)('redis store', () => {
           await admin.expire(formatChatKey(prefix, chatId), 3600);
         },
         wasWritten: async (chatId) => (await admin.ttl(formatChatKey(prefix, chatId))) <= 0,
+        writeRaw: async (chatId, text) => {
+          await admin.set(formatChatKey(prefix, chatId), text);
+        },
+        readAside: async (where) => (await admin.get(where)) ?? undefined,
+        asidePattern: (chatId) =>
+          new RegExp(
+            `^${escapeRegExp(formatChatKey(prefix, chatId))}:damaged:\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z$`,
+          ),
       },
       cleanup: async () => {
         const keys = await admin.keys(`${prefix}*`);

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const MINIMAL = { BOT_TOKEN: TOKEN, PARTNER_API_URL: 'https://partner-api.example.by' };
+const KEYS = 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 function configError(env: Record<string, string | undefined>): ConfigError {
   let caught: unknown;
@@ -124,8 +125,22 @@ describe('loadConfig', () => {
       ['PARTNER_API_TIMEOUT_MS too small', { PARTNER_API_TIMEOUT_MS: '10' }, 'PARTNER_API_TIMEOUT_MS'],
       ['PARTNER_API_TIMEOUT_MS not a number', { PARTNER_API_TIMEOUT_MS: 'soon' }, 'PARTNER_API_TIMEOUT_MS'],
       ['STORAGE unknown', { STORAGE: 'sqlite' }, 'STORAGE'],
-      ['STORAGE=redis without REDIS_URL', { STORAGE: 'redis' }, 'REDIS_URL'],
-      ['REDIS_URL not redis', { STORAGE: 'redis', REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+      ['STORAGE=redis without REDIS_URL', { STORAGE: 'redis', ENCRYPTION_KEYS: KEYS }, 'REDIS_URL'],
+      [
+        'REDIS_URL not redis',
+        { STORAGE: 'redis', REDIS_URL: 'http://cache:6379', ENCRYPTION_KEYS: KEYS },
+        'REDIS_URL',
+      ],
+      [
+        'STORAGE=redis without ENCRYPTION_KEYS',
+        { STORAGE: 'redis', REDIS_URL: 'redis://cache:6379' },
+        'ENCRYPTION_KEYS',
+      ],
+      [
+        'STORAGE=redis with blank ENCRYPTION_KEYS',
+        { STORAGE: 'redis', REDIS_URL: 'redis://cache:6379', ENCRYPTION_KEYS: ' ' },
+        'ENCRYPTION_KEYS',
+      ],
       [
         'WEBHOOK_URL without WEBHOOK_SECRET',
         { WEBHOOK_URL: 'https://bot.example.by/hook' },
@@ -174,6 +189,7 @@ describe('loadConfig', () => {
           'ALLOWED_USER_IDS',
           'BOT_TOKEN',
           'DEFAULT_LOCALE',
+          'ENCRYPTION_KEYS',
           'LOG_LEVEL',
           'PARTNER_API_URL',
           'PORT',
@@ -182,6 +198,16 @@ describe('loadConfig', () => {
         ].sort(),
       );
     });
+  });
+
+  it('explains why STORAGE=redis needs ENCRYPTION_KEYS, in one line', () => {
+    const error = configError({ ...MINIMAL, STORAGE: 'redis', REDIS_URL: 'redis://cache:6379' });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatch(/^ENCRYPTION_KEYS is required when STORAGE=redis/);
+    expect(error.problems[0]).toContain('every instance');
+    expect(() =>
+      loadConfig({ ...MINIMAL, STORAGE: 'redis', REDIS_URL: 'redis://cache:6379', ENCRYPTION_KEYS: KEYS }),
+    ).not.toThrow();
   });
 
   describe('never echoes a value', () => {
@@ -224,6 +250,7 @@ describe('loadConfig', () => {
       const error = configError({
         ...MINIMAL,
         STORAGE: 'redis',
+        ENCRYPTION_KEYS: KEYS,
         REDIS_URL: 'http://:redis-password-123@cache:6379',
         PARTNER_API_URL: 'ftp://user:partner-password-456@host',
       });

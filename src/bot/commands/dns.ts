@@ -6,6 +6,7 @@ import { parseDnsLine } from '../../core/dns-line.js';
 import { type DnsRecordData, isIpv4, isIpv6, parseListedRecord, toApiInput } from '../../core/dns-records.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
+import { cutGraphemes, echoInput, joinLinesWithin } from '../../core/text.js';
 import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
@@ -35,7 +36,7 @@ export async function resolveDomainOrder(api: PartnerApi, arg: string | undefine
     return { orderId: order.order_id, domain: toAsciiDomain(domain) ?? domain };
   }
   const ascii = toAsciiDomain(arg);
-  if (!ascii) throw new UserInputError('dns:badDomain', { value: escapeHtml(arg.slice(0, 100)) });
+  if (!ascii) throw new UserInputError('dns:badDomain', { value: escapeHtml(echoInput(arg)) });
   const orders = await api.listDomainOrders();
   const order = orders.find((o) => o.advanced?.domain && toAsciiDomain(o.advanced.domain) === ascii);
   if (!order) throw new UserInputError('dns:domainNotFound', { domain: escapeHtml(toUnicodeDomain(ascii)) });
@@ -231,11 +232,11 @@ export function createDnsCommands(router: CallbackRouter, lists: PagedLists, eng
       lines.push(ctx.t('dns:importUnsupported', { count: parsed.unsupported.length }));
       for (const u of parsed.unsupported.slice(0, 20)) {
         lines.push(
-          `• ${ctx.t('dns:lineNo', { line: u.line })}: <code>${escapeHtml(u.text.slice(0, 80))}</code> — ${escapeHtml(u.reason)}`,
+          `• ${ctx.t('dns:lineNo', { line: u.line })}: <code>${escapeHtml(cutGraphemes(u.text, 80))}</code> — ${escapeHtml(cutGraphemes(u.reason, 120))}`,
         );
       }
     }
-    const preview = lines.join('\n').slice(0, 4000);
+    const preview = joinLinesWithin(lines, 4000);
     if (diff.toAdd.length === 0 && diff.toDelete.length === 0) {
       await ctx.reply(`${preview}\n\n${ctx.t('dns:importNothing')}`, { parse_mode: 'HTML' });
       return;
@@ -318,7 +319,7 @@ export function createDnsCommands(router: CallbackRouter, lists: PagedLists, eng
     }
     const report = [ctx.t('dns:applied', { ok: total - failures.length, total })];
     if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
-    await ctx.reply(report.join('\n').slice(0, 4000), { parse_mode: 'HTML' });
+    await ctx.reply(joinLinesWithin(report, 4000), { parse_mode: 'HTML' });
     await showRecords(ctx, plan.orderId);
   };
 
@@ -362,10 +363,10 @@ export function createDnsCommands(router: CallbackRouter, lists: PagedLists, eng
     const servers = words.map((word) => {
       const [ns = '', ip] = word.split('=');
       const ascii = toAsciiDomain(ns);
-      if (!ascii) throw new UserInputError('dns:badNs', { value: escapeHtml(word.slice(0, 100)) });
+      if (!ascii) throw new UserInputError('dns:badNs', { value: escapeHtml(echoInput(word)) });
       // The same address checks as records get: one place for what an IP looks like.
       if (ip !== undefined && !isIpv4(ip) && !isIpv6(ip))
-        throw new UserInputError('dns:badNsIp', { value: escapeHtml(ip) });
+        throw new UserInputError('dns:badNsIp', { value: escapeHtml(echoInput(ip)) });
       return ip ? { ns: ascii, ip } : { ns: ascii };
     });
     if (servers.length === 0 || servers.length > 13) throw new UserInputError('dns:nsCount');

@@ -1,12 +1,12 @@
 import { Composer, Markup } from 'telegraf';
 import { parseDomainList, toAsciiDomain } from '../../core/domain-names.js';
-import { escapeHtml } from '../../core/format.js';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
+import { joinLinesWithin } from '../../core/text.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { inRows } from '../keyboards/list.js';
 import { CHECK_SCENE } from '../scenes/check-domains.js';
-import { type CheckedDomain, renderCheckReport } from '../views/domains.js';
+import { type CheckedDomain, formatInvalidNames, renderCheckReport } from '../views/domains.js';
 
 /** How many names one /check takes; a batch of the check call carries at most `BATCH`. */
 export const MAX_DOMAINS_PER_CHECK = 50;
@@ -17,7 +17,7 @@ const ORDER_BUTTONS = 10;
 export async function checkDomains(ctx: BotContext, text: string): Promise<void> {
   const { valid, invalid } = parseDomainList(text);
   if (valid.length === 0) {
-    throw new UserInputError('domains:nothingToCheck', { names: invalid.map(escapeHtml).join(', ') || '—' });
+    throw new UserInputError('domains:nothingToCheck', { names: formatInvalidNames(invalid) || '—' });
   }
   if (valid.length > MAX_DOMAINS_PER_CHECK) {
     throw new UserInputError('domains:tooMany', { max: MAX_DOMAINS_PER_CHECK, count: valid.length });
@@ -35,8 +35,8 @@ export async function checkDomains(ctx: BotContext, text: string): Promise<void>
     }
   }
   const checked = [...byAscii.values()];
-  let report = renderCheckReport(ctx.t, checked, invalid);
-  if (report.length > MESSAGE_LIMIT) report = `${report.slice(0, MESSAGE_LIMIT - 1)}…`;
+  // Whole lines only: a cut inside a line could split an HTML tag or an emoji.
+  const report = joinLinesWithin(renderCheckReport(ctx.t, checked, invalid).split('\n'), MESSAGE_LIMIT);
   const orderable = [...byAscii.entries()]
     .filter(([ascii, c]) => c.result?.is_available && Buffer.byteLength(`1:od:${ascii}`) <= 64)
     .slice(0, ORDER_BUTTONS)

@@ -1,5 +1,7 @@
 import { Composer, Markup } from 'telegraf';
 import { escapeHtml } from '../../core/format.js';
+import { MESSAGE_LIMIT } from '../../core/paging.js';
+import { splitMessage } from '../../core/text.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
@@ -86,12 +88,20 @@ export function createOrderingCommands(
       .map(
         ([key, value]) => `${fieldLabel(ctx.t, key.replace(/^c:/, ''))}: ${escapeHtml(String(value ?? '—'))}`,
       );
-    await ctx.reply([`<b>${escapeHtml(profile.label)}</b>`, ...lines].join('\n'), {
-      parse_mode: 'HTML',
-      ...Markup.inlineKeyboard([
-        [Markup.button.callback(ctx.t('order:profileDelete'), encodeCallback('profileDelete', id))],
-      ]),
-    });
+    // Every field may hold 255 characters: a whole profile can run past one message. It is split
+    // at line breaks (a line is one escaped field, far below the limit), Delete under the last.
+    const parts = splitMessage([`<b>${escapeHtml(profile.label)}</b>`, ...lines].join('\n'), MESSAGE_LIMIT);
+    for (const [index, part] of parts.entries()) {
+      const last = index === parts.length - 1;
+      await ctx.reply(part, {
+        parse_mode: 'HTML',
+        ...(last
+          ? Markup.inlineKeyboard([
+              [Markup.button.callback(ctx.t('order:profileDelete'), encodeCallback('profileDelete', id))],
+            ])
+          : {}),
+      });
+    }
   });
 
   router.on('profileDelete', async (ctx, id) => {

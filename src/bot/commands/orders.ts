@@ -16,13 +16,16 @@ import {
 } from '../views/orders.js';
 import { commandWords } from './arguments.js';
 
-/** Accepted spellings of `/orders <kind>`. */
-const KIND_WORDS: Record<string, OrderKind> = {
-  domain: 'domain',
-  hosting: 'hosting',
-  mail: 'mail',
-  ssl: 'ssl',
-};
+/**
+ * Accepted spellings of `/orders <kind>`. A Map, not an object: a typed word such as
+ * `__proto__` or `constructor` must not find Object.prototype's members.
+ */
+const KIND_WORDS = new Map<string, OrderKind>([
+  ['domain', 'domain'],
+  ['hosting', 'hosting'],
+  ['mail', 'mail'],
+  ['ssl', 'ssl'],
+]);
 
 function loadOrders(api: PartnerApi, kind: OrderKind, orderId?: number): Promise<AnyOrder[]> {
   const query = orderId === undefined ? {} : { order_id: orderId };
@@ -123,7 +126,7 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
 
   composer.command('orders', async (ctx) => {
     const word = commandWords(ctx.payload)[0]?.toLowerCase();
-    const kind = word === undefined ? 'all' : KIND_WORDS[word];
+    const kind = word === undefined ? 'all' : KIND_WORDS.get(word);
     if (kind === undefined) throw new UserInputError('errors:badOrderKind', { usageKey: 'orders:usage' });
     const list = orderLists.get(kind);
     if (list) await lists.show(ctx, list, '-', 0, 'reply');

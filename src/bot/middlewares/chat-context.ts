@@ -1,5 +1,7 @@
 import type { ApiFactory } from '../../api/index.js';
+import type { Logger } from '../../logger.js';
 import type { ChatData } from '../../storage/chat-data.js';
+import { CorruptChatDocError } from '../../storage/chat-doc.js';
 import type { Locale } from '../../storage/chat-store.js';
 import { type BotContext, NoTokenError } from '../context.js';
 import { pickLocale, type Translations } from '../i18n.js';
@@ -7,17 +9,38 @@ import { pickLocale, type Translations } from '../i18n.js';
 /**
  * Gives every update its language (the chat's choice, else Telegram's `language_code`, else the
  * default) and a lazy accessor for the chat's partner API client.
+ *
+ * It is also where a chat record that cannot be read at all is met and set aside: the stored
+ * language is the first thing every update reads of the chat, and this is the one place that has
+ * both the language to explain it in and the whole update still ahead of it. (ChatData cannot talk
+ * to the partner, and recovering silently inside each of its getters would hide the loss.)
  */
 export function createChatContext(deps: {
   chatData: ChatData;
   translations: Translations;
   apiFor: ApiFactory;
   defaultLocale: Locale;
+  logger: Logger;
 }) {
+  /** The stored language; a damaged record is set aside, the partner told, and none returned. */
+  async function readStoredLocale(ctx: BotContext, chatId: number): Promise<Locale | undefined> {
+    try {
+      return await deps.chatData.getLocale(chatId);
+    } catch (error) {
+      if (!(error instanceof CorruptChatDocError)) throw error;
+    }
+    const setAsideAs = await deps.chatData.setAside(chatId);
+    // Nothing moved: someone replaced or removed the record meanwhile, so it reads again.
+    if (setAsideAs === undefined) return deps.chatData.getLocale(chatId);
+    deps.logger.warn({ chatId, setAsideAs }, 'damaged chat record set aside');
+    await ctx.reply(ctx.t('errors:chatDataDamaged'));
+    return undefined;
+  }
+
   return async (ctx: BotContext, next: () => Promise<void>) => {
     const chatId = ctx.chat?.id;
-    const stored = chatId === undefined ? undefined : await deps.chatData.getLocale(chatId);
-    ctx.locale = stored ?? pickLocale(ctx.from?.language_code, deps.defaultLocale);
+    // Ready before the record is read: whatever that read meets must be told in words.
+    ctx.locale = pickLocale(ctx.from?.language_code, deps.defaultLocale);
     // Reads ctx.locale on every call, so a /lang switch speaks the new language at once.
     ctx.t = (key, options) => deps.translations.t(ctx.locale, key, options);
     ctx.partnerApi = async () => {
@@ -25,6 +48,8 @@ export function createChatContext(deps: {
       if (token === undefined) throw new NoTokenError();
       return deps.apiFor(token);
     };
+    const stored = chatId === undefined ? undefined : await readStoredLocale(ctx, chatId);
+    if (stored !== undefined) ctx.locale = stored;
     return next();
   };
 }

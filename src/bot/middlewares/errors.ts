@@ -2,6 +2,7 @@ import { TelegramError } from 'telegraf';
 import {
   ApiError,
   ApiHttpError,
+  ApiInterruptedError,
   ApiNetworkError,
   ApiRequestError,
   ApiResponseError,
@@ -9,6 +10,7 @@ import {
 } from '../../api/index.js';
 import { escapeHtml } from '../../core/format.js';
 import type { Logger } from '../../logger.js';
+import { StorageUnavailableError } from '../../storage/redis-connection.js';
 import { type BotContext, NoTokenError, UserInputError } from '../context.js';
 import type { Translate } from '../i18n.js';
 
@@ -19,6 +21,7 @@ export function describeError(error: unknown, t: Translate): string | undefined 
     return t(error.key, { ...error.params, usage: typeof usageKey === 'string' ? t(usageKey) : '' });
   }
   if (error instanceof NoTokenError) return t('errors:noToken');
+  if (error instanceof StorageUnavailableError) return t('errors:storageUnavailable');
   if (error instanceof ApiHttpError) {
     if (error.isAuthError) return t('errors:tokenRejected');
     if (error.status === 404) return t('errors:notFound');
@@ -27,6 +30,7 @@ export function describeError(error: unknown, t: Translate): string | undefined 
       return t('errors:providerRejected', { message: escapeHtml(error.providerMessage) });
     return t('errors:providerRejectedNoMessage', { status: error.status });
   }
+  if (error instanceof ApiInterruptedError) return t('errors:botRestarting');
   if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError)
     return t('errors:providerUnavailable');
   if (error instanceof ApiResponseError) return t('errors:providerUnexpected');
@@ -34,9 +38,14 @@ export function describeError(error: unknown, t: Translate): string | undefined 
   return t('errors:internal');
 }
 
+/** The translation for an update that has no `ctx.t` yet (its error came before the chat context). */
+export type FallbackTranslate = (ctx: BotContext) => Translate;
+
 /** Errors worth an `error` log line: ours or the provider's breaking its contract. */
 function isUnexpected(error: unknown): boolean {
   if (error instanceof UserInputError || error instanceof NoTokenError) return false;
+  // An outage of our own storage is logged once by the connection, not once per update.
+  if (error instanceof StorageUnavailableError) return false;
   if (error instanceof ApiRequestError || error instanceof ApiResponseError) return true;
   if (error instanceof ApiError) return false;
   return true;
@@ -51,12 +60,22 @@ export function errorForLog(error: unknown): Record<string, unknown> {
   return { value: String(error) };
 }
 
-/** Sends the user the message for an error; a failure to send is logged, never thrown. */
-export async function reportError(ctx: BotContext, error: unknown, logger: Logger): Promise<void> {
+/**
+ * Sends the user the message for an error; a failure to send is logged, never thrown.
+ * `fallback` (the sender's Telegram language, else the default) speaks when the error came before
+ * the update had `ctx.t`: a raw i18n key is never what the user reads.
+ */
+export async function reportError(
+  ctx: BotContext,
+  error: unknown,
+  logger: Logger,
+  fallback: FallbackTranslate,
+): Promise<void> {
   const fields = { updateId: ctx.update.update_id, chatId: ctx.chat?.id, err: errorForLog(error) };
   if (isUnexpected(error)) logger.error(fields, 'update failed');
   else logger.info(fields, 'update ended with a user-facing error');
-  const t: Translate = ctx.t ?? ((key: string) => key);
+  // `ctx.t` is typed as always there, but middlewares before the chat context run without it.
+  const t: Translate = (ctx.t as Translate | undefined) ?? fallback(ctx);
   const text = describeError(error, t);
   if (text === undefined || ctx.chat === undefined) return;
   try {
@@ -70,12 +89,12 @@ export async function reportError(ctx: BotContext, error: unknown, logger: Logge
 }
 
 /** The error boundary: every error of a later middleware reaches the user as a message. */
-export function createErrorBoundary(logger: Logger) {
+export function createErrorBoundary(logger: Logger, fallback: FallbackTranslate) {
   return async (ctx: BotContext, next: () => Promise<void>) => {
     try {
       await next();
     } catch (error) {
-      await reportError(ctx, error, logger);
+      await reportError(ctx, error, logger, fallback);
     }
   };
 }

@@ -14,7 +14,7 @@ export function createSequentializer(shared?: ChatLock) {
     const key = ctx.chat?.id ?? ctx.from?.id;
     if (key === undefined) return next();
     // In-process order first; the shared lock then keeps other instances out of this chat.
-    return queue.run(key, shared ? () => shared.run(key, next) : next);
+    return queue.run(key, shared ? () => shared.run(key, next, { updateId: ctx.update.update_id }) : next);
   };
   return { middleware, drain: () => queue.drain() };
 }

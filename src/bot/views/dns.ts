@@ -2,6 +2,7 @@ import type { DnsRecord, NameServer } from '../../api/index.js';
 import { type DnsRecordData, parseListedRecord } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
+import { cutGraphemes } from '../../core/text.js';
 import type { Translate } from '../i18n.js';
 
 /** The data part of a record, as a person reads it: `10 mx.example.by`, `"v=spf1 -all"`. */
@@ -31,7 +32,7 @@ const SHOWN_DATA = 120;
 export function renderRecord(t: Translate, listed: DnsRecord): string {
   const record = parseListedRecord(listed);
   const data = record ? recordData(record) : listed.value;
-  const shown = data.length > SHOWN_DATA ? `${data.slice(0, SHOWN_DATA)}…` : data;
+  const shown = cutGraphemes(data, SHOWN_DATA);
   return t('dns:recordRow', {
     id: listed.record_id,
     type: escapeHtml(listed.type),

@@ -1,5 +1,6 @@
 import type { DomainCheckResult } from '../../api/index.js';
 import { escapeHtml } from '../../core/format.js';
+import { echoInput } from '../../core/text.js';
 import type { Translate } from '../i18n.js';
 
 /** One checked name: its Unicode form and the provider's verdict (absent when not answered). */
@@ -16,11 +17,21 @@ export function renderCheckedDomain(t: Translate, { name, result }: CheckedDomai
   return t('domains:taken', { domain, state: escapeHtml(result.state) });
 }
 
+/** Pieces shown of those that are not domain names: enough to spot the typo, never a wall. */
+const INVALID_SHOWN = 10;
+
+/** What was not a domain name, quoted briefly: the first few pieces, each a short prefix. */
+export function formatInvalidNames(invalid: readonly string[]): string {
+  const shown = invalid.slice(0, INVALID_SHOWN).map((piece) => escapeHtml(echoInput(piece)));
+  if (invalid.length > INVALID_SHOWN) shown.push('…');
+  return shown.join(', ');
+}
+
 export function renderCheckReport(t: Translate, checked: CheckedDomain[], invalid: string[]): string {
   const lines = [
     t('domains:checkTitle', { count: checked.length }),
     ...checked.map((c) => renderCheckedDomain(t, c)),
   ];
-  if (invalid.length > 0) lines.push('', t('domains:invalid', { names: invalid.map(escapeHtml).join(', ') }));
+  if (invalid.length > 0) lines.push('', t('domains:invalid', { names: formatInvalidNames(invalid) }));
   return lines.join('\n');
 }

@@ -8,10 +8,13 @@ import {
   type CustomerType,
   checkField,
   customerFields,
+  type FieldCheck,
   type FieldSpec,
   hasPostalAndBank,
   POSTAL_ADDRESS_FIELDS,
+  postalFormOf,
   REQUISITES_BLOCK,
+  siblingPath,
   whoisFields,
 } from '../../../core/requisites.js';
 import type { WhoisRules } from '../../../core/zones.js';
@@ -61,17 +64,94 @@ function describeValue(t: Translate, value: unknown): string {
   return escapeHtml(String(value));
 }
 
+/** `10, 12` → "10 или 12": a list of numbers in words of the chat's language. */
+function listInWords(t: Translate, numbers: readonly number[]): string {
+  const head = numbers.slice(0, -1).join(', ');
+  const last = String(numbers.at(-1) ?? '');
+  return head === '' ? last : `${head} ${t('order:or')} ${last}`;
+}
+
+/** The postal code form of a country in words, with its example when it has one. */
+function postalInWords(t: Translate, country: string | undefined) {
+  const { form, example } = postalFormOf(country);
+  return {
+    format: t(`order:postalForm.${form}`),
+    example: example ?? '',
+    country: country ?? '',
+    withCountry: country !== undefined,
+    withExample: example !== undefined,
+  };
+}
+
+/** The message of a refused value: its i18n key and parameters in words, never codes. */
+function refusal(t: Translate, label: string, refused: Extract<FieldCheck, { ok: false }>) {
+  const params = refused.params ?? {};
+  switch (refused.reason) {
+    case 'digits': {
+      const lengths = params.lengths ?? [];
+      return new UserInputError('order:invalid.digits', {
+        label,
+        count: lengths.at(-1) ?? 0,
+        lengths: listInWords(t, lengths),
+        example: params.example ?? '',
+      });
+    }
+    case 'postalCode': {
+      const words = postalInWords(t, params.country);
+      const key = !words.withCountry
+        ? 'order:invalid.postalCodeAny'
+        : words.withExample
+          ? 'order:invalid.postalCode'
+          : 'order:invalid.postalCodeOther';
+      return new UserInputError(key, { label, ...words });
+    }
+    default:
+      return new UserInputError(`order:invalid.${refused.reason}`, {
+        label,
+        ...(params.max === undefined ? {} : { max: params.max }),
+      });
+  }
+}
+
+/** The line under a field's question that says what form the answer takes. */
+function fieldHint(t: Translate, field: FieldSpec, country: string | undefined): string {
+  if (field.kind === 'digits') {
+    const lengths = field.lengths ?? [];
+    return t('order:hint.digits', {
+      count: lengths.at(-1) ?? 0,
+      lengths: listInWords(t, lengths),
+      example: field.example ?? '',
+    });
+  }
+  if (field.kind === 'postalCode') {
+    const words = postalInWords(t, country);
+    return t(
+      words.withCountry && words.withExample ? 'order:hint.postalCode' : 'order:hint.postalCodeOther',
+      words,
+    );
+  }
+  if (field.kind === 'date' && field.past) return t('order:hint.pastDate');
+  return t(`order:hint.${field.kind}`, { defaultValue: '' });
+}
+
 /** A step asking for one requisites or WHOIS field, typed (or Yes/No for a boolean). */
 function fieldStep(prefix: string, section: Section, field: FieldSpec): Step {
   const id = `${prefix}${field.path}`;
+  // The country of the same address, which the postal code is checked against.
+  const countryId = `${prefix}${siblingPath(field.path, 'country_code')}`;
+  const postalId = `${prefix}${siblingPath(field.path, 'postal_code')}`;
+  const countryOf = (draft: OrderDraft): string | undefined => {
+    const country = draft.answers[countryId];
+    return typeof country === 'string' ? country : undefined;
+  };
   return {
     id,
     section,
-    async ask({ ctx }) {
+    async ask({ ctx, draft }) {
       const label = fieldLabel(ctx.t, field.path);
       if (field.kind === 'boolean')
         return { text: ctx.t('order:askChoice', { label }), options: YES_NO(ctx.t) };
-      const hint = ctx.t(`order:hint.${field.kind}`, { defaultValue: '' });
+      const hint = fieldHint(ctx.t, field, countryOf(draft));
       return {
         text: ctx.t('order:askField', { label }) + (hint ? `\n<i>${hint}</i>` : ''),
         skippable: field.optional === true,
@@ -80,16 +160,27 @@ function fieldStep(prefix: string, section: Section, field: FieldSpec): Step {
     ...(field.kind === 'boolean'
       ? {}
       : {
-          async parseText({ ctx }: StepEnv, text: string) {
-            const checked = checkField(field, text);
-            if (!checked.ok) {
-              throw new UserInputError(`order:invalid.${checked.reason}`, {
-                label: fieldLabel(ctx.t, field.path),
-              });
-            }
+          async parseText({ ctx, draft }: StepEnv, text: string) {
+            const checked = checkField(field, text, { country: countryOf(draft) });
+            if (!checked.ok) throw refusal(ctx.t, fieldLabel(ctx.t, field.path), checked);
             return checked.value;
           },
         }),
+    ...(field.kind === 'country'
+      ? {
+          // A postal code kept from before (Edit, Back, "Keep") may not fit a new country: it is
+          // asked again rather than offered.
+          async afterAnswer({ draft }: StepEnv, value: unknown) {
+            const country = typeof value === 'string' ? value : undefined;
+            for (const store of [draft.answers, draft.previous]) {
+              const code = store[postalId];
+              if (typeof code !== 'string') continue;
+              const postal: FieldSpec = { path: 'postal_code', kind: 'postalCode' };
+              if (!checkField(postal, code, { country }).ok) delete store[postalId];
+            }
+          },
+        }
+      : {}),
     describe: ({ ctx }, value) => `${fieldLabel(ctx.t, field.path)}: ${describeValue(ctx.t, value)}`,
   };
 }

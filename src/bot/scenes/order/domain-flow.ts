@@ -1,6 +1,7 @@
 import type { DomainZone } from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { echoInput } from '../../../core/text.js';
 import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
 import { UserInputError } from '../../context.js';
 import { formatPeriod } from '../../views/catalog.js';
@@ -49,8 +50,7 @@ function domainStep(): Step {
     async parseText({ api }, text) {
       const typed = text.trim().split(/\s+/)[0] ?? '';
       const ascii = toAsciiDomain(typed.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
-      if (!ascii)
-        throw new UserInputError('order:invalid.domain', { value: escapeHtml(typed.slice(0, 100)) });
+      if (!ascii) throw new UserInputError('order:invalid.domain', { value: escapeHtml(echoInput(typed)) });
       const zones = await api.listDomainZones();
       const zone = findZone(ascii, zones);
       if (!zone) {

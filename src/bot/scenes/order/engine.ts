@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Composer, Markup, Scenes } from 'telegraf';
-import type { InlineKeyboardButton } from 'telegraf/types';
-import { ApiNetworkError, ApiTimeoutError } from '../../../api/index.js';
+import type { InlineKeyboardButton, Message } from 'telegraf/types';
+import { ApiInterruptedError, ApiNetworkError, ApiTimeoutError } from '../../../api/index.js';
 import { escapeHtml } from '../../../core/format.js';
 import { MESSAGE_LIMIT } from '../../../core/paging.js';
+import { cutGraphemes, htmlToPlain, splitMessage } from '../../../core/text.js';
 import type { Logger } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { CallbackRouter } from '../../callbacks.js';
@@ -12,12 +13,23 @@ import { encodeCallback } from '../../keyboards/callback-data.js';
 import { inRows, linkKeyboard } from '../../keyboards/list.js';
 import { describeError, errorForLog } from '../../middlewares/errors.js';
 import { isCommand, sceneAnswers } from '../guards.js';
-import type { OrderDraft, OrderFlow, OrderKind, Section, Step, StepEnv } from './types.js';
+import type { OrderDraft, OrderFlow, OrderKind, Question, Section, Step, StepEnv } from './types.js';
 
 export const ORDER_SCENE = 'order';
 
 /** Larger files are not a CSR: refuse them before downloading. */
 const MAX_FILE_BYTES = 64 * 1024;
+
+/** How much of a kept value the Keep button quotes (UTF-16 units, cut between graphemes). */
+const KEEP_LIMIT = 40;
+
+const CANCEL_COMMAND = /^\/cancel(@\w+)?(\s|$)/;
+
+/** What the create call of a Confirm did, as far as it can be known. */
+type SubmitResult = Awaited<ReturnType<NonNullable<OrderFlow['submit']>>>;
+
+/** What became of a Confirm a killed process left unfinished. */
+type Interrupted = { created: SubmitResult } | 'notCreated' | 'unchecked';
 
 export interface OrderEngineDeps {
   chatData: ChatData;
@@ -33,6 +45,9 @@ export interface OrderEngineDeps {
  * goes Back, edits a section from the summary, and submits exactly once.
  */
 export class OrderEngine {
+  /** Chats whose Confirm is being carried out by this process right now. */
+  private readonly submitting = new Set<number>();
+
   constructor(private readonly deps: OrderEngineDeps) {}
 
   /** Starts a guided order; `answers` prefills steps (e.g. the domain from /check). */
@@ -61,6 +76,8 @@ export class OrderEngine {
 
   scene(): Scenes.BaseScene<BotContext> {
     const scene = new Scenes.BaseScene<BotContext>(ORDER_SCENE);
+    // Before anything else: a Confirm a killed process left unfinished is settled first.
+    scene.use((ctx, next) => this.settleInterrupted(ctx, next));
     const answers = new Composer<BotContext>();
     answers.on('text', async (ctx) => {
       const env = await this.env(ctx);
@@ -132,13 +149,27 @@ export class OrderEngine {
   /** The env when `screen` is the screen shown last; otherwise the button is stale. */
   private async currentScreen(ctx: BotContext, screen: number): Promise<StepEnv | undefined> {
     const env = await this.env(ctx);
-    if (env && env.draft.screen === screen && env.draft.status === 'editing') return env;
+    if (env && env.draft.screen === screen && env.draft.status === 'editing') {
+      // The button carries the screen number: that screen was shown, whatever a kill left stored.
+      env.draft.unsent = undefined;
+      return env;
+    }
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    if (env?.draft.unsent && env.draft.status === 'editing') {
+      // A button of the screen before the one a kill kept from being sent: show that one now.
+      await this.resume(env, ctx.t('order:reasked'));
+      return undefined;
+    }
     await ctx.reply(ctx.t('common:buttonExpired'));
     return undefined;
   }
 
   private async onInput(env: StepEnv, read: (step: Step) => Promise<unknown>): Promise<void> {
+    if (env.draft.unsent && env.draft.status === 'editing') {
+      // Stored but maybe never shown: the text may answer the question before. Ask again.
+      await this.resume(env, env.ctx.t('order:reasked'));
+      return;
+    }
     const step = this.steps(env.draft).find((s) => s.id === env.draft.current);
     if (!step || env.draft.status !== 'editing') {
       await env.ctx.reply(env.ctx.t('order:useButtonsOrCancel'));
@@ -190,7 +221,7 @@ export class OrderEngine {
     throw new Error('order steps do not converge');
   }
 
-  private async ask(env: StepEnv, step: Step): Promise<void> {
+  private async ask(env: StepEnv, step: Step, note?: string): Promise<void> {
     const { ctx, draft } = env;
     const question = await step.ask(env);
     // Leaving the summary: its Confirm must not submit a draft that is being changed.
@@ -205,10 +236,9 @@ export class OrderEngine {
     const nav: InlineKeyboardButton[] = [];
     const previous = draft.previous[step.id];
     if (previous !== undefined) {
-      const shown = step.describe?.(env, previous) ?? String(previous);
       nav.push(
         Markup.button.callback(
-          ctx.t('order:keep', { value: shown.replace(/<[^>]+>/g, '').slice(0, 40) }),
+          ctx.t('order:keep', { value: this.keptValue(env, step, question, previous) }),
           encodeCallback('orderNav', screen, 'keep'),
         ),
       );
@@ -222,7 +252,53 @@ export class OrderEngine {
     }
     row.push(Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', screen, 'cancel')));
     const keyboard = [...inRows(optionButtons, question.perRow ?? 2), nav, row].filter((r) => r.length > 0);
-    await ctx.reply(question.text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) });
+    const text = note ? `${note}\n\n${question.text}` : question.text;
+    await this.present(env, () =>
+      ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) }),
+    );
+  }
+
+  /** The Keep button's text: the kept value as plain text, short, never cut inside a grapheme. */
+  private keptValue(env: StepEnv, step: Step, question: Question, previous: unknown): string {
+    const same = JSON.stringify(previous);
+    const option = question.options?.find((o) => JSON.stringify(o.value) === same);
+    let shown = option?.label;
+    if (shown === undefined) {
+      const described = step.describe?.(env, previous);
+      if (described === undefined) shown = String(previous);
+      else {
+        // describe() is the summary line, "Label: value" in HTML; the button has room for the value.
+        const plain = htmlToPlain(described);
+        const colon = plain.indexOf(': ');
+        shown = colon === -1 ? plain : plain.slice(colon + 2);
+      }
+    }
+    return cutGraphemes(shown.replace(/\s+/g, ' ').trim(), KEEP_LIMIT);
+  }
+
+  /**
+   * Write, then send: the draft is stored as "screen N, not yet shown" before its message goes
+   * out, and marked shown after (the session middleware stores that once the update ends). A kill
+   * after the send leaves the mark, so the stored draft is never behind what the partner saw, and
+   * the next typed answer is not filed into a step the partner was not looking at.
+   */
+  private async present(env: StepEnv, send: () => Promise<Message>): Promise<void> {
+    env.draft.unsent = true;
+    await this.persistSession(env.ctx);
+    const sent = await send();
+    env.draft.unsent = undefined;
+    env.draft.messageId = sent.message_id;
+  }
+
+  /** Shows the current screen again (a step's question, the summary or the Edit menu) with a note. */
+  private async resume(env: StepEnv, note: string): Promise<void> {
+    const { draft } = env;
+    if (draft.current !== undefined) {
+      const step = this.steps(draft).find((s) => s.id === draft.current);
+      return step ? this.ask(env, step, note) : this.advance(env);
+    }
+    // Of the screens without a current step, only the summary carries a Confirm nonce.
+    return draft.nonce !== undefined ? this.showSummary(env, note) : this.showEditMenu(env, note);
   }
 
   private async navigate(env: StepEnv, action: string): Promise<void> {
@@ -260,10 +336,11 @@ export class OrderEngine {
     }
   }
 
-  private async showEditMenu(env: StepEnv): Promise<void> {
+  private async showEditMenu(env: StepEnv, note?: string): Promise<void> {
     const { ctx, draft } = env;
     draft.screen += 1;
     draft.nonce = undefined;
+    draft.current = undefined;
     const sections = [...new Set(this.steps(draft).map((s) => s.section))] as Section[];
     const buttons = sections.map((section) =>
       Markup.button.callback(
@@ -275,7 +352,10 @@ export class OrderEngine {
       ctx.t('order:backToSummary'),
       encodeCallback('orderNav', draft.screen, 'summary'),
     );
-    await ctx.reply(ctx.t('order:editWhat'), { ...Markup.inlineKeyboard([...inRows(buttons, 2), [back]]) });
+    const text = note ? `${note}\n\n${ctx.t('order:editWhat')}` : ctx.t('order:editWhat');
+    await this.present(env, () =>
+      ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard([...inRows(buttons, 2), [back]]) }),
+    );
   }
 
   private async showSummary(env: StepEnv, intro?: string): Promise<void> {
@@ -291,19 +371,21 @@ export class OrderEngine {
     draft.status = 'editing';
     draft.screen += 1;
     draft.nonce = randomBytes(6).toString('base64url');
-    let text = lines.join('\n');
-    if (text.length > MESSAGE_LIMIT) text = `${text.slice(0, MESSAGE_LIMIT - 1)}…`;
+    // Every value that will be sent is shown: a long summary goes in parts (split between lines,
+    // so no HTML tag is cut), and Confirm comes under the last, after everything it confirms.
+    const parts = splitMessage(lines.join('\n'), MESSAGE_LIMIT);
     const confirmKey = flow.confirmKey ?? 'order:confirm';
-    await ctx.reply(text, {
-      parse_mode: 'HTML',
-      ...Markup.inlineKeyboard([
-        [Markup.button.callback(ctx.t(confirmKey), encodeCallback('orderConfirm', draft.nonce))],
-        [
-          Markup.button.callback(ctx.t('order:edit'), encodeCallback('orderNav', draft.screen, 'edit')),
-          Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', draft.screen, 'back')),
-          Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', draft.screen, 'cancel')),
-        ],
-      ]),
+    const keyboard = Markup.inlineKeyboard([
+      [Markup.button.callback(ctx.t(confirmKey), encodeCallback('orderConfirm', draft.nonce))],
+      [
+        Markup.button.callback(ctx.t('order:edit'), encodeCallback('orderNav', draft.screen, 'edit')),
+        Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', draft.screen, 'back')),
+        Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', draft.screen, 'cancel')),
+      ],
+    ]);
+    await this.present(env, async () => {
+      for (const part of parts.slice(0, -1)) await ctx.reply(part, { parse_mode: 'HTML' });
+      return ctx.reply(parts.at(-1) ?? '', { parse_mode: 'HTML', ...keyboard });
     });
   }
 
@@ -311,9 +393,9 @@ export class OrderEngine {
 
   /**
    * The Confirm button. Its nonce is single-use: the first tap marks the draft as submitting and
-   * writes the session before the provider is called once; any later tap (a double tap, a tap
-   * re-sent with a new update id, a tap on an older summary, a tap after a restart) is answered
-   * "already submitted" or "expired" and calls nothing.
+   * writes the session, takes the order list, writes the session again with that list, and only
+   * then calls the provider, once. Any later tap (a double tap, a tap re-sent with a new update id,
+   * a tap on an older summary) is answered "already submitted" or "expired" and calls nothing.
    */
   private async confirm(ctx: BotContext, nonce: string): Promise<void> {
     const env = ctx.scene.current?.id === ORDER_SCENE ? await this.env(ctx) : undefined;
@@ -322,14 +404,30 @@ export class OrderEngine {
       const submitted = draft?.status === 'submitting';
       await ctx.answerCbQuery(ctx.t(submitted ? 'order:alreadySubmitted' : 'order:confirmExpired'));
       await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      if (env && draft?.status === 'editing' && draft.unsent) await this.resume(env, ctx.t('order:reasked'));
       return;
     }
     if (draft.status !== 'editing') {
       await ctx.answerCbQuery(ctx.t('order:alreadySubmitted'));
       return;
     }
+    const chatId = ctx.chat?.id ?? 0;
+    this.submitting.add(chatId);
+    try {
+      await this.submit(env);
+    } finally {
+      this.submitting.delete(chatId);
+    }
+  }
+
+  private async submit(env: StepEnv): Promise<void> {
+    const { ctx, draft } = env;
     draft.status = 'submitting';
     draft.nonce = undefined;
+    // The nonce proves the summary was shown.
+    draft.unsent = undefined;
+    // A list from an earlier attempt would say a create call may have been made; none has yet.
+    draft.knownOrderIds = undefined;
     await this.persistSession(ctx);
     await ctx.answerCbQuery(ctx.t('order:submitting'));
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
@@ -339,7 +437,13 @@ export class OrderEngine {
       try {
         await flow.finish?.(env);
       } catch (error) {
-        if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError) throw error;
+        // The outcome is unknown: the draft stays 'submitting', and the next update settles it.
+        if (
+          error instanceof ApiTimeoutError ||
+          error instanceof ApiNetworkError ||
+          error instanceof ApiInterruptedError
+        )
+          throw error;
         // Refused (e.g. a 400 naming a field): nothing changed; show why and the summary again.
         await this.showSummary(env, describeError(error, ctx.t));
         return;
@@ -353,13 +457,20 @@ export class OrderEngine {
     } catch (error) {
       // Nothing was sent yet: the user may simply confirm again.
       draft.status = 'editing';
+      draft.knownOrderIds = undefined;
       await this.showSummary(env, describeError(error, ctx.t));
       return;
     }
-    let result: Awaited<ReturnType<NonNullable<OrderFlow['submit']>>>;
+    // Stored before the call: if this process dies while the call is out, the next one knows the
+    // order may exist and which orders were there before it.
+    await this.persistSession(ctx);
+    let result: SubmitResult;
     try {
       result = await flow.submit(env);
     } catch (error) {
+      // Stopping: the call may have reached the provider, and every later call would be cut off
+      // too. The draft stays 'submitting' with its list; the next process looks the order up.
+      if (error instanceof ApiInterruptedError) throw error;
       if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError) {
         this.deps.logger.warn({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order outcome unknown');
         await this.findAfterUnknown(env, flow);
@@ -373,14 +484,7 @@ export class OrderEngine {
     await this.finishOrder(env, result);
   }
 
-  private async finishOrder(
-    env: StepEnv,
-    result: {
-      order_id?: number | undefined;
-      invoice_id?: number | undefined;
-      invoice_url?: string | undefined;
-    },
-  ): Promise<void> {
+  private async finishOrder(env: StepEnv, result: SubmitResult): Promise<void> {
     const { ctx, draft } = env;
     draft.status = 'done';
     await ctx.scene.leave();
@@ -404,21 +508,94 @@ export class OrderEngine {
 
   /** After a timeout the order may exist: look for it before offering to try again. */
   private async findAfterUnknown(env: StepEnv, flow: OrderFlow): Promise<void> {
-    const { ctx, draft } = env;
+    const { ctx } = env;
     await ctx.reply(ctx.t('order:unknownOutcome'));
     try {
-      const known = new Set(draft.knownOrderIds ?? []);
-      const orders = flow.listOrders ? await flow.listOrders(env.api) : [];
-      const found = orders.find((o) => !known.has(o.order_id) && (flow.matches?.(draft, o) ?? false));
+      const found = await this.findNewOrder(env, flow);
       if (found) {
-        const [invoice] = await env.api.listInvoices({ order_id: found.order_id });
-        await this.finishOrder(env, { order_id: found.order_id, invoice_id: invoice?.invoice_id });
+        await this.finishOrder(env, found);
         return;
       }
       await this.showSummary(env, ctx.t('order:notFoundAfterTimeout'));
     } catch (error) {
+      if (error instanceof ApiInterruptedError) throw error;
       this.deps.logger.warn({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order lookup failed');
       await this.showSummary(env, ctx.t('order:lookupFailed'));
+    }
+  }
+
+  /** A new order of this kind matching the draft (one that was not listed before submitting). */
+  private async findNewOrder(env: StepEnv, flow: OrderFlow): Promise<SubmitResult | undefined> {
+    const { draft } = env;
+    const known = new Set(draft.knownOrderIds ?? []);
+    const orders = flow.listOrders ? await flow.listOrders(env.api) : [];
+    const found = orders.find((o) => !known.has(o.order_id) && (flow.matches?.(draft, o) ?? false));
+    if (!found) return undefined;
+    const [invoice] = await env.api.listInvoices({ order_id: found.order_id });
+    return { order_id: found.order_id, invoice_id: invoice?.invoice_id };
+  }
+
+  /**
+   * A draft stored as 'submitting' while no Confirm of that chat runs in this process: a process
+   * died with the create call out. Whatever arrives next (a text, the old Confirm, /cancel) first
+   * learns what became of it and says so; the update itself is not taken as an answer.
+   */
+  private async settleInterrupted(ctx: BotContext, next: () => Promise<void>): Promise<void> {
+    const chatId = ctx.chat?.id ?? 0;
+    const stored = ctx.scene.state as Partial<OrderDraft>;
+    if (stored.status !== 'submitting' || this.submitting.has(chatId)) return next();
+    const env = await this.env(ctx);
+    if (!env) return next();
+    const { draft } = env;
+    if (ctx.callbackQuery) await ctx.answerCbQuery(ctx.t('order:checkingOutcome')).catch(() => undefined);
+    const text = ctx.message && 'text' in ctx.message ? ctx.message.text : '';
+    const cancelling = CANCEL_COMMAND.test(text);
+    const outcome = await this.lookUpInterrupted(env);
+    this.deps.logger.info(
+      {
+        chatId: ctx.chat?.id,
+        kind: draft.kind,
+        outcome: typeof outcome === 'string' ? outcome : 'created',
+        orderId: typeof outcome === 'string' ? undefined : outcome.created.order_id,
+      },
+      'interrupted order settled',
+    );
+    if (typeof outcome !== 'string') {
+      await ctx.reply(ctx.t('order:interruptedCreated'));
+      await this.finishOrder(env, outcome.created);
+      if (cancelling) await ctx.reply(ctx.t('order:cancelTooLate'));
+      return;
+    }
+    if (cancelling) {
+      await ctx.scene.leave();
+      await ctx.reply(
+        ctx.t(outcome === 'notCreated' ? 'order:cancelledNotCreated' : 'order:cancelledUnchecked'),
+      );
+      return;
+    }
+    draft.status = 'editing';
+    await this.showSummary(
+      env,
+      ctx.t(outcome === 'notCreated' ? 'order:interruptedNotCreated' : 'order:interruptedUnchecked'),
+    );
+  }
+
+  private async lookUpInterrupted(env: StepEnv): Promise<Interrupted> {
+    const { draft } = env;
+    const flow = this.deps.flows[draft.kind];
+    // A form that ends in something other than an order (a saved profile, a DNS record) has no
+    // list to look in.
+    if (!flow.submit) return 'unchecked';
+    // The list is stored before the create call: without it, the call was never made.
+    if (draft.knownOrderIds === undefined) return 'notCreated';
+    if (!flow.listOrders) return 'unchecked';
+    try {
+      const found = await this.findNewOrder(env, flow);
+      return found ? { created: found } : 'notCreated';
+    } catch (error) {
+      if (error instanceof ApiInterruptedError) throw error;
+      this.deps.logger.warn({ chatId: env.ctx.chat?.id, err: errorForLog(error) }, 'order lookup failed');
+      return 'unchecked';
     }
   }
 

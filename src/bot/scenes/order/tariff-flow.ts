@@ -2,6 +2,7 @@ import type { PartnerApi, Tariff } from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { looksLikeCsr } from '../../../core/requisites.js';
+import { echoInput } from '../../../core/text.js';
 import { UserInputError } from '../../context.js';
 import { formatPeriod } from '../../views/catalog.js';
 import {
@@ -106,8 +107,7 @@ function hostingDomainStep(): Step {
     },
     async parseText(_env, text) {
       const ascii = toAsciiDomain(text.trim());
-      if (!ascii)
-        throw new UserInputError('order:invalid.domain', { value: escapeHtml(text.trim().slice(0, 100)) });
+      if (!ascii) throw new UserInputError('order:invalid.domain', { value: escapeHtml(echoInput(text)) });
       return ascii;
     },
     describe: ({ ctx }, value) =>

@@ -29,8 +29,19 @@ export interface OrderDraft {
   status: 'editing' | 'submitting' | 'done';
   /** Single-use token of the Confirm button of the summary shown last. */
   nonce?: string | undefined;
-  /** Order ids of this kind that existed before submitting: a timeout looks for a new one. */
+  /**
+   * Order ids of this kind that existed before submitting: a timeout looks for a new one. Stored
+   * before the create call, so a draft left 'submitting' without them never reached the provider.
+   */
   knownOrderIds?: number[] | undefined;
+  /**
+   * Set while screen `screen` is stored but its message is not yet known to be sent. A kill in
+   * between leaves it set: the partner may still be looking at the screen before, so a typed
+   * answer is not trusted and the screen is shown again.
+   */
+  unsent?: boolean | undefined;
+  /** Message id of the last screen sent (the last part of a long summary). */
+  messageId?: number | undefined;
 }
 
 /** Where a step's question and answers come from. */

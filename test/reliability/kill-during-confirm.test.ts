@@ -1,0 +1,241 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { generateKeySpec } from '../../src/storage/crypto.js';
+import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
+import {
+  type BotProcess,
+  eventually,
+  freePort,
+  seedConnectedChats,
+  startBotProcess,
+} from '../helpers/bot-process.js';
+
+/*
+ * The real process (webhook mode) killed with SIGKILL while its create call hangs at the provider.
+ * After the restart, the next update of each chat learns what became of the order before anything
+ * else: one chat's order was never created (a text gets the summary again, and Confirm creates
+ * exactly one), the other's was created by the provider after all (/cancel shows it, truthfully).
+ */
+
+const SECRET = 'kill-confirm-secret_0123456789';
+const KEYS = generateKeySpec('t1');
+const NOT_CREATED = 720_001;
+const CREATED = 720_002;
+const STOPPED = 720_003;
+const MAIL_PATH = '/v1/orders/corporate-mails';
+
+let sandbox: Sandbox;
+let telegram: BotApiDouble;
+let dataDir: string;
+let port: number;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  telegram = await startBotApiDouble({ port: 0 });
+  dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-kill-confirm-'));
+  port = await freePort();
+  const chats = [NOT_CREATED, CREATED, STOPPED];
+  await seedConnectedChats({ dataDir, encryptionKeys: KEYS, token: sandbox.token, chats });
+});
+
+afterAll(async () => {
+  await telegram.close();
+  await sandbox.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function startBot(): Promise<BotProcess> {
+  const since = telegram.calls.length;
+  const bot = startBotProcess({
+    BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    PARTNER_API_URL: sandbox.url,
+    DATA_DIR: dataDir,
+    ENCRYPTION_KEYS: KEYS,
+    PORT: String(port),
+    WEBHOOK_URL: `https://127.0.0.1:${port}/hook`,
+    WEBHOOK_SECRET: SECRET,
+    PARTNER_API_TIMEOUT_MS: '60000',
+    LOG_LEVEL: 'warn',
+  });
+  await telegram.waitForCall('setWebhook', { since, timeoutMs: 20_000 });
+  return bot;
+}
+
+interface Button {
+  text: string;
+  callback_data?: string;
+  url?: string;
+}
+
+/** One chat with the real bot: type or tap, then wait for the message that answers. */
+class Chat {
+  constructor(readonly id: number) {}
+
+  private replies(since: number): RecordedCall[] {
+    return telegram.calls
+      .slice(since)
+      .filter((c) => c.method === 'sendMessage' && c.params.chat_id === this.id);
+  }
+
+  /** Every text the bot sent since `since`, once one of them matches `until`. */
+  async after(since: number, until: RegExp): Promise<{ text: string; buttons: Button[] }> {
+    await telegram
+      .waitForCall(
+        (c) =>
+          c.method === 'sendMessage' && c.params.chat_id === this.id && until.test(String(c.params.text)),
+        { since, timeoutMs: 15_000 },
+      )
+      .catch(() => {
+        const said = this.replies(since).map((c) => String(c.params.text));
+        throw new Error(`chat ${this.id} waited for ${until}; the bot said: ${JSON.stringify(said)}`);
+      });
+    const replies = this.replies(since);
+    return {
+      text: replies.map((c) => String(c.params.text)).join('\n'),
+      buttons: replies.flatMap(
+        (c) =>
+          (c.params.reply_markup as { inline_keyboard?: Button[][] } | undefined)?.inline_keyboard?.flat() ??
+          [],
+      ),
+    };
+  }
+
+  async say(text: string, until: RegExp) {
+    const since = telegram.calls.length;
+    telegram.sendText(text, { chatId: this.id, userId: this.id, languageCode: 'en' });
+    return this.after(since, until);
+  }
+
+  /** Taps the button labelled `label` on the bot's latest message that has it. */
+  async tap(label: string, until?: RegExp) {
+    const since = telegram.calls.length;
+    this.press(label);
+    return until ? this.after(since, until) : undefined;
+  }
+
+  press(label: string): void {
+    const message = telegram
+      .visibleMessages(this.id)
+      .reverse()
+      .find((m) =>
+        (m.reply_markup as { inline_keyboard?: Button[][] } | undefined)?.inline_keyboard
+          ?.flat()
+          .some((b) => b.text.includes(label)),
+      );
+    const button = (message?.reply_markup as { inline_keyboard: Button[][] } | undefined)?.inline_keyboard
+      .flat()
+      .find((b) => b.text.includes(label));
+    if (!message || !button?.callback_data) throw new Error(`chat ${this.id} shows no button "${label}"`);
+    telegram.pressButton(button.callback_data, {
+      chatId: this.id,
+      userId: this.id,
+      messageId: Number(message.message_id),
+      languageCode: 'en',
+    });
+  }
+
+  /** A mail order up to its summary. */
+  async toSummary(tariff: string): Promise<void> {
+    await this.say('/order mail', /mail tariff/);
+    await this.tap(tariff, /how long/i);
+    await this.tap('1 month', /currency/i);
+    await this.tap('BYN', /Customer type/);
+    await this.tap('Natural person', /last name/);
+    const answers: [string, RegExp][] = [
+      ['Ivanov', /first name/],
+      ['Ivan', /middle name/],
+      ['Ivanovich', /country/],
+      ['BY', /postal/],
+      ['220030', /region/],
+      ['Minsk region', /city/],
+      ['Minsk', /street/],
+      ['Nezavisimosti', /building/],
+      ['4', /flat/],
+      ['12', /phone/],
+      ['+375291234567', /e-mail/],
+      ['ivan@example.by', /Save this customer/],
+    ];
+    for (const [text, next] of answers) await this.say(text, next);
+    await this.tap('No', /Summary: corporate mail/);
+  }
+}
+
+const creates = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path === MAIL_PATH);
+
+describe('kill -9 while Confirm waits for the provider', () => {
+  it('after the restart, the next update finds out what became of the order and says so', async () => {
+    let bot = await startBot();
+    const notCreated = new Chat(NOT_CREATED);
+    const created = new Chat(CREATED);
+    await notCreated.toSummary('25 ящиков');
+    await created.toSummary('100 ящиков');
+
+    sandbox.addFault({ method: 'POST', path: MAIL_PATH, times: 2, fault: { kind: 'hang' } });
+    notCreated.press('Confirm');
+    created.press('Confirm');
+    await eventually(() => creates().length === 2);
+    bot.child.kill('SIGKILL');
+    await bot.exited;
+    sandbox.clearFaults();
+    // The provider did carry out one of the two hanging calls after all.
+    const lost = creates().find((r) => (r.body as { tariff_id?: number }).tariff_id === 203);
+    const made = await fetch(`${sandbox.url}${MAIL_PATH}?version=1.0`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': sandbox.token },
+      body: JSON.stringify(lost?.body),
+    });
+    expect(made.status).toBe(200);
+    const { order_id: orderId } = (await made.json()) as { order_id: number };
+
+    bot = await startBot();
+    try {
+      // Any text first settles the interrupted Confirm: not created, the summary offered again.
+      const told = await notCreated.say('hello?', /Summary: corporate mail/);
+      expect(told.text).toContain('was not created');
+      expect(told.text).toContain('Summary: corporate mail');
+      const before = creates().length;
+      const result = await notCreated.tap('Confirm', /Order created/);
+      expect(result?.buttons.find((b) => b.url)?.url).toMatch(/^http/);
+      expect(creates().length - before).toBe(1);
+
+      // /cancel first looks: the order exists, so it is shown, and nothing is said to be cancelled.
+      const cancelled = await created.say('/cancel', /nothing to cancel/);
+      expect(cancelled.text).toContain('Order created');
+      expect(cancelled.text).toContain(String(orderId));
+      expect(cancelled.text).not.toContain('Nothing was sent');
+      expect(cancelled.buttons.find((b) => b.url)?.url).toMatch(/^http/);
+      expect(creates().length - before).toBe(1);
+    } finally {
+      expect((await bot.stop()).code).toBe(0);
+    }
+  }, 60_000);
+
+  it('SIGTERM while the create call hangs: the partner is told, and the next process looks the order up', async () => {
+    let bot = await startBot();
+    const chat = new Chat(STOPPED);
+    await chat.toSummary('Почта: 5 ящиков');
+    sandbox.addFault({ method: 'POST', path: MAIL_PATH, fault: { kind: 'hang' } });
+    const since = telegram.calls.length;
+    const before = creates().length;
+    chat.press('Confirm');
+    await eventually(() => creates().length === before + 1);
+    const stopped = await bot.stop();
+    expect(stopped.code).toBe(0);
+    expect((await chat.after(since, /restarting/)).text).toContain('check whether it was created');
+    sandbox.clearFaults();
+
+    bot = await startBot();
+    try {
+      const told = await chat.say('so?', /Summary: corporate mail/);
+      expect(told.text).toContain('was not created');
+      await chat.tap('Confirm', /Order created/);
+      expect(creates().length - before).toBe(2);
+    } finally {
+      expect((await bot.stop()).code).toBe(0);
+    }
+  }, 60_000);
+});
