@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, platform, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchCpuPerUpdate, CPU_DEFAULTS } from './cpu-per-update.js';
+import { benchPartnerWaits, PROVIDER_DELAY_MS } from './partner-waits.js';
 import { benchProviderCalls } from './provider-calls.js';
 import { benchStorageScaling, STORAGE_DEFAULTS } from './storage-scaling.js';
 import { type BenchResult, fixed, installFakeTelegram } from './support.js';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
           ),
       ],
       ['provider calls', () => benchProviderCalls(telegram)],
+      ['partner waits', () => benchPartnerWaits(telegram, quick ? 10 : PROVIDER_DELAY_MS)],
       [
         'webhook throughput',
         () =>

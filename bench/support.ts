@@ -4,10 +4,13 @@
  * and small statistics helpers. Nothing here reaches the network beyond 127.0.0.1.
  */
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Telegraf, Telegram } from 'telegraf';
+import { fileURLToPath } from 'node:url';
+import i18next, { type Resource } from 'i18next';
+import { type Context, Scenes, session, Telegraf, Telegram } from 'telegraf';
 import type { Update, UserFromGetMe } from 'telegraf/types';
 import { createApiFactory, PartnerTransport } from '../src/api/index.js';
 import type { BotContext } from '../src/bot/context.js';
@@ -37,6 +40,8 @@ export const BOT_TOKEN = `${BOT_INFO.id}:AAbench-local-only-never-sent-anywhere`
 export interface BotCall {
   method: string;
   payload: Record<string, unknown>;
+  /** When the bot made the call (`performance.now()`). */
+  at: number;
 }
 
 /** The Bot API stand-in: every call is recorded and answered at once, without I/O. */
@@ -69,7 +74,7 @@ export function installFakeTelegram(): FakeTelegram {
   };
   async function callApi(method: string, payload: Record<string, unknown>): Promise<unknown> {
     fake.count++;
-    if (fake.record) fake.calls.push({ method, payload });
+    if (fake.record) fake.calls.push({ method, payload, at: performance.now() });
     const chat = { id: payload.chat_id, type: 'private' };
     switch (method) {
       case 'sendMessage':
@@ -201,6 +206,65 @@ export function startBareBot(): Telegraf {
   const bot = new Telegraf(BOT_TOKEN);
   bot.botInfo = BOT_INFO;
   bot.command('help', (ctx) => ctx.reply('x'));
+  return bot;
+}
+
+/** The typical bot's context: telegraf's, with a session holding a wizard's bookkeeping. */
+type TypicalContext = Scenes.WizardContext;
+
+/** `locales/` at the project root. */
+const LOCALES_DIR = fileURLToPath(new URL('../locales', import.meta.url));
+
+/** The bot's locale files as i18next resources: `{ ru: { common: {…}, … }, en: … }`. */
+function readLocaleResources(): Resource {
+  const resources: Resource = {};
+  for (const locale of ['ru', 'en']) {
+    const namespaces: Record<string, Resource[string][string]> = {};
+    for (const file of readdirSync(join(LOCALES_DIR, locale)).filter((f) => f.endsWith('.json'))) {
+      namespaces[file.slice(0, -'.json'.length)] = JSON.parse(
+        readFileSync(join(LOCALES_DIR, locale, file), 'utf8'),
+      );
+    }
+    resources[locale] = namespaces;
+  }
+  return resources;
+}
+
+/**
+ * A typical telegraf bot, the CPU baseline: `session()` with telegraf's in-memory store, a Stage
+ * holding a two-step WizardScene, and i18next (its own instance over the bot's locale files)
+ * translating the same `/help` text in the user's language, sent as HTML. No storage, no
+ * encryption, no per-chat queue.
+ */
+export function startTypicalBot(): Telegraf<TypicalContext> {
+  const i18n = i18next.createInstance();
+  void i18n.init({
+    resources: readLocaleResources(),
+    lng: 'ru',
+    fallbackLng: 'ru',
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
+  const t = (ctx: Context, key: string, options: Record<string, unknown> = {}) =>
+    i18n.t(key, { lng: ctx.from?.language_code === 'en' ? 'en' : 'ru', ...options });
+  const wizard = new Scenes.WizardScene<TypicalContext>(
+    'signup',
+    async (ctx) => {
+      await ctx.reply(t(ctx, 'common:notUnderstood'));
+      return ctx.wizard.next();
+    },
+    async (ctx) => {
+      await ctx.reply(t(ctx, 'common:notUnderstood'));
+      return ctx.scene.leave();
+    },
+  );
+  const bot = new Telegraf<TypicalContext>(BOT_TOKEN);
+  bot.botInfo = BOT_INFO;
+  bot.use(session());
+  bot.use(new Scenes.Stage<TypicalContext>([wizard]).middleware());
+  bot.command('signup', (ctx) => ctx.scene.enter('signup'));
+  bot.help((ctx) => ctx.reply(t(ctx, 'onboarding:help'), { parse_mode: 'HTML' }));
   return bot;
 }
 

@@ -17,6 +17,8 @@ const CACHED_METHODS = [
 export interface ApiFactoryOptions {
   /** How long reference data is reused. */
   ttlMs?: number;
+  /** How long the domain order index is reused (it is dropped on every order created). */
+  domainIndexTtlMs?: number;
   /** How many tokens keep a cache at once; the least recently used is dropped. */
   maxTokens?: number;
   now?: () => number;
@@ -43,6 +45,7 @@ interface Entry {
  */
 export function createApiFactory(transport: PartnerTransport, options: ApiFactoryOptions = {}): ApiFactory {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const indexTtlMs = options.domainIndexTtlMs ?? 5 * 60_000;
   const maxTokens = options.maxTokens ?? 1_000;
   const now = options.now ?? Date.now;
   const caches = new Map<string, Map<string, Entry>>();
@@ -83,7 +86,27 @@ export function createApiFactory(transport: PartnerTransport, options: ApiFactor
       };
       Object.assign(cached, { [method]: wrapper });
     }
-    return { ...api, ...cached };
+    // The domain order index: kept briefly, fetched again on request (a name not found may have
+    // been ordered outside the bot a moment ago) and dropped whenever this token creates a domain order.
+    const INDEX_KEY = 'domainOrderIndex';
+    const domainOrderIndex: PartnerApi['domainOrderIndex'] = (query = {}) => {
+      const hit = cache.get(INDEX_KEY);
+      if (!query.fresh && hit && hit.expires > now())
+        return hit.value as ReturnType<PartnerApi['domainOrderIndex']>;
+      const value = api.domainOrderIndex();
+      cache.set(INDEX_KEY, { expires: now() + indexTtlMs, value });
+      value.catch(() => {
+        if (cache.get(INDEX_KEY)?.value === value) cache.delete(INDEX_KEY);
+      });
+      return value;
+    };
+    const createDomainOrder: PartnerApi['createDomainOrder'] = (request) => {
+      // Dropped whatever the outcome: after a timeout the order may exist all the same.
+      const created = api.createDomainOrder(request);
+      void created.finally(() => cache.delete(INDEX_KEY)).catch(() => undefined);
+      return created;
+    };
+    return { ...api, ...cached, domainOrderIndex, createDomainOrder };
   };
   return Object.assign(cachedFor, { uncached: (token: string) => createPartnerApi(transport, token) });
 }

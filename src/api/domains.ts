@@ -1,7 +1,9 @@
+import { type DnsRecordData, toAsciiHostName } from '../core/dns-records.js';
 import { type Caller, callGet, checkRequest, fillPath, type HttpMethod } from './http.js';
 import { urlResponse } from './schemas/common.js';
 import {
   customNameServersRequest,
+  DNS_RECORD_KINDS,
   type DnsRecordInput,
   type DnsRecordKind,
   dnsRecordInput,
@@ -12,6 +14,53 @@ import {
   type NameServerInput,
   nameServersResponse,
 } from './schemas/domains.js';
+
+/** A name as the provider gets it: punycode, no trailing dot (the API asks for "full domain"). */
+function apiName(name: string): string {
+  const ascii = toAsciiHostName(name);
+  return ascii.length > 1 && ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
+}
+
+/**
+ * The add-record call's input for a record: lower-case kind plus the body fields of
+ * partner-api.md, typed by the request schema (a renamed body field fails the type check).
+ * Unicode hosts and targets go out in punycode and targets lose their trailing dot; everything
+ * else is sent as the record holds it.
+ */
+export function toDnsRecordBody(record: DnsRecordData): DnsRecordInput {
+  const base = { ttl: record.ttl, host: toAsciiHostName(record.host) };
+  switch (record.type) {
+    case 'A':
+      return { kind: 'a', ...base, ipv4: record.ipv4 };
+    case 'AAAA':
+      return { kind: 'aaaa', ...base, ipv6: record.ipv6 };
+    case 'CNAME':
+      return { kind: 'cname', ...base, canonical: apiName(record.canonical) };
+    case 'NS':
+      return { kind: 'ns', ...base, ns: apiName(record.ns) };
+    case 'MX':
+      return { kind: 'mx', ...base, mail_server: apiName(record.mail_server), priority: record.priority };
+    case 'TXT':
+      return { kind: 'txt', ...base, text: record.text };
+    case 'SRV':
+      return {
+        kind: 'srv',
+        ...base,
+        service: record.service,
+        protocol: record.protocol,
+        target: apiName(record.target),
+        port: record.port,
+        priority: record.priority,
+        weight: record.weight,
+      };
+  }
+}
+
+/** The kind path segment of a listed record's type, or undefined for a type the API cannot delete. */
+export function dnsRecordKindOf(type: string): DnsRecordKind | undefined {
+  const lower = type.trim().toLowerCase();
+  return DNS_RECORD_KINDS.find((kind) => kind === lower);
+}
 
 /** Domain checks, the ownership certificate, name servers and DNS records of a domain order. */
 export function createDomainsApi(call: Caller) {

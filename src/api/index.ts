@@ -1,6 +1,8 @@
 export { type ApiFactory, type ApiFactoryOptions, createApiFactory } from './cache.js';
 export type { PartnerApi } from './client.js';
 export { createPartnerApi } from './client.js';
+export type { DomainOrderIndex, DomainOrderIndexQuery } from './domain-index.js';
+export { dnsRecordKindOf, toDnsRecordBody } from './domains.js';
 export * from './errors.js';
 export type { CallEvent, TransportOptions } from './http.js';
 export { PartnerTransport } from './http.js';

@@ -24,12 +24,15 @@ export class CallbackRouter {
   /**
    * Registers the handler of an action. With `selfAnswer` the handler answers the query itself
    * (to show a text such as "already submitted"), and must do so before any provider call.
+   * Throws when the action already has a handler: two features claiming one button is a wiring
+   * mistake, found at start rather than by the partner's tap.
    */
   on<A extends CallbackAction>(
     action: A,
     handler: CallbackHandler<A>,
     options: { selfAnswer?: boolean } = {},
   ): this {
+    if (this.handlers.has(action)) throw new Error(`callback action "${action}" is registered twice`);
     this.handlers.set(action, {
       run: (ctx, args) => handler(ctx, ...(args as ArgsOf<A>)),
       selfAnswer: options.selfAnswer ?? false,

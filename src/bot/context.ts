@@ -1,13 +1,28 @@
 import type { Context, Scenes } from 'telegraf';
-import type { PartnerApi } from '../api/index.js';
+import type { NameServerInput, PartnerApi } from '../api/index.js';
+import type { ImportPlan } from '../core/dns-plan.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { Translate } from './i18n.js';
 
 /** Scene state kept in the session; each scene narrows its own part. */
 export type SceneState = Scenes.SceneSessionData;
 
-/** What the session holds: telegraf's scene bookkeeping only; everything else is in ChatData. */
-export type BotSession = Scenes.SceneSession<SceneState>;
+/** Name servers typed by the partner, waiting for the confirming button. */
+export interface PendingNameServers {
+  orderId: number;
+  servers: NameServerInput[];
+}
+
+/**
+ * What the session holds: telegraf's scene bookkeeping and the DNS changes waiting for their
+ * confirming button; everything else is in ChatData.
+ */
+export interface BotSession extends Scenes.SceneSession<SceneState> {
+  /** An import plan until its Apply button (single use). */
+  dnsImport?: ImportPlan | undefined;
+  /** Custom name servers until their Yes button. */
+  nsPending?: PendingNameServers | undefined;
+}
 
 /** The context every handler gets: telegraf's, plus language and the chat's partner API. */
 export interface BotContext extends Context {

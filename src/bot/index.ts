@@ -23,10 +23,8 @@ import { PagedLists } from './paged-list.js';
 import { createAwaitInputScene } from './scenes/await-input.js';
 import { createCheckScene } from './scenes/check-domains.js';
 import { createDnsAddFlow } from './scenes/order/dns-add-flow.js';
-import { createDomainFlow } from './scenes/order/domain-flow.js';
 import { OrderEngine } from './scenes/order/engine.js';
 import { createProfileFlow } from './scenes/order/profile-flow.js';
-import { createTariffFlow } from './scenes/order/tariff-flow.js';
 import { createTokenScene } from './scenes/token.js';
 
 /** Everything the bot needs, built by main.ts (or a test). */
@@ -98,10 +96,7 @@ export function createBot(deps: BotDeps): PartnerBot {
     chatData: deps.chatData,
     logger: deps.logger,
     flows: {
-      domain: createDomainFlow(),
-      hosting: createTariffFlow('hosting'),
-      mail: createTariffFlow('mail'),
-      ssl: createTariffFlow('ssl'),
+      // The product kinds' flows come from the order-kind registry (order-kinds.ts).
       profile: createProfileFlow(),
       // The DNS commands are built after the engine; the flow reaches them through this.
       dnsAdd: createDnsAddFlow({ afterAdd: (ctx, orderId): Promise<void> => dns.showRecords(ctx, orderId) }),

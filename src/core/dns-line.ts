@@ -1,10 +1,11 @@
 import {
   DEFAULT_TTL,
-  DNS_FIELDS,
+  DNS_RECORD_TYPES,
   type DnsRecordData,
   type DnsType,
   isDnsType,
-  type RecordProblem,
+  perRecordType,
+  type RecordReason,
   validateRecord,
 } from './dns-records.js';
 
@@ -17,22 +18,14 @@ import {
  */
 
 /** The expected form of each type, shown to the user with any error in a line. */
-export const DNS_LINE_FORMS: Record<DnsType, string> = {
-  A: 'A <host> <ipv4> [ttl]',
-  AAAA: 'AAAA <host> <ipv6> [ttl]',
-  CNAME: 'CNAME <host> <canonical> [ttl]',
-  NS: 'NS <host> <ns> [ttl]',
-  MX: 'MX <host> <mail_server> <priority> [ttl]',
-  TXT: 'TXT <host> <text…> [ttl=<n>]',
-  SRV: 'SRV <host> <service> <protocol> <target> <port> <priority> <weight> [ttl]',
-};
+export const DNS_LINE_FORMS: Record<DnsType, string> = perRecordType((type) => DNS_RECORD_TYPES[type].form);
 
 /**
  * Why a line was refused: a field check of validateRecord, or `missing` (a field is not there),
  * `unknown` (not one of the seven types), `extra` (words left over, or a second ttl), `quote` (a
  * quoted TXT text is not closed).
  */
-export type DnsLineReason = RecordProblem['reason'] | 'missing' | 'unknown' | 'extra' | 'quote';
+export type DnsLineReason = RecordReason | 'missing' | 'unknown' | 'extra' | 'quote';
 
 /** The result of parseDnsLine: the record, or the field at fault, why (a DnsLineReason) and the type's form (undefined when the type is unknown). */
 export type DnsLineResult =
@@ -138,7 +131,8 @@ export function parseDnsLine(text: string): DnsLineResult {
   const hostToken = peek();
   if (!hostToken) return fail('host', 'missing', form);
   index++;
-  const fields: readonly string[] = DNS_FIELDS[type];
+  const specs = DNS_RECORD_TYPES[type].fields;
+  const fields = specs.map((spec) => spec.name);
 
   let values: string[];
   let trailing: Token[];
@@ -173,46 +167,17 @@ export function parseDnsLine(text: string): DnsLineResult {
   const ttlText = ttlWords[0]?.text.slice('ttl='.length) ?? trailing[0]?.text;
   const ttl = ttlText === undefined ? DEFAULT_TTL : integer('ttl', ttlText);
   const host = hostToken.text;
-  const [a = '', b = '', c = '', d = '', e = '', f = ''] = values;
-
-  let record: DnsRecordData;
-  switch (type) {
-    case 'A':
-      record = { type, host, ttl, ipv4: a };
-      break;
-    case 'AAAA':
-      record = { type, host, ttl, ipv6: a };
-      break;
-    case 'CNAME':
-      record = { type, host, ttl, canonical: a };
-      break;
-    case 'NS':
-      record = { type, host, ttl, ns: a };
-      break;
-    case 'MX': {
-      // Zone files put the priority first; a number where the server belongs means that order.
-      const swapped = /^\d+$/.test(a) && !/^[+-]?\d+$/.test(b);
-      const [server, priority] = swapped ? [b, a] : [a, b];
-      record = { type, host, ttl, mail_server: server, priority: integer('priority', priority) };
-      break;
-    }
-    case 'TXT':
-      record = { type, host, ttl, text: a };
-      break;
-    case 'SRV':
-      record = {
-        type,
-        host,
-        ttl,
-        service: a,
-        protocol: b,
-        target: c,
-        port: integer('port', d),
-        priority: integer('priority', e),
-        weight: integer('weight', f),
-      };
-      break;
+  if (type === 'MX') {
+    // Zone files put the priority first; a number where the server belongs means that order.
+    const [server = '', priority = ''] = values;
+    if (/^\d+$/.test(server) && !/^[+-]?\d+$/.test(priority)) values = [priority, server];
   }
+  const read: Record<string, string | number> = {};
+  specs.forEach((spec, i) => {
+    const word = values[i] ?? '';
+    read[spec.name] = spec.kind === 'uint16' ? integer(spec.name, word) : word;
+  });
+  const record: DnsRecordData = DNS_RECORD_TYPES[type].build(host, ttl, read);
 
   const order = ['host', ...fields, 'ttl'];
   const problem = validateRecord(record);

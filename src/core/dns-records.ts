@@ -38,17 +38,6 @@ export type DnsRecordData =
       weight: number;
     };
 
-/** The data fields of each type (host and ttl aside), in the order of the one-line form. */
-export const DNS_FIELDS = {
-  A: ['ipv4'],
-  AAAA: ['ipv6'],
-  CNAME: ['canonical'],
-  NS: ['ns'],
-  MX: ['mail_server', 'priority'],
-  TXT: ['text'],
-  SRV: ['service', 'protocol', 'target', 'port', 'priority', 'weight'],
-} as const satisfies Record<DnsType, readonly string[]>;
-
 /** Whether an upper-case string names one of the seven types. */
 export function isDnsType(text: string): text is DnsType {
   return (DNS_TYPES as readonly string[]).includes(text);
@@ -156,123 +145,258 @@ export function isDomainName(name: string): boolean {
   return !/^\d+$/.test(labels.at(-1) ?? '');
 }
 
-/** A service or protocol label of SRV: `_sip` or `sip`, `_tcp` or `tcp`. */
-const SERVICE_LABEL = /^_?[A-Za-z0-9](?:[A-Za-z0-9-]{0,60}[A-Za-z0-9])?$/;
+/** A service or protocol label of SRV (RFC 2782): `_sip`, `_tcp`; the underscore is required. */
+const SERVICE_LABEL = /^_[A-Za-z0-9](?:[A-Za-z0-9-]{0,60}[A-Za-z0-9])?$/;
+
+/** Why a field was refused; the partner reads it as `dns:reason.<reason>` with problemParams. */
+export type RecordReason =
+  | 'empty'
+  | 'ipv4'
+  | 'ipv6'
+  | 'host'
+  | 'domain'
+  | 'service'
+  | 'integer'
+  | 'range'
+  | 'tooLong';
 
 /** The first problem of a record: the field it is in and why. */
-export type RecordProblem = {
-  field: string;
-  reason: 'empty' | 'ipv4' | 'ipv6' | 'host' | 'domain' | 'integer' | 'range' | 'tooLong';
-};
+export type RecordProblem = { field: string; reason: RecordReason };
 
 type Problem = RecordProblem | undefined;
 
+/** What a field holds, and so how it is checked and read from typed text. */
+export type FieldKind = 'host' | 'ttl' | 'ipv4' | 'ipv6' | 'name' | 'target' | 'service' | 'uint16' | 'text';
+
+/** Integer bounds of the numeric kinds (shown to the partner with a range problem). */
+const BOUNDS = { ttl: { min: 1, max: MAX_TTL }, uint16: { min: 0, max: 65_535 } } as const;
+
 const isBlank = (text: string): boolean => text.trim() === '';
 
-function checkHost(host: string): Problem {
-  if (isBlank(host)) return { field: 'host', reason: 'empty' };
-  return isHostLabel(host) ? undefined : { field: 'host', reason: 'host' };
+/** The one check of a field value of a kind: every path (line, guided form, BIND) comes here. */
+export function checkField(field: string, kind: FieldKind, value: string | number): Problem {
+  if (kind === 'ttl' || kind === 'uint16') {
+    const { min, max } = BOUNDS[kind];
+    if (typeof value !== 'number' || !Number.isInteger(value)) return { field, reason: 'integer' };
+    return value < min || value > max ? { field, reason: 'range' } : undefined;
+  }
+  const text = String(value);
+  if (isBlank(text)) return { field, reason: 'empty' };
+  switch (kind) {
+    case 'host':
+      return isHostLabel(text) ? undefined : { field, reason: 'host' };
+    case 'ipv4':
+      return isIpv4(text) ? undefined : { field, reason: 'ipv4' };
+    case 'ipv6':
+      return isIpv6(text) ? undefined : { field, reason: 'ipv6' };
+    case 'name':
+      return isDomainName(text) ? undefined : { field, reason: 'domain' };
+    case 'target':
+      // '.' is "no such service here" (RFC 2782), decided once for every path.
+      return text === '.' || isDomainName(text) ? undefined : { field, reason: 'domain' };
+    case 'service':
+      return SERVICE_LABEL.test(text) ? undefined : { field, reason: 'service' };
+    case 'text':
+      return text.length > MAX_TXT_LENGTH ? { field, reason: 'tooLong' } : undefined;
+  }
 }
 
-function checkName(field: string, name: string, allowRoot = false): Problem {
-  if (isBlank(name)) return { field, reason: 'empty' };
-  if (allowRoot && name === '.') return undefined;
-  return isDomainName(name) ? undefined : { field, reason: 'domain' };
+/** One field of a record type: its name in the record and the API body, and its kind. */
+export interface FieldSpec {
+  name: string;
+  kind: FieldKind;
 }
 
-function checkInteger(field: string, value: number, min: number, max: number): Problem {
-  if (!Number.isInteger(value)) return { field, reason: 'integer' };
-  return value < min || value > max ? { field, reason: 'range' } : undefined;
+/**
+ * A record type in one place (octoDNS keeps parse, validate and render of a type together): its
+ * fields in the order of the one-line form and the guided form, the one-line form shown with an
+ * error, how its data reads to a person and how it reads from typed field values.
+ */
+export interface RecordTypeDescriptor<T extends DnsType> {
+  fields: readonly FieldSpec[];
+  /** The one-line form, shown with any error in a line. */
+  form: string;
+  /** The record from its host, ttl and field values (numbers already read). */
+  build(host: string, ttl: number, values: Readonly<Record<string, string | number>>): RecordOf<T>;
+  /** The data part as a person reads it: `10 mx.example.by`, `"v=spf1 -all"`. */
+  data(record: RecordOf<T>): string;
 }
 
-const checkUint16 = (field: string, value: number): Problem => checkInteger(field, value, 0, 65_535);
+/** The record of one type. */
+export type RecordOf<T extends DnsType> = Extract<DnsRecordData, { type: T }>;
 
-function checkServiceLabel(field: string, label: string): Problem {
-  if (isBlank(label)) return { field, reason: 'empty' };
-  return SERVICE_LABEL.test(label) ? undefined : { field, reason: 'host' };
+const str = (values: Readonly<Record<string, string | number>>, name: string): string =>
+  String(values[name] ?? '');
+const num = (values: Readonly<Record<string, string | number>>, name: string): number => {
+  const value = values[name];
+  return typeof value === 'number' ? value : Number.NaN;
+};
+
+/** The registry of the seven record types. */
+export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
+  A: {
+    fields: [{ name: 'ipv4', kind: 'ipv4' }],
+    form: 'A <host> <ipv4> [ttl]',
+    build: (host, ttl, v) => ({ type: 'A', host, ttl, ipv4: str(v, 'ipv4') }),
+    data: (r) => r.ipv4,
+  },
+  AAAA: {
+    fields: [{ name: 'ipv6', kind: 'ipv6' }],
+    form: 'AAAA <host> <ipv6> [ttl]',
+    build: (host, ttl, v) => ({ type: 'AAAA', host, ttl, ipv6: str(v, 'ipv6') }),
+    data: (r) => r.ipv6,
+  },
+  CNAME: {
+    fields: [{ name: 'canonical', kind: 'name' }],
+    form: 'CNAME <host> <canonical> [ttl]',
+    build: (host, ttl, v) => ({ type: 'CNAME', host, ttl, canonical: str(v, 'canonical') }),
+    data: (r) => r.canonical,
+  },
+  NS: {
+    fields: [{ name: 'ns', kind: 'name' }],
+    form: 'NS <host> <ns> [ttl]',
+    build: (host, ttl, v) => ({ type: 'NS', host, ttl, ns: str(v, 'ns') }),
+    data: (r) => r.ns,
+  },
+  MX: {
+    fields: [
+      { name: 'mail_server', kind: 'name' },
+      { name: 'priority', kind: 'uint16' },
+    ],
+    form: 'MX <host> <mail_server> <priority> [ttl]',
+    build: (host, ttl, v) => ({
+      type: 'MX',
+      host,
+      ttl,
+      mail_server: str(v, 'mail_server'),
+      priority: num(v, 'priority'),
+    }),
+    data: (r) => `${r.priority} ${r.mail_server}`,
+  },
+  TXT: {
+    fields: [{ name: 'text', kind: 'text' }],
+    form: 'TXT <host> <text…> [ttl=<n>]',
+    build: (host, ttl, v) => ({ type: 'TXT', host, ttl, text: str(v, 'text') }),
+    data: (r) => `"${r.text}"`,
+  },
+  SRV: {
+    fields: [
+      { name: 'service', kind: 'service' },
+      { name: 'protocol', kind: 'service' },
+      { name: 'target', kind: 'target' },
+      { name: 'port', kind: 'uint16' },
+      { name: 'priority', kind: 'uint16' },
+      { name: 'weight', kind: 'uint16' },
+    ],
+    form: 'SRV <host> <service> <protocol> <target> <port> <priority> <weight> [ttl]',
+    build: (host, ttl, v) => ({
+      type: 'SRV',
+      host,
+      ttl,
+      service: str(v, 'service'),
+      protocol: str(v, 'protocol'),
+      target: str(v, 'target'),
+      port: num(v, 'port'),
+      priority: num(v, 'priority'),
+      weight: num(v, 'weight'),
+    }),
+    data: (r) => `${r.service} ${r.protocol} ${r.priority} ${r.weight} ${r.port} ${r.target}`,
+  },
+};
+
+/** The descriptor of a record's own type (one cast-free lookup for the union). */
+function descriptorOf<T extends DnsType>(type: T): RecordTypeDescriptor<T> {
+  return DNS_RECORD_TYPES[type];
+}
+
+/** The field values of a record, by name, in the order of its type's fields. */
+function fieldValues(record: DnsRecordData): [FieldSpec, string | number][] {
+  const values: Readonly<Record<string, unknown>> = record;
+  return descriptorOf(record.type).fields.map((field) => {
+    const value = values[field.name];
+    return [field, typeof value === 'number' ? value : String(value ?? '')];
+  });
+}
+
+/** A value for each record type, computed from the registry (exhaustive by construction). */
+export function perRecordType<V>(of: (type: DnsType) => V): Record<DnsType, V> {
+  return {
+    A: of('A'),
+    AAAA: of('AAAA'),
+    CNAME: of('CNAME'),
+    NS: of('NS'),
+    MX: of('MX'),
+    TXT: of('TXT'),
+    SRV: of('SRV'),
+  };
+}
+
+/** The data fields of each type (host and ttl aside), in the order of the one-line form. */
+export const DNS_FIELDS: Record<DnsType, readonly string[]> = perRecordType((type) =>
+  DNS_RECORD_TYPES[type].fields.map((f) => f.name),
+);
+
+/** The data part of a record as a person reads it (the descriptor's `data`). */
+export function recordDataText<T extends DnsType>(record: RecordOf<T>): string {
+  const descriptor: RecordTypeDescriptor<T> = descriptorOf(record.type);
+  return descriptor.data(record);
 }
 
 /**
  * Checks every field in the order of the one-line form (host, the type's fields, ttl) and returns
  * the first problem, or undefined. ttl 1..2147483647; priority, weight, port 0..65535; TXT
- * non-empty and at most 4000 characters; an SRV target may be '.' ("no such service", RFC 2782).
+ * non-empty and at most 4000 characters; SRV service and protocol start with '_'; an SRV target
+ * may be '.' ("no such service", RFC 2782).
  */
 export function validateRecord(record: DnsRecordData): RecordProblem | undefined {
-  const data = ((): Problem => {
-    switch (record.type) {
-      case 'A':
-        if (isBlank(record.ipv4)) return { field: 'ipv4', reason: 'empty' };
-        return isIpv4(record.ipv4) ? undefined : { field: 'ipv4', reason: 'ipv4' };
-      case 'AAAA':
-        if (isBlank(record.ipv6)) return { field: 'ipv6', reason: 'empty' };
-        return isIpv6(record.ipv6) ? undefined : { field: 'ipv6', reason: 'ipv6' };
-      case 'CNAME':
-        return checkName('canonical', record.canonical);
-      case 'NS':
-        return checkName('ns', record.ns);
-      case 'MX':
-        return checkName('mail_server', record.mail_server) ?? checkUint16('priority', record.priority);
-      case 'TXT':
-        if (isBlank(record.text)) return { field: 'text', reason: 'empty' };
-        return record.text.length > MAX_TXT_LENGTH ? { field: 'text', reason: 'tooLong' } : undefined;
-      case 'SRV':
-        return (
-          checkServiceLabel('service', record.service) ??
-          checkServiceLabel('protocol', record.protocol) ??
-          checkName('target', record.target, true) ??
-          checkUint16('port', record.port) ??
-          checkUint16('priority', record.priority) ??
-          checkUint16('weight', record.weight)
-        );
-    }
-  })();
-  return checkHost(record.host) ?? data ?? checkInteger('ttl', record.ttl, 1, MAX_TTL);
+  const checks: [string, FieldKind, string | number][] = [
+    ['host', 'host', record.host],
+    ...fieldValues(record).map(([f, v]): [string, FieldKind, string | number] => [f.name, f.kind, v]),
+    ['ttl', 'ttl', record.ttl],
+  ];
+  for (const [field, kind, value] of checks) {
+    const problem = checkField(field, kind, value);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
-// ---- the add call -----------------------------------------------------------------------------
+/** The i18n key and parameters that tell the partner a problem (never the internal code). */
+export function problemMessage(problem: { field: string; reason: string }): {
+  key: string;
+  params: Record<string, string | number>;
+} {
+  const bounds = problem.field === 'ttl' ? BOUNDS.ttl : BOUNDS.uint16;
+  const params: Record<string, string | number> =
+    problem.reason === 'range' ? { ...bounds } : problem.reason === 'tooLong' ? { max: MAX_TXT_LENGTH } : {};
+  return { key: `dns:reason.${problem.reason}`, params };
+}
 
-/** A name as the provider gets it: punycode, no trailing dot (the API asks for "full domain"). */
-function apiName(name: string): string {
-  const ascii = toAsciiHostName(name);
-  return ascii.length > 1 && ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
+/** The kind of a field of a type, host and ttl included; undefined for a field the type lacks. */
+export function fieldKind(type: DnsType, field: string): FieldKind | undefined {
+  if (field === 'host' || field === 'ttl') return field;
+  return DNS_RECORD_TYPES[type].fields.find((f) => f.name === field)?.kind;
 }
 
 /**
- * The add-record call's input: lower-case kind plus the body fields of partner-api.md. Unicode
- * hosts and targets go out in punycode and targets lose their trailing dot; everything else is
- * sent as the record holds it.
+ * A field typed alone (the guided form): numbers are read as whole decimal numbers, text keeps
+ * its spaces, everything else is trimmed; then the same check as every other path.
  */
-export function toApiInput(record: DnsRecordData): {
-  kind: 'a' | 'aaaa' | 'cname' | 'ns' | 'mx' | 'txt' | 'srv';
-  ttl: number;
-  host: string;
-} & Record<string, string | number> {
-  const base = { ttl: record.ttl, host: toAsciiHostName(record.host) };
-  switch (record.type) {
-    case 'A':
-      return { kind: 'a', ...base, ipv4: record.ipv4 };
-    case 'AAAA':
-      return { kind: 'aaaa', ...base, ipv6: record.ipv6 };
-    case 'CNAME':
-      return { kind: 'cname', ...base, canonical: apiName(record.canonical) };
-    case 'NS':
-      return { kind: 'ns', ...base, ns: apiName(record.ns) };
-    case 'MX':
-      return { kind: 'mx', ...base, mail_server: apiName(record.mail_server), priority: record.priority };
-    case 'TXT':
-      return { kind: 'txt', ...base, text: record.text };
-    case 'SRV':
-      return {
-        kind: 'srv',
-        ...base,
-        service: record.service,
-        protocol: record.protocol,
-        target: apiName(record.target),
-        port: record.port,
-        priority: record.priority,
-        weight: record.weight,
-      };
+export function readField(
+  field: string,
+  kind: FieldKind,
+  text: string,
+): { ok: true; value: string | number } | { ok: false; problem: RecordProblem } {
+  let value: string | number = kind === 'text' ? text : text.trim();
+  if (kind === 'ttl' || kind === 'uint16') {
+    const word = String(value);
+    if (!/^[+-]?\d+$/.test(word)) return { ok: false, problem: { field, reason: 'integer' } };
+    // `+ 0` turns -0 into 0, as the one-line grammar reads it.
+    value = Number(word) + 0;
+    if (!Number.isSafeInteger(value)) return { ok: false, problem: { field, reason: 'range' } };
   }
+  const problem = checkField(field, kind, value);
+  return problem ? { ok: false, problem } : { ok: true, value };
 }
 
 // ---- zone-file text ---------------------------------------------------------------------------

@@ -78,6 +78,15 @@ export interface ChatData {
   setAside(chatId: number): Promise<string | undefined>;
   /** telegraf session storage over the same documents. */
   sessionStore<T extends object>(): ChatSessionStore<T>;
+  /**
+   * Runs `task` with the chat's document read at most once: every getter and the session store
+   * called for this chat while `task` runs share one `ChatStore.read`, and each write through
+   * this ChatData (still a `ChatStore.update`) refreshes that shared copy. The bot wraps each
+   * update in it, so locale, token and session come from one read. Only for work that holds the
+   * chat (the per-chat queue, and across instances the chat lock): a write that bypasses this
+   * ChatData meanwhile would not be seen until the task ends.
+   */
+  withChat<T>(chatId: number, task: () => Promise<T>): Promise<T>;
 }
 
 function isEmptySession(session: Record<string, unknown>): boolean {
@@ -88,12 +97,65 @@ function isEmptySession(session: Record<string, unknown>): boolean {
 
 type Opened<T> = { ok: true; value: T } | { ok: false; error: Error };
 
+/** One chat's document shared while `withChat` runs (nested calls share it too). */
+interface ChatScope {
+  depth: number;
+  /** The pending or settled read, or the document the last write left; none before the first. */
+  doc?: Promise<ChatDoc | undefined> | undefined;
+  /**
+   * The sealed session the last `get` opened and its clear text: telegraf writes the session
+   * back after every update, and an unchanged one is recognised by this pair without opening
+   * the stored session again.
+   */
+  openedSession?: { sealed: string; text: string } | undefined;
+}
+
 /** Builds the typed layer over a store and a keyring (both built by the caller). */
 export function createChatData(options: ChatDataOptions): ChatData {
   const { store, keyring, onUnreadable } = options;
 
+  const scopes = new Map<number, ChatScope>();
+
   function report(chatId: number, field: SealedField, error: Error): void {
     onUnreadable?.({ chatId, field, error });
+  }
+
+  /** The chat's document: from the chat's scope when one is open, else straight from the store. */
+  function readDoc(chatId: number): Promise<ChatDoc | undefined> {
+    const scope = scopes.get(chatId);
+    if (scope === undefined) return store.read(chatId);
+    if (scope.doc === undefined) {
+      const pending = store.read(chatId);
+      scope.doc = pending;
+      // A failed read (a damaged record, an outage) is not kept: the next read asks again.
+      pending.catch(() => {
+        if (scope.doc === pending) scope.doc = undefined;
+      });
+    }
+    return scope.doc;
+  }
+
+  /** `store.update`, keeping an open scope's copy equal to what was written. */
+  async function updateDoc(chatId: number, change: (doc: ChatDoc) => ChatDoc): Promise<void> {
+    let written: ChatDoc;
+    try {
+      written = await store.update(chatId, change);
+    } catch (error) {
+      forget(chatId);
+      throw error;
+    }
+    const scope = scopes.get(chatId);
+    if (scope !== undefined)
+      scope.doc = Promise.resolve(Object.keys(written).length === 0 ? undefined : written);
+  }
+
+  /** Drops an open scope's copy, so the next read asks the store. */
+  function forget(chatId: number): void {
+    const scope = scopes.get(chatId);
+    if (scope !== undefined) {
+      scope.doc = undefined;
+      scope.openedSession = undefined;
+    }
   }
 
   function openToken(chatId: number, doc: ChatDoc): Opened<string | undefined> {
@@ -118,26 +180,45 @@ export function createChatData(options: ChatDataOptions): ChatData {
     }
   }
 
-  function openSession(chatId: number, doc: ChatDoc): Opened<Record<string, unknown> | undefined> {
+  function openSession(
+    chatId: number,
+    doc: ChatDoc,
+    scope: ChatScope | undefined,
+  ): Opened<Record<string, unknown> | undefined> {
     const stored = doc.session;
     if (stored === undefined) return { ok: true, value: undefined };
     // Written in clear by an earlier version: read as it is; the next write seals it.
     if (typeof stored !== 'string') return { ok: true, value: isPlainObject(stored) ? stored : undefined };
     try {
-      const parsed: unknown = JSON.parse(keyring.open(stored, chatId));
+      const text = keyring.open(stored, chatId);
+      const parsed: unknown = JSON.parse(text);
       if (!isPlainObject(parsed))
         return { ok: false, error: new TypeError('stored session is not an object') };
+      if (scope !== undefined) scope.openedSession = { sealed: stored, text };
       return { ok: true, value: parsed };
     } catch (error) {
       return { ok: false, error: toError(error) };
     }
   }
 
-  /** Whether the stored session is sealed and opens to exactly this canonical text. */
-  function holdsSession(chatId: number, doc: ChatDoc, text: string): boolean {
-    if (typeof doc.session !== 'string') return false;
+  /**
+   * Whether the document already holds this session: none for an empty one (`text` undefined),
+   * else a sealed session opening to exactly this canonical text. The session the scope last
+   * opened is compared without opening it again.
+   */
+  function holdsSession(
+    chatId: number,
+    doc: ChatDoc | undefined,
+    text: string | undefined,
+    scope: ChatScope | undefined,
+  ): boolean {
+    const stored = doc?.session;
+    if (text === undefined) return stored === undefined;
+    if (typeof stored !== 'string') return false;
+    const known = scope?.openedSession;
+    if (known !== undefined && known.sealed === stored) return known.text === text;
     try {
-      return keyring.open(doc.session, chatId) === text;
+      return keyring.open(stored, chatId) === text;
     } catch {
       return false;
     }
@@ -154,7 +235,7 @@ export function createChatData(options: ChatDataOptions): ChatData {
   ): Promise<void> {
     // `change` may run more than once (Redis retries); only the last run's finding counts.
     let unreadable: { field: SealedField; error: Error } | undefined;
-    await store.update(chatId, (doc) => {
+    await updateDoc(chatId, (doc) => {
       unreadable = undefined;
       return change(doc, (field, error) => {
         unreadable = { field, error };
@@ -165,16 +246,16 @@ export function createChatData(options: ChatDataOptions): ChatData {
 
   return {
     async getLocale(chatId) {
-      const locale = (await store.read(chatId))?.locale;
+      const locale = (await readDoc(chatId))?.locale;
       return locale === 'ru' || locale === 'en' ? locale : undefined;
     },
 
     async setLocale(chatId, locale) {
-      await store.update(chatId, (doc) => ({ ...doc, locale }));
+      await updateDoc(chatId, (doc) => ({ ...doc, locale }));
     },
 
     async getToken(chatId) {
-      const doc = await store.read(chatId);
+      const doc = await readDoc(chatId);
       if (doc === undefined) return undefined;
       const opened = openToken(chatId, doc);
       if (opened.ok) return opened.value;
@@ -185,15 +266,15 @@ export function createChatData(options: ChatDataOptions): ChatData {
     async setToken(chatId, token) {
       // Sealed outside `update`: a retried change must not seal again with a new IV for nothing.
       const sealed = keyring.seal(token, chatId);
-      await store.update(chatId, (doc) => ({ ...doc, token: sealed }));
+      await updateDoc(chatId, (doc) => ({ ...doc, token: sealed }));
     },
 
     async clearToken(chatId) {
-      await store.update(chatId, ({ token: _dropped, ...rest }) => rest);
+      await updateDoc(chatId, ({ token: _dropped, ...rest }) => rest);
     },
 
     async getProfiles(chatId) {
-      const doc = await store.read(chatId);
+      const doc = await readDoc(chatId);
       if (doc === undefined) return [];
       const opened = openProfiles(chatId, doc);
       if (opened.ok) return opened.value;
@@ -233,30 +314,49 @@ export function createChatData(options: ChatDataOptions): ChatData {
     },
 
     async getLastCurrencyId(chatId) {
-      const id = (await store.read(chatId))?.lastCurrencyId;
+      const id = (await readDoc(chatId))?.lastCurrencyId;
       return Number.isSafeInteger(id) ? id : undefined;
     },
 
     async setLastCurrencyId(chatId, currencyId) {
       if (!Number.isSafeInteger(currencyId)) throw new TypeError('currency id must be an integer');
-      await store.update(chatId, (doc) => ({ ...doc, lastCurrencyId: currencyId }));
+      await updateDoc(chatId, (doc) => ({ ...doc, lastCurrencyId: currencyId }));
     },
 
     async wipe(chatId) {
+      forget(chatId);
       await store.remove(chatId);
+      const scope = scopes.get(chatId);
+      if (scope !== undefined) scope.doc = Promise.resolve(undefined);
     },
 
-    setAside(chatId) {
-      return store.setAside(chatId);
+    async setAside(chatId) {
+      const setAsideAs = await store.setAside(chatId);
+      forget(chatId);
+      return setAsideAs;
+    },
+
+    async withChat(chatId, task) {
+      let scope = scopes.get(chatId);
+      if (scope === undefined) {
+        scope = { depth: 0 };
+        scopes.set(chatId, scope);
+      }
+      scope.depth++;
+      try {
+        return await task();
+      } finally {
+        if (--scope.depth === 0) scopes.delete(chatId);
+      }
     },
 
     sessionStore<T extends object>(): ChatSessionStore<T> {
       return {
         async get(key) {
           const chatId = parseSessionKey(key);
-          const doc = await store.read(chatId);
+          const doc = await readDoc(chatId);
           if (doc === undefined) return undefined;
-          const opened = openSession(chatId, doc);
+          const opened = openSession(chatId, doc, scopes.get(chatId));
           if (!opened.ok) {
             report(chatId, 'session', opened.error);
             return undefined;
@@ -266,24 +366,40 @@ export function createChatData(options: ChatDataOptions): ChatData {
         },
         async set(key, value) {
           const chatId = parseSessionKey(key);
-          const session = toJsonObject(value);
-          if (session === undefined) throw new TypeError('a session must be a JSON object');
           // An empty session — no keys, or only empty bookkeeping objects such as telegraf's
-          // `__scenes: {}` — is stored as none, so idle chats leave no document behind.
+          // `__scenes: {}` — is stored as none, so idle chats leave no document behind. Most
+          // updates end with one, recognised here without the JSON round trip.
+          const session = isPlainObject(value) && isEmptySession(value) ? value : toJsonObject(value);
+          if (session === undefined) throw new TypeError('a session must be a JSON object');
           const text = isEmptySession(session) ? undefined : serializeCanonical(session);
+          const scope = scopes.get(chatId);
+          // Within the chat's scope its copy is the stored document: an unchanged session (what
+          // telegraf writes back after most updates) needs no store call at all.
+          if (scope?.doc !== undefined) {
+            const current = await scope.doc.then(
+              (doc) => ({ doc }),
+              () => undefined,
+            );
+            if (current !== undefined && holdsSession(chatId, current.doc, text, scope)) return;
+          }
           let sealed: string | undefined;
-          await store.update(chatId, (doc) => {
+          await updateDoc(chatId, (doc) => {
             if (text === undefined) return withField(doc, 'session', undefined);
             // Every seal has a new IV, so sealed texts never compare equal: compare in clear,
             // or telegraf's write-back after every update would rewrite the file each time.
-            if (holdsSession(chatId, doc, text)) return doc;
+            if (holdsSession(chatId, doc, text, scopes.get(chatId))) return doc;
             // At most one seal per call, however often a Redis retry runs this change.
             sealed ??= keyring.seal(text, chatId);
             return withField(doc, 'session', sealed);
           });
+          const after = scopes.get(chatId);
+          if (after !== undefined && sealed !== undefined && text !== undefined) {
+            // What was just sealed is known in clear: the write-back at the update's end compares free.
+            if ((await after.doc)?.session === sealed) after.openedSession = { sealed, text };
+          }
         },
         async delete(key) {
-          await store.update(parseSessionKey(key), (doc) => withField(doc, 'session', undefined));
+          await updateDoc(parseSessionKey(key), (doc) => withField(doc, 'session', undefined));
         },
       };
     },

@@ -281,20 +281,64 @@ describe('zone files', () => {
     expect(String(again.find((c) => c.method === 'answerCallbackQuery')?.payload.text)).toContain('устарел');
   });
 
-  it('asks a second time before deleting more than a third of the records', async () => {
+  it('asks a second time before deleting more than 30% of 10 or more records (octoDNS)', async () => {
     const orderId = await newDomain(`mass-${Date.now()}.com`);
+    const api = h.api();
+    const hosts = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+    for (const host of hosts)
+      await api.addDnsRecord(orderId, { kind: 'a', ttl: 3600, host, ipv4: '192.0.2.1' });
+    const list = await h.send(`/dns ${orderId}`);
+    await h.press(buttonData(list, 'Импорт'));
+    // Keeps 6 of 10: deletes 4, more than 30%.
+    const preview = await h.send(
+      hosts
+        .slice(0, 6)
+        .map((host) => `${host} 3600 IN A 192.0.2.1`)
+        .join('\n'),
+    );
+    expect(lastText(preview)).toContain('Удалить: 4');
+    const before = writes();
+    const second = await h.press(buttonData(preview, 'Применить'));
+    expect(lastText(second)).toContain('больше 30%');
+    expect(writes()).toBe(before);
+    const done = await h.press(buttonData(second, 'Да, удалить 4'));
+    expect(all(done)).toContain('Готово: 4 из 4');
+    expect(await h.api().listDnsRecords(orderId)).toHaveLength(6);
+  });
+
+  it('applies a small zone’s deletions after the preview alone (under 10 records)', async () => {
+    const orderId = await newDomain(`small-${Date.now()}.com`);
     for (const host of ['a', 'b', 'c']) await h.send(`/dns ${orderId} add A ${host} 192.0.2.1`);
     const list = await h.send(`/dns ${orderId}`);
     await h.press(buttonData(list, 'Импорт'));
     const preview = await h.send('a 3600 IN A 192.0.2.1');
     expect(lastText(preview)).toContain('Удалить: 2');
-    const before = writes();
-    const second = await h.press(buttonData(preview, 'Применить'));
-    expect(lastText(second)).toContain('больше трети');
-    expect(writes()).toBe(before);
-    const done = await h.press(buttonData(second, 'Да, удалить 2'));
+    const done = await h.press(buttonData(preview, 'Применить'));
     expect(all(done)).toContain('Готово: 2 из 2');
     expect(await h.api().listDnsRecords(orderId)).toHaveLength(1);
+  });
+});
+
+describe('provider calls per job (the domain is resolved once per update)', () => {
+  const callsOf = async (send: () => Promise<unknown>) => {
+    const before = h.sandbox.requests.length;
+    await send();
+    return h.sandbox.requests
+      .slice(before)
+      .map((r) => `${r.method} ${r.path.replace(/\/\d+(?=\/|$)/g, '/N')}`);
+  };
+
+  it('/dns <domain>: the records list only, once the partner’s domains are known (was 3 calls)', async () => {
+    await h.send('/dns mysite.by');
+    expect(await callsOf(() => h.send('/dns mysite.by'))).toEqual(['GET /v1/domains/N/dns/records']);
+  });
+
+  it('/dns <domain> add …: add, list — 2 calls once the partner’s domains are known (was 4)', async () => {
+    const domain = `calls-${Date.now()}.com`;
+    await newDomain(domain);
+    await h.send(`/dns ${domain}`);
+    const calls = await callsOf(() => h.send(`/dns ${domain} add A www 192.0.2.1`));
+    expect(calls).toEqual(['POST /v1/domains/N/dns/records/a', 'GET /v1/domains/N/dns/records']);
   });
 });
 

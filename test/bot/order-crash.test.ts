@@ -438,3 +438,43 @@ describe('a long summary', () => {
     expect(await chat.tap('Сохранить')).toContain('Заказчик сохранён');
   });
 });
+
+/** Changes the stored draft as another version of the bot would have stored it. */
+async function rewriteDraft(chat: Chat, change: (draft: Record<string, unknown>) => void): Promise<void> {
+  const sessions = h.chatData.sessionStore<{ __scenes?: { state?: Record<string, unknown> } }>();
+  const key = String(chat.user.chatId);
+  const session = await sessions.get(key);
+  const state = session?.__scenes?.state;
+  expect(state?.answers).toBeDefined();
+  if (state) change(state);
+  if (session) await sessions.set(key, session);
+}
+
+describe('a draft stored by another version of the bot', () => {
+  it('is dropped with a message in the partner’s language, and a new form starts cleanly', async () => {
+    const chat = await freshChat();
+    await startProfile(chat);
+    expect(await chat.tap('Физическое лицо')).toContain('фамилия');
+    // An older bot stored its draft without a version (or with another one).
+    await rewriteDraft(chat, (draft) => {
+      delete draft.version;
+    });
+    await h.restart();
+    const reply = await chat.say('Иванов');
+    expect(reply).toContain('прежней версии');
+    expect(reply).not.toContain('Внутренняя ошибка');
+    // The form is gone: the next text is not taken as an answer, and a new form starts.
+    await startProfile(chat);
+    expect(await chat.tap('Физическое лицо')).toContain('фамилия');
+  });
+
+  it('is dropped on a button press too, never crashing', async () => {
+    const chat = await freshChat();
+    await startProfile(chat);
+    await rewriteDraft(chat, (draft) => {
+      draft.version = 1;
+    });
+    await h.restart();
+    expect(await chat.tap('Физическое лицо')).toContain('прежней версии');
+  });
+});

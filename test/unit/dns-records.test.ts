@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { toDnsRecordBody as toApiInput } from '../../src/api/domains.js';
 import {
   type DnsRecordData,
   isDomainName,
@@ -8,7 +9,6 @@ import {
   isIpv6,
   relativeHost,
   sameRecord,
-  toApiInput,
   validateRecord,
 } from '../../src/core/dns-records.js';
 
@@ -267,7 +267,7 @@ describe('validateRecord', () => {
     ['text', 'empty', { type: 'TXT', host: '@', ttl: 3600, text: '' }],
     ['text', 'tooLong', { type: 'TXT', host: '@', ttl: 3600, text: 'x'.repeat(4001) }],
     ['service', 'empty', { ...srv, service: '' }],
-    ['protocol', 'host', { ...srv, protocol: '_t p' }],
+    ['protocol', 'service', { ...srv, protocol: '_t p' }],
     ['target', 'domain', { ...srv, target: 'sip' }],
     ['port', 'range', { ...srv, port: -1 }],
     ['weight', 'integer', { ...srv, weight: Number.NaN }],

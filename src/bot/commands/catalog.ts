@@ -1,28 +1,20 @@
 import { Composer, Markup } from 'telegraf';
 import type { PartnerApi, Tariff } from '../../api/index.js';
 import { isValidDate } from '../../core/format.js';
+import { type ProductKind, productKindOf } from '../../core/product-kinds.js';
 import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
+import { ORDER_KINDS, TARIFF_KINDS } from '../order-kinds.js';
 import type { PagedList, PagedLists } from '../paged-list.js';
 import { renderPriceList, renderPriceListTariff, renderTariff, renderZone } from '../views/catalog.js';
 import { commandWords } from './arguments.js';
 import { loadCurrencyCodes } from './billing.js';
 
-const TARIFF_KINDS = ['hosting', 'mail', 'ssl'] as const;
-type TariffKind = (typeof TARIFF_KINDS)[number];
-
 /** The currency prices are asked and shown in: the provider's first (the home currency). */
 async function defaultCurrency(api: PartnerApi) {
   const [first] = await api.listCurrencies();
   return first;
-}
-
-function loadTariffs(api: PartnerApi, kind: TariffKind, currencyId: number | undefined): Promise<Tariff[]> {
-  const query = currencyId === undefined ? {} : { currency_id: currencyId };
-  if (kind === 'hosting') return api.listHostingTariffs(query);
-  if (kind === 'mail') return api.listMailTariffs(query);
-  return api.listSslTariffs(query);
 }
 
 /** `DD.MM.YYYY` ↔ the YYYYMMDD integer a button carries (0 = today). */
@@ -88,8 +80,11 @@ export function createCatalogCommands(router: CallbackRouter, lists: PagedLists)
     },
   });
 
-  const tariffLists = new Map<TariffKind, PagedList>(
-    TARIFF_KINDS.map((kind) => [
+  const tariffLists = new Map<ProductKind, PagedList>();
+  for (const kind of TARIFF_KINDS) {
+    const tariffs = ORDER_KINDS[kind].tariffs;
+    if (!tariffs) continue;
+    tariffLists.set(
       kind,
       lists.register({
         id: `t${kind}`,
@@ -97,18 +92,21 @@ export function createCatalogCommands(router: CallbackRouter, lists: PagedLists)
         async load(ctx) {
           const api = await ctx.partnerApi();
           const currency = await defaultCurrency(api);
-          const tariffs = await loadTariffs(api, kind, currency?.currency_id);
+          const items: Tariff[] = await tariffs.list(
+            api,
+            currency === undefined ? {} : { currency_id: currency.currency_id },
+          );
           return {
-            title: ctx.t(`catalog:tariffsTitle.${kind}`),
+            title: ctx.t(tariffs.titleKey),
             empty: ctx.t('catalog:noTariffs'),
-            rows: tariffs.map((tariff) => ({
+            rows: items.map((tariff) => ({
               html: renderTariff(ctx.t, ctx.locale, tariff, currency?.currency_code),
             })),
           };
         },
       }),
-    ]),
-  );
+    );
+  }
 
   const zones = lists.register({
     id: 'zn',
@@ -130,7 +128,8 @@ export function createCatalogCommands(router: CallbackRouter, lists: PagedLists)
     lists.show(ctx, priceListTariffs, `${number}.${date}`, 0, 'reply'),
   );
   router.on('choose', async (ctx, choice) => {
-    const list = tariffLists.get(choice as TariffKind);
+    const kind = productKindOf(choice);
+    const list = kind === undefined ? undefined : tariffLists.get(kind);
     if (list) await lists.show(ctx, list, '-', 0, 'reply');
   });
 
@@ -142,16 +141,20 @@ export function createCatalogCommands(router: CallbackRouter, lists: PagedLists)
   });
 
   composer.command('tariffs', async (ctx) => {
-    const kind = commandWords(ctx.payload)[0]?.toLowerCase();
-    const list = kind === undefined ? undefined : tariffLists.get(kind as TariffKind);
+    const word = commandWords(ctx.payload)[0]?.toLowerCase();
+    const kind = productKindOf(word);
+    const list = kind === undefined ? undefined : tariffLists.get(kind);
     if (list) return lists.show(ctx, list, '-', 0, 'reply');
-    if (kind !== undefined)
+    if (word !== undefined)
       throw new UserInputError('errors:badTariffKind', { usageKey: 'catalog:usageTariffs' });
     await ctx.reply(ctx.t('catalog:chooseTariffKind'), {
       ...Markup.inlineKeyboard(
-        TARIFF_KINDS.map((k) =>
-          Markup.button.callback(ctx.t(`catalog:kind.${k}`), encodeCallback('choose', k)),
-        ),
+        TARIFF_KINDS.flatMap((k) => {
+          const tariffs = ORDER_KINDS[k].tariffs;
+          return tariffs
+            ? [Markup.button.callback(ctx.t(tariffs.buttonKey), encodeCallback('choose', k))]
+            : [];
+        }),
       ),
     });
   });

@@ -1,25 +1,30 @@
 import { Composer, Markup } from 'telegraf';
 import { escapeHtml } from '../../core/format.js';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
+import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../core/product-kinds.js';
 import { splitMessage } from '../../core/text.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
+import { ORDER_KINDS } from '../order-kinds.js';
 import { fieldLabel } from '../scenes/order/common-steps.js';
-import { DOMAIN_NAME } from '../scenes/order/domain-flow.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { commandWords } from './arguments.js';
 
-const KINDS = ['domain', 'hosting', 'mail', 'ssl'] as const;
-
-/** The menu of the four kinds of order. */
+/** The menu of the kinds of order, one button each. */
 export function orderMenu(ctx: BotContext) {
   return Markup.inlineKeyboard(
-    KINDS.map((kind) => [
-      Markup.button.callback(ctx.t(`order:kind.${kind}`), encodeCallback('orderStart', kind)),
+    PRODUCT_KINDS.map((kind) => [
+      Markup.button.callback(ctx.t(ORDER_KINDS[kind].labelKey), encodeCallback('orderStart', kind)),
     ]),
   );
+}
+
+/** The answer the word after `/order <kind>` gives (a domain name), when the kind takes one. */
+function prefill(kind: ProductKind, word: string | undefined): Record<string, unknown> {
+  const step = ORDER_KINDS[kind].prefillStep;
+  return word === undefined || step === null ? {} : { [step]: word };
 }
 
 /** /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. */
@@ -32,27 +37,17 @@ export function createOrderingCommands(
 
   composer.command('order', async (ctx) => {
     const [word, name] = commandWords(ctx.payload);
-    const kind = KINDS.find((k) => k === word?.toLowerCase());
+    const kind = productKindOf(word?.toLowerCase());
     if (word === undefined) {
       await ctx.partnerApi();
       await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
       return;
     }
     if (!kind) throw new UserInputError('order:badKind', { usageKey: 'order:usage' });
-    const prefill: Record<string, unknown> =
-      name === undefined
-        ? {}
-        : kind === 'domain'
-          ? { [DOMAIN_NAME]: name }
-          : kind === 'hosting'
-            ? { orderDomain: name }
-            : kind === 'ssl'
-              ? { sslSubject: name }
-              : {};
-    await engine.start(ctx, kind, prefill);
+    await engine.start(ctx, kind, prefill(kind, name));
   });
 
-  router.on('orderDomain', (ctx, ascii) => engine.start(ctx, 'domain', { [DOMAIN_NAME]: ascii }));
+  router.on('orderDomain', (ctx, ascii) => engine.start(ctx, 'domain', prefill('domain', ascii)));
 
   composer.command('requisites', async (ctx) => {
     if (!ctx.chat) return;
@@ -74,7 +69,7 @@ export function createOrderingCommands(
       await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
       return;
     }
-    const kind = KINDS.find((k) => k === word);
+    const kind = productKindOf(word);
     if (kind) await engine.start(ctx, kind);
   });
 

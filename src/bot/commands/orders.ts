@@ -1,46 +1,38 @@
 import { Composer, Markup } from 'telegraf';
 import type { PartnerApi } from '../../api/index.js';
 import { providerDateToMinutes } from '../../core/format.js';
+import { productKindOf } from '../../core/product-kinds.js';
 import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { linkKeyboard } from '../keyboards/list.js';
+import { ORDER_KINDS } from '../order-kinds.js';
 import type { PagedList, PagedLists } from '../paged-list.js';
 import { renderLink } from '../views/billing.js';
 import {
   type AnyOrder,
-  ORDER_KINDS,
-  type OrderKind,
+  ORDER_LISTS,
+  type OrderList,
   renderOrderDetails,
   renderOrderRow,
 } from '../views/orders.js';
 import { commandWords } from './arguments.js';
 
-/**
- * Accepted spellings of `/orders <kind>`. A Map, not an object: a typed word such as
- * `__proto__` or `constructor` must not find Object.prototype's members.
- */
-const KIND_WORDS = new Map<string, OrderKind>([
-  ['domain', 'domain'],
-  ['hosting', 'hosting'],
-  ['mail', 'mail'],
-  ['ssl', 'ssl'],
-]);
-
-function loadOrders(api: PartnerApi, kind: OrderKind, orderId?: number): Promise<AnyOrder[]> {
+function loadOrders(api: PartnerApi, kind: OrderList, orderId?: number): Promise<AnyOrder[]> {
   const query = orderId === undefined ? {} : { order_id: orderId };
-  switch (kind) {
-    case 'domain':
-      return api.listDomainOrders(query);
-    case 'hosting':
-      return api.listHostingOrders(query);
-    case 'mail':
-      return api.listMailOrders(query);
-    case 'ssl':
-      return api.listSslOrders(query);
-    default:
-      return api.listOrders(query);
-  }
+  return kind === 'all' ? api.listOrders(query) : ORDER_KINDS[kind].listOrders(api, query);
+}
+
+/** The title of a list: a kind's from the registry, the general one's own. */
+const listTitleKey = (kind: OrderList) =>
+  kind === 'all' ? 'orders:title.all' : ORDER_KINDS[kind].listTitleKey;
+
+/**
+ * The list `/orders <word>` names: a kind (compared, never looked up as a property, so a word
+ * such as `__proto__` finds nothing), `all` without a word, `undefined` for anything else.
+ */
+function listOf(word: string | undefined): OrderList | undefined {
+  return word === undefined ? 'all' : productKindOf(word);
 }
 
 async function serviceNames(api: PartnerApi): Promise<Map<string, string>> {
@@ -58,8 +50,8 @@ function newestFirst(a: AnyOrder, b: AnyOrder): number {
 export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
   const composer = new Composer<BotContext>();
 
-  const orderLists = new Map<OrderKind, PagedList>(
-    ORDER_KINDS.map((kind) => [
+  const orderLists = new Map<OrderList, PagedList>(
+    ORDER_LISTS.map((kind) => [
       kind,
       lists.register({
         id: `o${kind}`,
@@ -68,7 +60,7 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
           const [orders, names] = await Promise.all([loadOrders(api, kind), serviceNames(api)]);
           orders.sort(newestFirst);
           return {
-            title: ctx.t(`orders:title.${kind}`),
+            title: ctx.t(listTitleKey(kind)),
             empty: ctx.t('orders:none'),
             footer: [Markup.button.callback(ctx.t('orders:newOrder'), encodeCallback('orderStart', 'menu'))],
             rows: orders.map((order) => ({
@@ -85,7 +77,7 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
   );
 
   router.on('order', async (ctx, kindWord, orderId) => {
-    const kind = ORDER_KINDS.find((k) => k === kindWord) ?? 'all';
+    const kind = productKindOf(kindWord) ?? 'all';
     const api = await ctx.partnerApi();
     const [[order], names] = await Promise.all([loadOrders(api, kind, orderId), serviceNames(api)]);
     if (!order) throw new UserInputError('orders:notFound', { id: orderId });
@@ -126,7 +118,7 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
 
   composer.command('orders', async (ctx) => {
     const word = commandWords(ctx.payload)[0]?.toLowerCase();
-    const kind = word === undefined ? 'all' : KIND_WORDS.get(word);
+    const kind = listOf(word);
     if (kind === undefined) throw new UserInputError('errors:badOrderKind', { usageKey: 'orders:usage' });
     const list = orderLists.get(kind);
     if (list) await lists.show(ctx, list, '-', 0, 'reply');

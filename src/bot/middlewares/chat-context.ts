@@ -8,7 +8,8 @@ import { pickLocale, type Translations } from '../i18n.js';
 
 /**
  * Gives every update its language (the chat's choice, else Telegram's `language_code`, else the
- * default) and a lazy accessor for the chat's partner API client.
+ * default) and a lazy accessor for the chat's partner API client. The rest of the update runs in
+ * `chatData.withChat`, so the language, the token and the session come from one store read.
  *
  * It is also where a chat record that cannot be read at all is met and set aside: the stored
  * language is the first thing every update reads of the chat, and this is the one place that has
@@ -48,8 +49,12 @@ export function createChatContext(deps: {
       if (token === undefined) throw new NoTokenError();
       return deps.apiFor(token);
     };
-    const stored = chatId === undefined ? undefined : await readStoredLocale(ctx, chatId);
-    if (stored !== undefined) ctx.locale = stored;
-    return next();
+    if (chatId === undefined) return next();
+    // The rest of the update — the token, the session and its write-back — shares this one read.
+    return deps.chatData.withChat(chatId, async () => {
+      const stored = await readStoredLocale(ctx, chatId);
+      if (stored !== undefined) ctx.locale = stored;
+      return next();
+    });
   };
 }

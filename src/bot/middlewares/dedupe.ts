@@ -8,13 +8,18 @@ export interface UpdateDeduper {
 /** Remembers the last `size` update ids of this process. */
 export function createMemoryDeduper(size = 10_000): UpdateDeduper {
   const seen = new Set<number>();
-  const order: number[] = [];
+  // A ring of the remembered ids, oldest at `next` once full: forgetting the oldest is O(1)
+  // (an array's shift() moved all 10,000 ids on every update).
+  const ring: (number | undefined)[] = new Array(size);
+  let next = 0;
   return {
     async firstTime(updateId) {
       if (seen.has(updateId)) return false;
+      const oldest = ring[next];
+      if (oldest !== undefined) seen.delete(oldest);
+      ring[next] = updateId;
+      next = (next + 1) % size;
       seen.add(updateId);
-      order.push(updateId);
-      if (order.length > size) seen.delete(order.shift() as number);
       return true;
     },
   };

@@ -12,6 +12,13 @@ export interface AwaitedInput {
   orderId: number;
 }
 
+/** The scene state read as an `AwaitedInput`, or `undefined` when it is not one. */
+export function readAwaitedInput(state: object): AwaitedInput | undefined {
+  if (!('purpose' in state && 'orderId' in state)) return undefined;
+  const { purpose, orderId } = state;
+  return typeof purpose === 'string' && typeof orderId === 'number' ? { purpose, orderId } : undefined;
+}
+
 /** Handles the awaited text (or a file's content) for one purpose; throws UserInputError to ask again. */
 export type InputHandler = (ctx: BotContext, input: AwaitedInput, text: string) => Promise<void>;
 
@@ -26,9 +33,9 @@ export function createAwaitInputScene(
   const scene = new Scenes.BaseScene<BotContext>(AWAIT_INPUT_SCENE);
   const answers = new Composer<BotContext>();
   const handle = async (ctx: BotContext, read: () => Promise<string>) => {
-    const input = ctx.scene.state as AwaitedInput;
-    const handler = handlers[input.purpose];
-    if (!handler) return ctx.scene.leave();
+    const input = readAwaitedInput(ctx.scene.state);
+    const handler = input ? handlers[input.purpose] : undefined;
+    if (!input || !handler) return ctx.scene.leave();
     try {
       const text = await read();
       await ctx.scene.leave();

@@ -1,29 +1,10 @@
 import type { DnsRecord, NameServer } from '../../api/index.js';
-import { type DnsRecordData, parseListedRecord } from '../../core/dns-records.js';
+import type { ImportPlan, ListedRecord } from '../../core/dns-plan.js';
+import { type DnsRecordData, parseListedRecord, recordDataText } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
-import { cutGraphemes } from '../../core/text.js';
+import { cutGraphemes, joinLinesWithin } from '../../core/text.js';
 import type { Translate } from '../i18n.js';
-
-/** The data part of a record, as a person reads it: `10 mx.example.by`, `"v=spf1 -all"`. */
-export function recordData(record: DnsRecordData): string {
-  switch (record.type) {
-    case 'A':
-      return record.ipv4;
-    case 'AAAA':
-      return record.ipv6;
-    case 'CNAME':
-      return record.canonical;
-    case 'NS':
-      return record.ns;
-    case 'MX':
-      return `${record.priority} ${record.mail_server}`;
-    case 'TXT':
-      return `"${record.text}"`;
-    case 'SRV':
-      return `${record.service} ${record.protocol} ${record.priority} ${record.weight} ${record.port} ${record.target}`;
-  }
-}
 
 /** Long TXT values (DKIM) are shortened in lists only; they are sent and exported whole. */
 const SHOWN_DATA = 120;
@@ -31,7 +12,7 @@ const SHOWN_DATA = 120;
 /** One record line: `#30001 A www → 192.0.2.1 · 3600 s`. */
 export function renderRecord(t: Translate, listed: DnsRecord): string {
   const record = parseListedRecord(listed);
-  const data = record ? recordData(record) : listed.value;
+  const data = record ? recordDataText(record) : listed.value;
   const shown = cutGraphemes(data, SHOWN_DATA);
   return t('dns:recordRow', {
     id: listed.record_id,
@@ -47,7 +28,7 @@ export function describeRecord(t: Translate, record: DnsRecordData): string {
   return t('dns:recordLine', {
     type: record.type,
     host: escapeHtml(record.host),
-    data: escapeHtml(recordData(record)),
+    data: escapeHtml(recordDataText(record)),
     ttl: record.ttl,
   });
 }
@@ -60,4 +41,41 @@ export function renderNameServers(t: Translate, domain: string, servers: readonl
     t('dns:nsTitle', { domain: escapeHtml(toUnicodeDomain(domain)) }),
     ...(lines.length > 0 ? lines : [t('dns:nsNone')]),
   ].join('\n');
+}
+
+/** A zone-file line the import skipped, and why. */
+export interface SkippedLine {
+  line: number;
+  text: string;
+  reason: string;
+}
+
+/** Records listed per side of an import preview; the counts are always whole. */
+const PREVIEW_RECORDS = 30;
+const PREVIEW_SKIPPED = 20;
+
+/** The preview of an import: counts and records to add and delete, unchanged, skipped lines. */
+export function renderImportPreview(
+  t: Translate,
+  plan: ImportPlan,
+  unchanged: readonly ListedRecord[],
+  skipped: readonly SkippedLine[],
+): string {
+  const lines = [
+    t('dns:importTitle', { domain: escapeHtml(toUnicodeDomain(plan.domain)) }),
+    t('dns:importAdd', { count: plan.add.length }),
+    ...plan.add.slice(0, PREVIEW_RECORDS).map((r) => `+ ${describeRecord(t, r)}`),
+    t('dns:importDelete', { count: plan.remove.length }),
+    ...plan.remove.slice(0, PREVIEW_RECORDS).map((r) => `− ${describeRecord(t, r.record)}`),
+    t('dns:importUnchanged', { count: unchanged.length }),
+  ];
+  if (skipped.length > 0) {
+    lines.push(t('dns:importUnsupported', { count: skipped.length }));
+    for (const u of skipped.slice(0, PREVIEW_SKIPPED)) {
+      lines.push(
+        `• ${t('dns:lineNo', { line: u.line })}: <code>${escapeHtml(cutGraphemes(u.text, 80))}</code> — ${escapeHtml(cutGraphemes(u.reason, 120))}`,
+      );
+    }
+  }
+  return joinLinesWithin(lines, 4000);
 }

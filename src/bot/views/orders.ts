@@ -1,13 +1,14 @@
 import type { Order } from '../../api/index.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
+import { PRODUCT_KINDS, type ProductKind } from '../../core/product-kinds.js';
 import type { Translate } from '../i18n.js';
 import { formatState } from './billing.js';
 import { formatPeriod } from './catalog.js';
 
-/** Order kinds of the per-kind lists; `all` is the general list without `advanced`. */
-export const ORDER_KINDS = ['all', 'domain', 'hosting', 'mail', 'ssl'] as const;
-export type OrderKind = (typeof ORDER_KINDS)[number];
+/** The order lists: one per product kind, and `all`, the general list without `advanced`. */
+export const ORDER_LISTS = ['all', ...PRODUCT_KINDS] as const;
+export type OrderList = ProductKind | 'all';
 
 /** What any order list item may carry in `advanced`, whatever its kind. */
 export type AnyOrder = Omit<Order, 'advanced'> & {

@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { Tariff } from '../../../api/index.js';
+import type { z } from 'zod';
+import {
+  ApiRequestError,
+  type DomainOrderRequest,
+  type MailOrderRequest,
+  type Tariff,
+} from '../../../api/index.js';
+import {
+  individualBusinessmanRequisites,
+  juridicalPersonRequisites,
+  naturalPersonRequisites,
+  whoisCompanyRequisites,
+  whoisPersonRequisites,
+} from '../../../api/schemas/ordering.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import {
   BANK_REQUISITES_FIELDS,
@@ -13,7 +26,6 @@ import {
   hasPostalAndBank,
   POSTAL_ADDRESS_FIELDS,
   postalFormOf,
-  REQUISITES_BLOCK,
   siblingPath,
   whoisFields,
 } from '../../../core/requisites.js';
@@ -21,7 +33,15 @@ import type { WhoisRules } from '../../../core/zones.js';
 import { UserInputError } from '../../context.js';
 import type { Translate } from '../../i18n.js';
 import { formatPeriod } from '../../views/catalog.js';
-import type { OrderDraft, Section, Step, StepEnv } from './types.js';
+import {
+  answerOf,
+  type OrderDraft,
+  readNumber,
+  readString,
+  type Section,
+  type Step,
+  type StepEnv,
+} from './types.js';
 
 /** Answer ids of the steps shared by every kind. */
 export const STEP = {
@@ -194,10 +214,11 @@ function customerType(draft: OrderDraft): CustomerType | undefined {
 export function tariffPeriodStep(
   loadTariff: (env: StepEnv) => Promise<Tariff | undefined>,
   currencyCode: (env: StepEnv) => Promise<string | undefined>,
-): Step {
+): Step<number> {
   return {
     id: STEP.period,
     section: 'period',
+    read: readNumber,
     async ask(env) {
       const tariff = await loadTariff(env);
       if (!tariff) throw new UserInputError('order:tariffGone');
@@ -228,10 +249,11 @@ export function tariffPeriods(tariff: Tariff): number[] {
 }
 
 /** Currency: the last one used first; a single currency is chosen without asking. */
-export function currencyStep(): Step {
+export function currencyStep(): Step<number> {
   return {
     id: STEP.currency,
     section: 'currency',
+    read: readNumber,
     async auto({ api }) {
       const currencies = await api.listCurrencies();
       return currencies.length === 1 ? currencies[0]?.currency_id : undefined;
@@ -252,7 +274,7 @@ export function currencyStep(): Step {
       };
     },
     afterAnswer: async ({ ctx, chatData }, value) => {
-      if (ctx.chat && typeof value === 'number') await chatData.setLastCurrencyId(ctx.chat.id, value);
+      if (ctx.chat) await chatData.setLastCurrencyId(ctx.chat.id, value);
     },
   };
 }
@@ -415,8 +437,44 @@ export function answersUnder(draft: OrderDraft, prefix: 'c:' | 'w:'): Record<str
 
 export { CUSTOMER_PREFIX, customerType, WHOIS_PREFIX };
 
+/** The answers a request is built from are read back by their steps; one missing is a bug. */
+export function required<T>(draft: OrderDraft, step: { id: string; read(value: unknown): T | undefined }): T {
+  const value = answerOf(draft, step);
+  if (value === undefined) throw new Error(`order answer ${step.id} missing`);
+  return value;
+}
+
+/** The shared answers of every order: period and currency, read as numbers. */
+export const PERIOD = { id: STEP.period, read: readNumber };
+export const CURRENCY = { id: STEP.currency, read: readNumber };
+
+/**
+ * A block built from answers, read as the API's type by the API's own schema. A value the schema
+ * refuses is reported as the API would report it (the field named), before anything is sent.
+ */
+function checked<S extends z.ZodType>(schema: S, name: string, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = [name, ...(issue?.path.map(String) ?? [])].join('.');
+  throw new ApiRequestError(
+    { operation: 'orderRequest', method: 'POST', path: '' },
+    field,
+    issue?.message ?? 'invalid',
+  );
+}
+
+/**
+ * Exactly one customer requisites block, named as the API's request types name them (`Pick`: a
+ * block renamed in the API's schema fails `tsc` here).
+ */
+export type CustomerRequest =
+  | Required<Pick<MailOrderRequest, 'natural_person_requisites'>>
+  | Required<Pick<MailOrderRequest, 'individual_businessman_requisites'>>
+  | Required<Pick<MailOrderRequest, 'juridical_person_requisites'>>;
+
 /** The customer requisites block of the request, exactly one, as the answers give it. */
-export function customerRequest(draft: OrderDraft): Record<string, unknown> {
+export function customerRequest(draft: OrderDraft): CustomerRequest {
   const type = customerType(draft);
   if (!type) throw new Error('customer type not answered');
   const fields = [
@@ -427,17 +485,60 @@ export function customerRequest(draft: OrderDraft): Record<string, unknown> {
   const block = buildFromAnswers(fields, answersUnder(draft, CUSTOMER_PREFIX));
   const bank = block.bank_requisites;
   if (bank && typeof bank === 'object' && Object.keys(bank).length === 0) delete block.bank_requisites;
-  return { [REQUISITES_BLOCK[type]]: block };
+  switch (type) {
+    case 'natural':
+      return {
+        natural_person_requisites: checked(naturalPersonRequisites, 'natural_person_requisites', block),
+      };
+    case 'businessman':
+      return {
+        individual_businessman_requisites: checked(
+          individualBusinessmanRequisites,
+          'individual_businessman_requisites',
+          block,
+        ),
+      };
+    case 'juridical':
+      return {
+        juridical_person_requisites: checked(juridicalPersonRequisites, 'juridical_person_requisites', block),
+      };
+    default:
+      return unreachable(type);
+  }
 }
 
+/** The WHOIS blocks of a domain order request. */
+export type WhoisRequest = Pick<DomainOrderRequest, 'whois_person_requisites' | 'whois_company_requisites'>;
+
 /** The WHOIS blocks of a domain order request (empty outside BY/БЕЛ/RU/SU/РФ). */
-export function whoisRequest(draft: OrderDraft, rules: WhoisRules): Record<string, unknown> {
+export function whoisRequest(draft: OrderDraft, rules: WhoisRules): WhoisRequest {
   const type = customerType(draft);
   if (!type) return {};
-  return buildFromAnswers(whoisFields(rules, type), answersUnder(draft, WHOIS_PREFIX));
+  const built = buildFromAnswers(whoisFields(rules, type), answersUnder(draft, WHOIS_PREFIX));
+  const out: WhoisRequest = {};
+  if (built.whois_person_requisites !== undefined)
+    out.whois_person_requisites = checked(
+      whoisPersonRequisites,
+      'whois_person_requisites',
+      built.whois_person_requisites,
+    );
+  if (built.whois_company_requisites !== undefined)
+    out.whois_company_requisites = checked(
+      whoisCompanyRequisites,
+      'whois_company_requisites',
+      built.whois_company_requisites,
+    );
+  return out;
 }
 
 /** Phone and e-mail as answered. */
 export function contactsRequest(draft: OrderDraft): { phone: string; email: string } {
-  return { phone: String(draft.answers[STEP.phone]), email: String(draft.answers[STEP.email]) };
+  return {
+    phone: required(draft, { id: STEP.phone, read: readString }),
+    email: required(draft, { id: STEP.email, read: readString }),
+  };
+}
+
+function unreachable(value: never): never {
+  throw new Error(`unexpected ${String(value)}`);
 }

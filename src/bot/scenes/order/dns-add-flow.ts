@@ -1,13 +1,14 @@
+import { toDnsRecordBody } from '../../../api/index.js';
 import {
   DEFAULT_TTL,
+  DNS_RECORD_TYPES,
   DNS_TYPES,
   type DnsRecordData,
   type DnsType,
-  isDomainName,
-  isHostLabel,
-  isIpv4,
-  isIpv6,
-  toApiInput,
+  type FieldKind,
+  type FieldSpec,
+  problemMessage,
+  readField,
 } from '../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
@@ -20,48 +21,15 @@ const TYPE = 'dnsType';
 const HOST = 'dnsHost';
 const TTL = 'dnsTtl';
 
-type FieldKind = 'ipv4' | 'ipv6' | 'name' | 'int16' | 'text' | 'label';
-
-/** The fields each type asks after the host, in the order of partner-api.md. */
-const FIELDS: Record<DnsType, [string, FieldKind][]> = {
-  A: [['ipv4', 'ipv4']],
-  AAAA: [['ipv6', 'ipv6']],
-  CNAME: [['canonical', 'name']],
-  NS: [['ns', 'name']],
-  MX: [
-    ['mail_server', 'name'],
-    ['priority', 'int16'],
-  ],
-  TXT: [['text', 'text']],
-  SRV: [
-    ['service', 'label'],
-    ['protocol', 'label'],
-    ['target', 'name'],
-    ['port', 'int16'],
-    ['priority', 'int16'],
-    ['weight', 'int16'],
-  ],
-};
-
-function readField(kind: FieldKind, text: string): string | number {
-  const value = kind === 'text' ? text : text.trim();
-  const ok =
-    kind === 'ipv4'
-      ? isIpv4(value)
-      : kind === 'ipv6'
-        ? isIpv6(value)
-        : kind === 'name'
-          ? isDomainName(value)
-          : kind === 'int16'
-            ? /^\d{1,5}$/.test(value) && Number(value) <= 65_535
-            : kind === 'label'
-              ? /^_?[A-Za-z0-9-]{1,63}$/.test(value)
-              : value.trim() !== '' && value.length <= 4000;
-  if (!ok) throw new UserInputError(`dns:invalid.${kind}`);
-  return kind === 'int16' ? Number(value) : value;
+/** A typed answer, read and checked exactly as the one-line form and a BIND import check it. */
+function readAnswer(field: string, kind: FieldKind, text: string): string | number {
+  const read = readField(field, kind, text);
+  if (read.ok) return read.value;
+  const { key, params } = problemMessage(read.problem);
+  throw new UserInputError(key, params);
 }
 
-function fieldStep(type: DnsType, field: string, kind: FieldKind): Step {
+function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step {
   return {
     id: `dns:${field}`,
     section: 'subject',
@@ -70,21 +38,21 @@ function fieldStep(type: DnsType, field: string, kind: FieldKind): Step {
       return { text: ctx.t('dns:askField', { field: ctx.t(`dns:field.${key}`), type }) };
     },
     async parseText(_env, text) {
-      return readField(kind, text);
+      return readAnswer(field, kind, text);
     },
   };
 }
 
-/** The record the answers describe (all steps answered). */
+/** The record the answers describe (all steps answered), built by its type's descriptor. */
 export function recordOf(draft: OrderDraft): DnsRecordData {
-  const type = draft.answers[TYPE] as DnsType;
-  const fields = Object.fromEntries(FIELDS[type].map(([name]) => [name, draft.answers[`dns:${name}`]]));
-  return {
-    type,
-    host: String(draft.answers[HOST]),
-    ttl: Number(draft.answers[TTL]),
-    ...fields,
-  } as DnsRecordData;
+  const type = DNS_TYPES.find((t) => t === draft.answers[TYPE]);
+  if (!type) throw new UserInputError('dns:needDomain', { usageKey: 'dns:usage' });
+  const values: Record<string, string | number> = {};
+  for (const { name } of DNS_RECORD_TYPES[type].fields) {
+    const answer = draft.answers[`dns:${name}`];
+    values[name] = typeof answer === 'number' ? answer : String(answer ?? '');
+  }
+  return DNS_RECORD_TYPES[type].build(String(draft.answers[HOST]), Number(draft.answers[TTL]), values);
 }
 
 /**
@@ -124,12 +92,10 @@ export function createDnsAddFlow(deps: {
           return { text: ctx.t('dns:askHost') };
         },
         async parseText(_env, text) {
-          const host = text.trim();
-          if (!isHostLabel(host)) throw new UserInputError('dns:invalid.host');
-          return host;
+          return String(readAnswer('host', 'host', text));
         },
       },
-      ...(type ? FIELDS[type].map(([field, kind]) => fieldStep(type, field, kind)) : []),
+      ...(type ? DNS_RECORD_TYPES[type].fields.map((field) => fieldStep(type, field)) : []),
       {
         id: TTL,
         section: 'subject',
@@ -144,10 +110,7 @@ export function createDnsAddFlow(deps: {
           };
         },
         async parseText(_env, text) {
-          const ttl = Number(text.trim());
-          if (!/^\d{1,10}$/.test(text.trim()) || ttl < 1 || ttl > 2_147_483_647)
-            throw new UserInputError('dns:invalid.ttl');
-          return ttl;
+          return Number(readAnswer('ttl', 'ttl', text));
         },
       },
     ];
@@ -160,8 +123,7 @@ export function createDnsAddFlow(deps: {
     steps,
     async summaryHead(env: StepEnv) {
       const orderId = Number(env.draft.answers[ORDER]);
-      const [order] = await env.api.listDomainOrders({ order_id: orderId });
-      const domain = order?.advanced?.domain ?? String(orderId);
+      const domain = (await env.api.domainOrderIndex()).byOrderId.get(orderId) ?? String(orderId);
       return [
         env.ctx.t('dns:addPreview', { domain: escapeHtml(toUnicodeDomain(domain)) }),
         describeRecord(env.ctx.t, recordOf(env.draft)),
@@ -170,7 +132,7 @@ export function createDnsAddFlow(deps: {
     async finish(env) {
       const orderId = Number(env.draft.answers[ORDER]);
       const record = recordOf(env.draft);
-      await env.api.addDnsRecord(orderId, toApiInput(record) as never);
+      await env.api.addDnsRecord(orderId, toDnsRecordBody(record));
       await env.ctx.reply(env.ctx.t('dns:added', { record: describeRecord(env.ctx.t, record) }), {
         parse_mode: 'HTML',
       });

@@ -1,4 +1,4 @@
-import type { DomainZone } from '../../../api/index.js';
+import type { DomainOrderRequest, DomainZone } from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
@@ -6,11 +6,14 @@ import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
 import { UserInputError } from '../../context.js';
 import { formatPeriod } from '../../views/catalog.js';
 import {
+  CURRENCY,
   contactSteps,
   contactsRequest,
   currencyStep,
   customerRequest,
   customerSteps,
+  PERIOD,
+  required,
   STEP,
   saveProfileStep,
   WHOIS_PREFIX,
@@ -18,7 +21,7 @@ import {
   whoisSteps,
 } from './common-steps.js';
 import { displayCurrency } from './pricing.js';
-import type { OrderDraft, OrderFlow, Step, StepEnv } from './types.js';
+import { answerOf, type OrderDraft, type ProductForm, readNumber, type Step, type StepEnv } from './types.js';
 
 export const DOMAIN_NAME = 'domainName';
 
@@ -29,8 +32,17 @@ interface DomainAnswer {
   premium: boolean;
 }
 
+function readDomainAnswer(value: unknown): DomainAnswer | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (!('ascii' in value && 'zone' in value && 'premium' in value)) return undefined;
+  const { ascii, zone, premium } = value;
+  return typeof ascii === 'string' && typeof zone === 'string' && typeof premium === 'boolean'
+    ? { ascii, zone, premium }
+    : undefined;
+}
+
 function domainAnswer(draft: OrderDraft): DomainAnswer | undefined {
-  return draft.answers[DOMAIN_NAME] as DomainAnswer | undefined;
+  return answerOf(draft, { id: DOMAIN_NAME, read: readDomainAnswer });
 }
 
 async function zoneOf(env: StepEnv, currencyId?: number): Promise<DomainZone | undefined> {
@@ -40,10 +52,11 @@ async function zoneOf(env: StepEnv, currencyId?: number): Promise<DomainZone | u
   return zones.find((z) => z.name === answer.zone);
 }
 
-function domainStep(): Step {
+function domainStep(): Step<DomainAnswer> {
   return {
     id: DOMAIN_NAME,
     section: 'subject',
+    read: readDomainAnswer,
     async ask({ ctx }) {
       return { text: ctx.t('order:askDomain') };
     },
@@ -66,10 +79,9 @@ function domainStep(): Step {
           state: escapeHtml(result?.state ?? '?'),
         });
       }
-      return { ascii, zone: zone.name, premium: result.is_premium } satisfies DomainAnswer;
+      return { ascii, zone: zone.name, premium: result.is_premium };
     },
-    async afterAnswer({ ctx }, value) {
-      const answer = value as DomainAnswer;
+    async afterAnswer({ ctx }, answer) {
       if (answer.premium)
         await ctx.reply(ctx.t('order:premiumNote', { domain: escapeHtml(toUnicodeDomain(answer.ascii)) }));
     },
@@ -78,8 +90,7 @@ function domainStep(): Step {
       STEP.period,
       ...Object.keys(draft.answers).filter((k) => k.startsWith(WHOIS_PREFIX)),
     ],
-    describe: ({ ctx }, value) => {
-      const answer = value as DomainAnswer;
+    describe: ({ ctx }, answer) => {
       const premium = answer.premium ? ctx.t('order:premiumMark') : '';
       return ctx.t('order:summaryDomain', {
         domain: `${escapeHtml(toUnicodeDomain(answer.ascii))}${premium}`,
@@ -88,10 +99,11 @@ function domainStep(): Step {
   };
 }
 
-function periodStep(): Step {
+function periodStep(): Step<number> {
   return {
     id: STEP.period,
     section: 'period',
+    read: readNumber,
     async ask(env) {
       const currency = await displayCurrency(env);
       const zone = await zoneOf(env, currency?.id);
@@ -115,7 +127,7 @@ function periodStep(): Step {
 }
 
 /** Domain registration: name (checked), zone by longest suffix, period, WHOIS per zone. */
-export function createDomainFlow(): OrderFlow {
+export function createDomainForm(): ProductForm<DomainOrderRequest> {
   return {
     kind: 'domain',
     steps(draft) {
@@ -133,7 +145,7 @@ export function createDomainFlow(): OrderFlow {
     async summaryHead(env) {
       const currency = await displayCurrency(env);
       const zone = await zoneOf(env, currency?.id);
-      const period = Number(env.draft.answers[STEP.period]);
+      const period = answerOf(env.draft, PERIOD) ?? 0;
       return [
         env.ctx.t('order:summaryTitle.domain'),
         env.ctx.t('order:summaryZone', {
@@ -148,22 +160,21 @@ export function createDomainFlow(): OrderFlow {
         env.ctx.t('order:summaryCurrency', { currency: currency?.code ?? '?' }),
       ];
     },
-    async submit(env) {
-      const { draft, api } = env;
+    async request(env): Promise<DomainOrderRequest> {
+      const { draft } = env;
       const answer = domainAnswer(draft);
       const zone = await zoneOf(env);
       if (!answer || !zone) throw new UserInputError('order:zoneGone');
-      return api.createDomainOrder({
-        period_unit_count: Number(draft.answers[STEP.period]),
-        currency_id: Number(draft.answers[STEP.currency]),
+      return {
+        period_unit_count: required(draft, PERIOD),
+        currency_id: required(draft, CURRENCY),
         tariff_id: zone.actual_registration_tariff_id,
         domain: answer.ascii,
         ...contactsRequest(draft),
         ...customerRequest(draft),
         ...whoisRequest(draft, whoisRulesOf(zone.name)),
-      } as never);
+      };
     },
-    listOrders: (api) => api.listDomainOrders(),
     matches(draft, order) {
       const domain = order.advanced?.domain;
       return domain !== undefined && toAsciiDomain(domain) === domainAnswer(draft)?.ascii;

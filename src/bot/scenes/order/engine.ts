@@ -12,8 +12,20 @@ import { type BotContext, UserInputError } from '../../context.js';
 import { encodeCallback } from '../../keyboards/callback-data.js';
 import { inRows, linkKeyboard } from '../../keyboards/list.js';
 import { describeError, errorForLog } from '../../middlewares/errors.js';
+import { orderKind } from '../../order-kinds.js';
 import { isCommand, sceneAnswers } from '../guards.js';
-import type { OrderDraft, OrderFlow, OrderKind, Question, Section, Step, StepEnv } from './types.js';
+import {
+  DRAFT_VERSION,
+  type FlowKind,
+  type FormKind,
+  type OrderDraft,
+  type OrderFlow,
+  type Question,
+  readDraft,
+  type Section,
+  type Step,
+  type StepEnv,
+} from './types.js';
 
 export const ORDER_SCENE = 'order';
 
@@ -34,7 +46,8 @@ type Interrupted = { created: SubmitResult } | 'notCreated' | 'unchecked';
 export interface OrderEngineDeps {
   chatData: ChatData;
   logger: Logger;
-  flows: Record<OrderKind, OrderFlow>;
+  /** The forms that order nothing; the product kinds' flows come from the registry. */
+  flows: Record<FormKind, OrderFlow>;
   /** Downloads a file the user sent (a CSR); the bot passes telegraf's file link + fetch. */
   downloadFile(ctx: BotContext, fileId: string): Promise<string>;
 }
@@ -51,10 +64,18 @@ export class OrderEngine {
   constructor(private readonly deps: OrderEngineDeps) {}
 
   /** Starts a guided order; `answers` prefills steps (e.g. the domain from /check). */
-  async start(ctx: BotContext, kind: OrderKind, answers: Record<string, unknown> = {}): Promise<void> {
+  async start(ctx: BotContext, kind: FlowKind, answers: Record<string, unknown> = {}): Promise<void> {
     // Fail early without a token, before the first question.
     await ctx.partnerApi();
-    const draft: OrderDraft = { kind, answers: {}, previous: {}, screen: 0, options: [], status: 'editing' };
+    const draft: OrderDraft = {
+      version: DRAFT_VERSION,
+      kind,
+      answers: {},
+      previous: {},
+      screen: 0,
+      options: [],
+      status: 'editing',
+    };
     await ctx.scene.enter(ORDER_SCENE, draft, true);
     const env = await this.env(ctx);
     if (!env) return;
@@ -135,14 +156,38 @@ export class OrderEngine {
 
   // ---- the step machine ----
 
+  /** The flow of a kind: a product's from the registry, a form's from the deps. */
+  private flow(kind: FlowKind): OrderFlow {
+    switch (kind) {
+      case 'profile':
+      case 'dnsAdd':
+        return this.deps.flows[kind];
+      default:
+        return orderKind(kind).flow;
+    }
+  }
+
   private steps(draft: OrderDraft): Step[] {
-    return this.deps.flows[draft.kind].steps(draft);
+    return this.flow(draft.kind).steps(draft);
+  }
+
+  /**
+   * The stored draft, read as this version's. A draft another version of the bot stored is
+   * dropped, and the partner told to start again, before anything reads it.
+   */
+  private async draft(ctx: BotContext): Promise<OrderDraft | undefined> {
+    if (ctx.scene.current?.id !== ORDER_SCENE) return undefined;
+    const draft = readDraft(ctx.scene.state);
+    if (draft !== 'outdated') return draft;
+    await ctx.scene.leave();
+    if (ctx.callbackQuery) await ctx.answerCbQuery().catch(() => undefined);
+    await ctx.reply(ctx.t('order:draftOutdated'));
+    return undefined;
   }
 
   private async env(ctx: BotContext): Promise<StepEnv | undefined> {
-    if (ctx.scene.current?.id !== ORDER_SCENE) return undefined;
-    const draft = ctx.scene.state as OrderDraft;
-    if (!draft.answers) return undefined;
+    const draft = await this.draft(ctx);
+    if (!draft) return undefined;
     return { ctx, draft, api: await ctx.partnerApi(), chatData: this.deps.chatData };
   }
 
@@ -309,7 +354,7 @@ export class OrderEngine {
     switch (action) {
       case 'cancel':
         await ctx.scene.leave();
-        await ctx.reply(ctx.t(this.deps.flows[draft.kind].cancelKey ?? 'order:cancelled'));
+        await ctx.reply(ctx.t(this.flow(draft.kind).cancelKey ?? 'order:cancelled'));
         return;
       case 'keep':
         if (step && draft.previous[step.id] !== undefined)
@@ -360,7 +405,7 @@ export class OrderEngine {
 
   private async showSummary(env: StepEnv, intro?: string): Promise<void> {
     const { ctx, draft } = env;
-    const flow = this.deps.flows[draft.kind];
+    const flow = this.flow(draft.kind);
     const lines = [...(intro ? [intro, ''] : []), ...(await flow.summaryHead(env))];
     for (const step of this.steps(draft)) {
       if (!(step.id in draft.answers)) continue;
@@ -432,7 +477,7 @@ export class OrderEngine {
     await ctx.answerCbQuery(ctx.t('order:submitting'));
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
 
-    const flow = this.deps.flows[draft.kind];
+    const flow = this.flow(draft.kind);
     if (!flow.submit) {
       try {
         await flow.finish?.(env);
@@ -542,8 +587,13 @@ export class OrderEngine {
    */
   private async settleInterrupted(ctx: BotContext, next: () => Promise<void>): Promise<void> {
     const chatId = ctx.chat?.id ?? 0;
-    const stored = ctx.scene.state as Partial<OrderDraft>;
-    if (stored.status !== 'submitting' || this.submitting.has(chatId)) return next();
+    if (ctx.scene.current?.id === ORDER_SCENE && readDraft(ctx.scene.state) === 'outdated') {
+      // Dropped with a message; the update was meant for a form that is gone.
+      await this.draft(ctx);
+      return;
+    }
+    const stored = await this.draft(ctx);
+    if (stored?.status !== 'submitting' || this.submitting.has(chatId)) return next();
     const env = await this.env(ctx);
     if (!env) return next();
     const { draft } = env;
@@ -582,7 +632,7 @@ export class OrderEngine {
 
   private async lookUpInterrupted(env: StepEnv): Promise<Interrupted> {
     const { draft } = env;
-    const flow = this.deps.flows[draft.kind];
+    const flow = this.flow(draft.kind);
     // A form that ends in something other than an order (a saved profile, a DNS record) has no
     // list to look in.
     if (!flow.submit) return 'unchecked';

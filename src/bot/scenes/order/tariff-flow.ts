@@ -1,4 +1,10 @@
-import type { PartnerApi, Tariff } from '../../../api/index.js';
+import type {
+  HostingOrderRequest,
+  MailOrderRequest,
+  PartnerApi,
+  SslOrderRequest,
+  Tariff,
+} from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { looksLikeCsr } from '../../../core/requisites.js';
@@ -6,39 +12,76 @@ import { echoInput } from '../../../core/text.js';
 import { UserInputError } from '../../context.js';
 import { formatPeriod } from '../../views/catalog.js';
 import {
+  CURRENCY,
+  type CustomerRequest,
   contactSteps,
   contactsRequest,
   currencyStep,
   customerRequest,
   customerSteps,
+  PERIOD,
+  required,
   STEP,
   saveProfileStep,
   tariffPeriodStep,
 } from './common-steps.js';
 import { displayCurrency, tariffPriceLine } from './pricing.js';
-import type { OrderDraft, OrderFlow, Step, StepEnv } from './types.js';
+import {
+  answerOf,
+  type OrderDraft,
+  type ProductForm,
+  readNumber,
+  readString,
+  type Step,
+  type StepEnv,
+} from './types.js';
 
-type TariffKind = 'hosting' | 'mail' | 'ssl';
-
-function listTariffs(api: PartnerApi, kind: TariffKind, currencyId: number | undefined, serviceId?: number) {
-  const query = {
-    ...(currencyId === undefined ? {} : { currency_id: currencyId }),
-    ...(serviceId === undefined ? {} : { service_id: serviceId }),
-  };
-  if (kind === 'hosting') return api.listHostingTariffs(query);
-  if (kind === 'mail') return api.listMailTariffs(query);
-  return api.listSslTariffs(query);
+/** What a tariff list is asked with. */
+export interface TariffQuery {
+  currency_id?: number;
+  service_id?: number;
 }
 
-const SERVICE = 'service';
-const TARIFF = 'tariff';
-const DOMAIN = 'orderDomain';
-const SUBJECT = 'sslSubject';
+/** A kind's tariff list call (the registry's `listTariffs`). */
+export type ListTariffs = (api: PartnerApi, query: TariffQuery) => Promise<Tariff[]>;
 
-async function currentTariff(env: StepEnv, kind: TariffKind): Promise<Tariff | undefined> {
+const SERVICE = { id: 'service', read: readNumber };
+const TARIFF = { id: 'tariff', read: readNumber };
+/** Step ids the word after `/order hosting|ssl` answers. */
+export const HOSTING_DOMAIN = 'orderDomain';
+export const SSL_SUBJECT = 'sslSubject';
+
+/** What every tariff order sends, whatever its kind. */
+type CommonRequest = {
+  period_unit_count: number;
+  currency_id: number;
+  tariff_id: number;
+  phone: string;
+  email: string;
+} & CustomerRequest;
+
+/** What a tariff kind adds to the shared steps: its steps, its tariff list and its request. */
+interface TariffSpec<Req> {
+  /** For i18n keys (`order:askTariff.<key>`, `order:summaryTitle.<key>`). */
+  key: 'hosting' | 'mail' | 'ssl';
+  listTariffs: ListTariffs;
+  /** Steps before the tariff (hosting: its service). */
+  productSteps?: Step[];
+  /** The service the tariffs are listed for (hosting). */
+  serviceOf?(draft: OrderDraft): number | undefined;
+  /** Steps after the period (hosting: an optional domain; SSL: a domain or a CSR). */
+  subjectSteps?: Step[];
+  request(common: CommonRequest, draft: OrderDraft): Req;
+}
+
+const currencyQuery = (currencyId: number | undefined): TariffQuery =>
+  currencyId === undefined ? {} : { currency_id: currencyId };
+
+async function currentTariff(env: StepEnv, listTariffs: ListTariffs): Promise<Tariff | undefined> {
   const currency = await displayCurrency(env);
-  const tariffs = await listTariffs(env.api, kind, currency?.id);
-  return tariffs.find((t) => t.tariff_id === env.draft.answers[TARIFF]);
+  const tariffs = await listTariffs(env.api, currencyQuery(currency?.id));
+  const chosen = answerOf(env.draft, TARIFF);
+  return tariffs.find((t) => t.tariff_id === chosen);
 }
 
 /** The lowest price per unit of a tariff, for the tariff buttons ("from 8,91 BYN/мес"). */
@@ -53,10 +96,11 @@ function fromPrice(env: StepEnv, tariff: Tariff, code: string | undefined): stri
   });
 }
 
-function serviceStep(): Step {
+function serviceStep(): Step<number> {
   return {
-    id: SERVICE,
+    id: SERVICE.id,
     section: 'product',
+    read: readNumber,
     async auto({ api }) {
       const ids = new Set((await api.listHostingTariffs()).map((t) => t.service_id));
       return ids.size === 1 ? Number([...ids][0]) : undefined;
@@ -73,22 +117,26 @@ function serviceStep(): Step {
         perRow: 1,
       };
     },
-    invalidates: () => [TARIFF, STEP.period],
+    invalidates: () => [TARIFF.id, STEP.period],
     describe: () => undefined,
   };
 }
 
-function tariffStep(kind: TariffKind): Step {
+function tariffStep(spec: TariffSpec<unknown>): Step<number> {
   return {
-    id: TARIFF,
+    id: TARIFF.id,
     section: 'product',
+    read: readNumber,
     async ask(env) {
       const currency = await displayCurrency(env);
-      const serviceId = kind === 'hosting' ? (env.draft.answers[SERVICE] as number | undefined) : undefined;
-      const tariffs = await listTariffs(env.api, kind, currency?.id, serviceId);
+      const serviceId = spec.serviceOf?.(env.draft);
+      const tariffs = await spec.listTariffs(env.api, {
+        ...currencyQuery(currency?.id),
+        ...(serviceId === undefined ? {} : { service_id: serviceId }),
+      });
       if (tariffs.length === 0) throw new UserInputError('order:noTariffs');
       return {
-        text: env.ctx.t(`order:askTariff.${kind}`),
+        text: env.ctx.t(`order:askTariff.${spec.key}`),
         options: tariffs.map((t) => ({ label: fromPrice(env, t, currency?.code), value: t.tariff_id })),
         perRow: 1,
       };
@@ -98,10 +146,11 @@ function tariffStep(kind: TariffKind): Step {
   };
 }
 
-function hostingDomainStep(): Step {
+function hostingDomainStep(): Step<string> {
   return {
-    id: DOMAIN,
+    id: HOSTING_DOMAIN,
     section: 'subject',
+    read: readString,
     async ask({ ctx }) {
       return { text: ctx.t('order:askHostingDomain'), skippable: true };
     },
@@ -111,18 +160,29 @@ function hostingDomainStep(): Step {
       return ascii;
     },
     describe: ({ ctx }, value) =>
-      ctx.t('order:summaryDomain', { domain: value ? escapeHtml(toUnicodeDomain(String(value))) : '—' }),
+      ctx.t('order:summaryDomain', { domain: value ? escapeHtml(toUnicodeDomain(value)) : '—' }),
   };
 }
 
-function sslSubjectStep(): Step {
-  const readCsr = (text: string) => {
+/** What an SSL certificate is for: a domain, or a CSR naming it. */
+type SslSubject = { domain: string } | { csr: string };
+
+function readSslSubject(value: unknown): SslSubject | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if ('csr' in value && typeof value.csr === 'string') return { csr: value.csr };
+  if ('domain' in value && typeof value.domain === 'string') return { domain: value.domain };
+  return undefined;
+}
+
+function sslSubjectStep(): Step<SslSubject> {
+  const readCsr = (text: string): SslSubject => {
     if (!looksLikeCsr(text)) throw new UserInputError('order:invalid.csr');
     return { csr: text.trim() };
   };
   return {
-    id: SUBJECT,
+    id: SSL_SUBJECT,
     section: 'subject',
+    read: readSslSubject,
     async ask({ ctx }) {
       return { text: ctx.t('order:askSslSubject') };
     },
@@ -136,26 +196,23 @@ function sslSubjectStep(): Step {
       if (!/\.(csr|pem|txt)$/i.test(fileName)) throw new UserInputError('order:invalid.csrFile');
       return readCsr(content);
     },
-    describe: ({ ctx }, value) => {
-      const subject = value as { domain?: string; csr?: string };
-      return subject.csr
+    describe: ({ ctx }, subject) =>
+      'csr' in subject
         ? ctx.t('order:summaryCsr', { length: subject.csr.length })
-        : ctx.t('order:summaryDomain', { domain: escapeHtml(toUnicodeDomain(subject.domain ?? '')) });
-    },
+        : ctx.t('order:summaryDomain', { domain: escapeHtml(toUnicodeDomain(subject.domain)) }),
   };
 }
 
 /** Hosting, corporate mail and SSL: a tariff, its period, then the shared steps. */
-export function createTariffFlow(kind: TariffKind): OrderFlow {
+function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
   const steps = (draft: OrderDraft): Step[] => [
-    ...(kind === 'hosting' ? [serviceStep()] : []),
-    tariffStep(kind),
+    ...(spec.productSteps ?? []),
+    tariffStep(spec),
     tariffPeriodStep(
-      (env) => currentTariff(env, kind),
+      (env) => currentTariff(env, spec.listTariffs),
       async (env) => (await displayCurrency(env))?.code,
     ),
-    ...(kind === 'hosting' ? [hostingDomainStep()] : []),
-    ...(kind === 'ssl' ? [sslSubjectStep()] : []),
+    ...(spec.subjectSteps ?? []),
     currencyStep(),
     ...customerSteps(draft),
     ...contactSteps(),
@@ -163,14 +220,14 @@ export function createTariffFlow(kind: TariffKind): OrderFlow {
   ];
 
   return {
-    kind,
+    kind: spec.key,
     steps,
     async summaryHead(env) {
-      const tariff = await currentTariff(env, kind);
+      const tariff = await currentTariff(env, spec.listTariffs);
       const currency = await displayCurrency(env);
-      const period = Number(env.draft.answers[STEP.period]);
+      const period = answerOf(env.draft, PERIOD) ?? 0;
       return [
-        env.ctx.t(`order:summaryTitle.${kind}`),
+        env.ctx.t(`order:summaryTitle.${spec.key}`),
         env.ctx.t('order:summaryTariff', {
           tariff: escapeHtml(tariff?.tariff_name ?? '?'),
           id: tariff?.tariff_id ?? '?',
@@ -179,32 +236,55 @@ export function createTariffFlow(kind: TariffKind): OrderFlow {
         env.ctx.t('order:summaryCurrency', { currency: currency?.code ?? '?' }),
       ];
     },
-    async submit(env) {
-      const { draft, api } = env;
-      const common = {
-        period_unit_count: Number(draft.answers[STEP.period]),
-        currency_id: Number(draft.answers[STEP.currency]),
-        tariff_id: Number(draft.answers[TARIFF]),
+    async request({ draft }) {
+      const common: CommonRequest = {
+        period_unit_count: required(draft, PERIOD),
+        currency_id: required(draft, CURRENCY),
+        tariff_id: required(draft, TARIFF),
         ...contactsRequest(draft),
         ...customerRequest(draft),
       };
-      if (kind === 'hosting') {
-        const domain = draft.answers[DOMAIN];
-        return api.createHostingOrder({
-          ...common,
-          ...(typeof domain === 'string' ? { domain } : {}),
-        } as never);
-      }
-      if (kind === 'mail') return api.createMailOrder(common as never);
-      return api.createSslOrder({ ...common, ...(draft.answers[SUBJECT] as object) } as never);
-    },
-    listOrders(api) {
-      if (kind === 'hosting') return api.listHostingOrders();
-      if (kind === 'mail') return api.listMailOrders();
-      return api.listSslOrders();
+      return spec.request(common, draft);
     },
     matches(draft, order) {
-      return order.advanced?.tariff_id === draft.answers[TARIFF];
+      return order.advanced?.tariff_id === answerOf(draft, TARIFF);
     },
   };
+}
+
+/** Hosting: service → tariff → period → optional domain → shared steps. */
+export function createHostingForm(listTariffs: ListTariffs): ProductForm<HostingOrderRequest> {
+  return createTariffForm({
+    key: 'hosting',
+    listTariffs,
+    productSteps: [serviceStep()],
+    serviceOf: (draft) => answerOf(draft, SERVICE),
+    subjectSteps: [hostingDomainStep()],
+    request(common, draft): HostingOrderRequest {
+      const domain = answerOf(draft, { id: HOSTING_DOMAIN, read: readString });
+      return domain === undefined ? common : { ...common, domain };
+    },
+  });
+}
+
+/** Corporate mail: tariff → period → shared steps. */
+export function createMailForm(listTariffs: ListTariffs): ProductForm<MailOrderRequest> {
+  return createTariffForm({
+    key: 'mail',
+    listTariffs,
+    request: (common): MailOrderRequest => common,
+  });
+}
+
+/** SSL: tariff → period in years → a domain or a CSR → shared steps. */
+export function createSslForm(listTariffs: ListTariffs): ProductForm<SslOrderRequest> {
+  return createTariffForm({
+    key: 'ssl',
+    listTariffs,
+    subjectSteps: [sslSubjectStep()],
+    request(common, draft): SslOrderRequest {
+      const subject = required(draft, { id: SSL_SUBJECT, read: readSslSubject });
+      return 'csr' in subject ? { ...common, csr: subject.csr } : { ...common, domain: subject.domain };
+    },
+  });
 }

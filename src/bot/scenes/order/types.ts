@@ -1,47 +1,75 @@
+import { z } from 'zod';
 import type { PartnerApi } from '../../../api/index.js';
+import type { ProductKind } from '../../../core/product-kinds.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 
-/**
- * What can be ordered, plus two guided forms that end in another action: `profile` (a customer
- * saved for later) and `dnsAdd` (a DNS record added by buttons).
- */
-export type OrderKind = 'domain' | 'hosting' | 'mail' | 'ssl' | 'profile' | 'dnsAdd';
+/** Guided forms that end in another action than an order: a saved customer, a DNS record. */
+export const FORM_KINDS = ['profile', 'dnsAdd'] as const;
+export type FormKind = (typeof FORM_KINDS)[number];
+
+/** What the engine runs: an order of a product kind (see `order-kinds.ts`) or one of the forms. */
+export type FlowKind = ProductKind | FormKind;
 
 /** Sections of the summary's Edit menu; each step belongs to one. */
 export type Section = 'product' | 'period' | 'subject' | 'currency' | 'customer' | 'whois' | 'contacts';
+
+/**
+ * Version of the stored draft's shape. A draft stored by a bot with another version (steps or
+ * answers shaped differently) is dropped with a message, never read as this version.
+ */
+export const DRAFT_VERSION = 2;
+
+const FLOW_KINDS = ['domain', 'hosting', 'mail', 'ssl', ...FORM_KINDS] as const satisfies readonly FlowKind[];
 
 /**
  * A guided order in progress, kept in the scene state (so in the session, which survives a
  * restart). Answers are keyed by step id; `previous` keeps the values an Edit or Back took away,
  * offered again as "Keep".
  */
-export interface OrderDraft {
-  kind: OrderKind;
-  answers: Record<string, unknown>;
-  previous: Record<string, unknown>;
+const orderDraft = z.object({
+  version: z.literal(DRAFT_VERSION),
+  kind: z.enum(FLOW_KINDS),
+  answers: z.record(z.string(), z.unknown()),
+  previous: z.record(z.string(), z.unknown()),
   /** The step being asked. */
-  current?: string | undefined;
+  current: z.string().optional(),
   /** Grows with every screen; buttons carry it, so a button of an older screen is stale. */
-  screen: number;
+  screen: z.int(),
   /** Values behind the option buttons of the current screen. */
-  options: unknown[];
-  status: 'editing' | 'submitting' | 'done';
+  options: z.array(z.unknown()),
+  status: z.enum(['editing', 'submitting', 'done']),
   /** Single-use token of the Confirm button of the summary shown last. */
-  nonce?: string | undefined;
+  nonce: z.string().optional(),
   /**
    * Order ids of this kind that existed before submitting: a timeout looks for a new one. Stored
    * before the create call, so a draft left 'submitting' without them never reached the provider.
    */
-  knownOrderIds?: number[] | undefined;
+  knownOrderIds: z.array(z.int()).optional(),
   /**
    * Set while screen `screen` is stored but its message is not yet known to be sent. A kill in
    * between leaves it set: the partner may still be looking at the screen before, so a typed
    * answer is not trusted and the screen is shown again.
    */
-  unsent?: boolean | undefined;
+  unsent: z.boolean().optional(),
   /** Message id of the last screen sent (the last part of a long summary). */
-  messageId?: number | undefined;
+  messageId: z.int().optional(),
+});
+
+export type OrderDraft = z.output<typeof orderDraft>;
+
+/**
+ * What a scene state holds for the order scene: this version's draft (the same object, so the
+ * engine's changes land in the session), `'outdated'` for a draft of another version, or
+ * `undefined` when it is no draft at all.
+ */
+export function readDraft(state: object): OrderDraft | 'outdated' | undefined {
+  if (isDraft(state)) return state;
+  return 'answers' in state || 'kind' in state || 'version' in state ? 'outdated' : undefined;
+}
+
+function isDraft(state: object): state is OrderDraft {
+  return orderDraft.safeParse(state).success;
 }
 
 /** Where a step's question and answers come from. */
@@ -53,45 +81,64 @@ export interface StepEnv {
 }
 
 /** One option button of a question. */
-export interface Option {
+export interface Option<T = unknown> {
   label: string;
-  value: unknown;
+  value: T;
 }
 
 /** The question a step puts: HTML text, option buttons, and whether it may be skipped. */
-export interface Question {
+export interface Question<T = unknown> {
   text: string;
-  options?: Option[];
+  options?: Option<T>[];
   /** Options per keyboard row (default 2). */
   perRow?: number;
   skippable?: boolean;
 }
 
 /**
- * One step of a guided order. A step is answered by an option button, typed text or a file;
- * a wrong answer throws `UserInputError` and the step is asked again.
+ * One step of a guided order, answering a `T`. A step is answered by an option button, typed text
+ * or a file; a wrong answer throws `UserInputError` and the step is asked again. The stored answer
+ * is read back through `read` (the draft is JSON in the session), so a flow gets a `T` or nothing.
  */
-export interface Step {
+export interface Step<T = unknown> {
   id: string;
   section: Section;
+  /** The stored answer as a `T`, or `undefined` when it is not one (unanswered, or skipped). */
+  read?(value: unknown): T | undefined;
   /** When it returns a value, the step is answered without asking (e.g. the only currency). */
-  auto?(env: StepEnv): Promise<unknown>;
-  ask(env: StepEnv): Promise<Question>;
+  auto?(env: StepEnv): Promise<T | undefined>;
+  ask(env: StepEnv): Promise<Question<T>>;
   /** Reads a typed answer; absent → only buttons answer this step. */
-  parseText?(env: StepEnv, text: string): Promise<unknown>;
+  parseText?(env: StepEnv, text: string): Promise<T>;
   /** Reads a sent file (e.g. a CSR); absent → files are refused. */
-  parseFile?(env: StepEnv, content: string, fileName: string): Promise<unknown>;
+  parseFile?(env: StepEnv, content: string, fileName: string): Promise<T>;
   /** Runs once the step is answered (e.g. a chosen profile fills the customer steps). */
-  afterAnswer?(env: StepEnv, value: unknown): Promise<void>;
+  afterAnswer?(env: StepEnv, value: T): Promise<void>;
   /** Ids of answers that no longer hold when this answer changes. */
   invalidates?: (draft: OrderDraft) => string[];
   /** How the answer reads in the summary; omitted from the summary when absent. */
-  describe?(env: StepEnv, value: unknown): string | undefined;
+  describe?(env: StepEnv, value: T): string | undefined;
 }
+
+/** A step's answer in the draft, as its type (`undefined` when unanswered or skipped). */
+export function answerOf<T>(
+  draft: OrderDraft,
+  step: { id: string; read(value: unknown): T | undefined },
+): T | undefined {
+  return step.read(draft.answers[step.id]);
+}
+
+/** Readers for `Step.read`. */
+export const readNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' ? value : undefined;
+export const readString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+export const readBoolean = (value: unknown): boolean | undefined =>
+  typeof value === 'boolean' ? value : undefined;
 
 /** What a kind of order contributes: its steps (given the answers so far) and its request. */
 export interface OrderFlow {
-  kind: OrderKind;
+  kind: FlowKind;
   /** i18n keys of the summary's Confirm button and of the message on Cancel. */
   confirmKey?: string;
   cancelKey?: string;
@@ -118,4 +165,13 @@ export interface OrderFlow {
   ): boolean;
   /** The last action of a form that orders nothing (runs once, after Confirm). */
   finish?(env: StepEnv): Promise<void>;
+}
+
+/**
+ * A product's form: its steps, and the API request `Req` its answers make. The registry
+ * (`order-kinds.ts`) pairs it with the kind's create call, so `Req` is checked by `tsc` against
+ * the API's request type: a renamed field fails the build, not the partner's order.
+ */
+export interface ProductForm<Req> extends Omit<OrderFlow, 'submit' | 'listOrders' | 'finish'> {
+  request(env: StepEnv): Promise<Req>;
 }

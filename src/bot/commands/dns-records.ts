@@ -1,0 +1,105 @@
+import { Markup } from 'telegraf';
+import { type DnsRecord, dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../api/index.js';
+import { parseDnsLine } from '../../core/dns-line.js';
+import { parseListedRecord, problemMessage } from '../../core/dns-records.js';
+import { toUnicodeDomain } from '../../core/domain-names.js';
+import { escapeHtml } from '../../core/format.js';
+import type { CallbackRouter } from '../callbacks.js';
+import { type BotContext, UserInputError } from '../context.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import type { PagedLists } from '../paged-list.js';
+import type { OrderEngine } from '../scenes/order/engine.js';
+import { describeRecord, renderRecord } from '../views/dns.js';
+import { type DomainRef, refOfOrder } from './dns-domain.js';
+
+/** The records of a domain: the paged list, the one-line add, delete with a confirmation. */
+export function createDnsRecords(deps: { router: CallbackRouter; lists: PagedLists; engine: OrderEngine }) {
+  const { router, lists, engine } = deps;
+
+  const records = lists.register({
+    id: 'dns',
+    perPage: 15,
+    async load(ctx, filter) {
+      const ref = await refOfOrder(ctx, Number(filter));
+      const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
+      const domain = escapeHtml(toUnicodeDomain(ref.domain));
+      return {
+        title: ctx.t('dns:recordsTitle', { domain, count: listed.length }),
+        empty: ctx.t('dns:noRecords', { domain }),
+        rows: listed.map((r) => ({
+          html: renderRecord(ctx.t, r),
+          button: Markup.button.callback(
+            ctx.t('dns:deleteButton', { id: r.record_id }),
+            encodeCallback('dnsDelete', ref.orderId, r.record_id),
+          ),
+        })),
+        footer: [
+          Markup.button.callback(ctx.t('dns:addButton'), encodeCallback('dnsAdd', ref.orderId)),
+          Markup.button.callback(ctx.t('dns:nsButton'), encodeCallback('nameServers', ref.orderId)),
+          Markup.button.callback(ctx.t('dns:exportButton'), encodeCallback('dnsExport', ref.orderId)),
+          Markup.button.callback(ctx.t('dns:importButton'), encodeCallback('dnsImport', ref.orderId)),
+        ],
+      };
+    },
+  });
+
+  const showRecords = (ctx: BotContext, orderId: number) =>
+    lists.show(ctx, records, String(orderId), 0, 'reply');
+
+  const findRecord = async (api: PartnerApi, orderId: number, recordId: number): Promise<DnsRecord> => {
+    const listed = (await api.listDnsRecords(orderId)).find((r) => r.record_id === recordId);
+    if (!listed) throw new UserInputError('dns:recordNotFound', { id: recordId });
+    return listed;
+  };
+
+  const askDelete = async (ctx: BotContext, orderId: number, recordId: number) => {
+    const listed = await findRecord(await ctx.partnerApi(), orderId, recordId);
+    const record = parseListedRecord(listed);
+    await ctx.reply(
+      ctx.t('dns:deleteConfirm', {
+        record: record ? describeRecord(ctx.t, record) : escapeHtml(listed.value),
+      }),
+      {
+        parse_mode: 'HTML',
+        ...Markup.inlineKeyboard([
+          Markup.button.callback(ctx.t('dns:deleteYes'), encodeCallback('dnsDeleteYes', orderId, recordId)),
+          Markup.button.callback(ctx.t('dns:no'), encodeCallback('noop')),
+        ]),
+      },
+    );
+  };
+
+  /** `/dns <domain> add <line>`: checked in full before the one add call, then the list. */
+  const addFromLine = async (ctx: BotContext, ref: DomainRef, line: string) => {
+    const parsed = parseDnsLine(line);
+    if (!parsed.ok) {
+      const reason = problemMessage(parsed);
+      throw new UserInputError('dns:badLine', {
+        field: escapeHtml(parsed.field),
+        reason: escapeHtml(ctx.t(reason.key, reason.params)),
+        form: escapeHtml(parsed.form ?? ctx.t('dns:anyForm')),
+      });
+    }
+    await (await ctx.partnerApi()).addDnsRecord(ref.orderId, toDnsRecordBody(parsed.record));
+    await ctx.reply(ctx.t('dns:added', { record: describeRecord(ctx.t, parsed.record) }), {
+      parse_mode: 'HTML',
+    });
+    await showRecords(ctx, ref.orderId);
+  };
+
+  router.on('dns', (ctx, orderId) => showRecords(ctx, orderId));
+  router.on('dnsAdd', (ctx, orderId) => engine.start(ctx, 'dnsAdd', { dnsOrder: orderId }));
+  router.on('dnsDelete', (ctx, orderId, recordId) => askDelete(ctx, orderId, recordId));
+  router.on('dnsDeleteYes', async (ctx, orderId, recordId) => {
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    const api = await ctx.partnerApi();
+    const listed = await findRecord(api, orderId, recordId);
+    const kind = dnsRecordKindOf(listed.type);
+    if (!kind) throw new UserInputError('dns:unsupportedType', { type: escapeHtml(listed.type) });
+    await api.deleteDnsRecord(orderId, kind, recordId);
+    await ctx.reply(ctx.t('dns:deleted', { id: recordId }));
+    await showRecords(ctx, orderId);
+  });
+
+  return { showRecords, addFromLine, askDelete };
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { CallbackRouter } from '../../src/bot/callbacks.js';
+import type { Logger } from '../../src/logger.js';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;
+
+describe('CallbackRouter', () => {
+  it('refuses a second handler for one action at registration', () => {
+    const router = new CallbackRouter(silent);
+    router.on('dns', async () => {});
+    expect(() => router.on('dns', async () => {})).toThrow(/"dns" is registered twice/);
+  });
+
+  it('takes different actions', () => {
+    const router = new CallbackRouter(silent);
+    expect(() => router.on('dns', async () => {}).on('dnsAdd', async () => {})).not.toThrow();
+  });
+});

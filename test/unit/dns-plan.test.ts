@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isEmptyPlan, type ListedRecord, needsForce, planImport } from '../../src/core/dns-plan.js';
+import type { DnsRecordData } from '../../src/core/dns-records.js';
+
+const a = (host: string, ipv4 = '192.0.2.1'): DnsRecordData => ({ type: 'A', host, ttl: 3600, ipv4 });
+const listed = (records: DnsRecordData[]): ListedRecord[] =>
+  records.map((record, i) => ({ id: i + 1, record }));
+const target = { nonce: 'n', orderId: 1, domain: 'example.by' };
+
+describe('planImport', () => {
+  it('adds what is new, deletes what is gone and keeps the rest', () => {
+    const current = listed([a('www'), a('ftp'), a('@')]);
+    const { plan, unchanged } = planImport(target, current, [a('www'), a('@'), a('shop')]);
+    expect(plan.add).toEqual([a('shop')]);
+    expect(plan.remove).toEqual([{ id: 2, record: a('ftp') }]);
+    expect(unchanged.map((u) => u.id)).toEqual([1, 3]);
+    expect(plan.existing).toBe(3);
+    expect(isEmptyPlan(plan)).toBe(false);
+  });
+
+  it('changes nothing when the zone is the same', () => {
+    const records = [a('www'), a('@')];
+    expect(isEmptyPlan(planImport(target, listed(records), records).plan)).toBe(true);
+  });
+
+  it('treats a changed record as a delete and an add', () => {
+    const { plan } = planImport(target, listed([a('www')]), [a('www', '192.0.2.9')]);
+    expect(plan.add).toHaveLength(1);
+    expect(plan.remove).toHaveLength(1);
+  });
+});
+
+describe('needsForce (octoDNS: more than 30% of at least 10 records)', () => {
+  it('holds back deleting 4 of 10, not 3 of 10', () => {
+    expect(needsForce({ existing: 10, remove: Array(4).fill(undefined) })).toBe(true);
+    expect(needsForce({ existing: 10, remove: Array(3).fill(undefined) })).toBe(false);
+  });
+
+  it('never holds back a zone of fewer than 10 records', () => {
+    expect(needsForce({ existing: 9, remove: Array(9).fill(undefined) })).toBe(false);
+    expect(needsForce({ existing: 3, remove: Array(2).fill(undefined) })).toBe(false);
+  });
+
+  it('agrees with the rule for any sizes', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 500 }), (existing, deletes) => {
+        const removed = Math.min(existing, deletes);
+        const verdict = needsForce({ existing, remove: Array(removed).fill(undefined) });
+        expect(verdict).toBe(existing >= 10 && removed * 10 > existing * 3);
+      }),
+    );
+  });
+});
