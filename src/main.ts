@@ -104,7 +104,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       : {}),
   });
 
-  installTelegramRetry(Telegram.prototype as never, logger);
+  installTelegramRetry(Telegram.prototype, logger);
   const mode = config.WEBHOOK_URL ? 'webhook' : 'polling';
   const started = Date.now();
   // Every update being handled, in both modes: neither the webhook answer nor the next poll

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import i18next, { type i18n, type TOptions } from 'i18next';
+import i18next, { type i18n, type Resource, type ResourceLanguage, type TOptions } from 'i18next';
 import type { Locale } from '../storage/chat-store.js';
 
 export const LOCALES: readonly Locale[] = ['ru', 'en'];
@@ -23,21 +23,20 @@ export interface Translations {
 
 /** Reads every locale file; throws when one is missing or not JSON, at start, not mid-update. */
 export function loadTranslations(dir: string = LOCALES_DIR): Translations {
-  const resources: Record<string, Record<string, unknown>> = {};
+  const resources: Resource = {};
   const namespaces = new Set<string>();
   for (const locale of LOCALES) {
-    resources[locale] = {};
+    const language: ResourceLanguage = {};
     for (const file of readdirSync(join(dir, locale)).filter((f) => f.endsWith('.json'))) {
       const ns = file.slice(0, -'.json'.length);
       namespaces.add(ns);
-      (resources[locale] as Record<string, unknown>)[ns] = JSON.parse(
-        readFileSync(join(dir, locale, file), 'utf8'),
-      );
+      language[ns] = JSON.parse(readFileSync(join(dir, locale, file), 'utf8'));
     }
+    resources[locale] = language;
   }
   const instance: i18n = i18next.createInstance();
   void instance.init({
-    resources: resources as never,
+    resources,
     lng: 'ru',
     fallbackLng: 'ru',
     ns: [...namespaces],

@@ -5,14 +5,15 @@ import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { ChatLock } from '../storage/redis-coordination.js';
 import { CallbackRouter } from './callbacks.js';
-import { createBillingCommands } from './commands/billing.js';
-import { createCatalogCommands } from './commands/catalog.js';
-import { createDnsCommands } from './commands/dns.js';
-import { checkDomains, createDomainCommands } from './commands/domains.js';
-import { createOnboardingCommands } from './commands/onboarding.js';
-import { createOrderingCommands } from './commands/ordering.js';
-import { createOrderCommands } from './commands/orders.js';
+import { createBillingFeature } from './commands/billing.js';
+import { createCatalogFeature } from './commands/catalog.js';
+import { createDnsFeature, createDnsRecordList } from './commands/dns.js';
+import { createDomainsFeature } from './commands/domains.js';
+import { createOnboardingFeature } from './commands/onboarding.js';
+import { createOrderFormsFeature, createOrderingFeature } from './commands/ordering.js';
+import { createOrdersFeature } from './commands/orders.js';
 import type { BotContext, BotSession } from './context.js';
+import { type Feature, registerFeatures } from './feature.js';
 import { LOCALES, pickLocale, type Translations } from './i18n.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
@@ -20,12 +21,9 @@ import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlew
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
 import { PagedLists } from './paged-list.js';
-import { createAwaitInputScene } from './scenes/await-input.js';
-import { createCheckScene } from './scenes/check-domains.js';
 import { createDnsAddFlow } from './scenes/order/dns-add-flow.js';
 import { OrderEngine } from './scenes/order/engine.js';
 import { createProfileFlow } from './scenes/order/profile-flow.js';
-import { createTokenScene } from './scenes/token.js';
 
 /** Everything the bot needs, built by main.ts (or a test). */
 export interface BotDeps {
@@ -90,28 +88,7 @@ export function createBot(deps: BotDeps): PartnerBot {
     handlerTimeout: Number.POSITIVE_INFINITY,
   });
   const sequentializer = createSequentializer(deps.chatLock);
-  const router = new CallbackRouter(deps.logger);
-  const lists = new PagedLists(router);
-  const orders = new OrderEngine({
-    chatData: deps.chatData,
-    logger: deps.logger,
-    flows: {
-      // The product kinds' flows come from the order-kind registry (order-kinds.ts).
-      profile: createProfileFlow(),
-      // The DNS commands are built after the engine; the flow reaches them through this.
-      dnsAdd: createDnsAddFlow({ afterAdd: (ctx, orderId): Promise<void> => dns.showRecords(ctx, orderId) }),
-    },
-    downloadFile: downloadTelegramFile,
-  });
-  orders.register(router);
-  const dns = createDnsCommands(router, lists, orders);
-  router.on('noop', async () => undefined);
-  const stage = new Scenes.Stage<BotContext>([
-    createTokenScene(deps),
-    createCheckScene((ctx, text) => checkDomains(ctx, text)),
-    orders.scene(),
-    createAwaitInputScene(dns.inputHandlers, downloadTelegramFile),
-  ]);
+  const { router, stage, composers } = createFeatures(deps);
 
   // Errors met before the chat's language is known are told in the default one.
   const fallbackT = (ctx: BotContext) =>
@@ -137,13 +114,8 @@ export function createBot(deps: BotDeps): PartnerBot {
   );
   bot.use(stage.middleware());
   bot.use(router.middleware());
-  bot.use(createOnboardingCommands(router, deps));
-  bot.use(createBillingCommands(router, lists));
-  bot.use(createCatalogCommands(router, lists));
-  bot.use(createOrderCommands(router, lists));
-  bot.use(createDomainCommands());
-  bot.use(createOrderingCommands(router, orders, deps));
-  bot.use(dns.composer);
+  // The features' commands, in the order they were built (first match wins).
+  bot.use(...composers);
   bot.use(
     Composer.on('message', async (ctx) => {
       await ctx.reply(ctx.t('common:notUnderstood'));
@@ -158,6 +130,42 @@ export function createBot(deps: BotDeps): PartnerBot {
   });
 
   return { bot, drain: () => sequentializer.drain() };
+}
+
+/**
+ * The bot's features in one visible order, each `{ composer, callbacks, scenes }` built from
+ * explicit deps. Shared pieces come first: the router with its own buttons (pages, the plain
+ * "No"), the paged lists, the DNS records list (both the DNS feature and the engine's guided add
+ * end on it), then the order engine with its forms. A duplicate button action or scene id throws
+ * here, at start. Nothing outside `deps` is kept, so building twice gives two independent bots.
+ */
+export function createFeatures(deps: BotDeps) {
+  const router = new CallbackRouter(deps.logger);
+  router.on('noop', async () => undefined);
+  const lists = new PagedLists(router);
+  const { showRecords } = createDnsRecordList({ lists });
+  const engine = new OrderEngine({
+    chatData: deps.chatData,
+    logger: deps.logger,
+    flows: {
+      // The product kinds' flows come from the order-kind registry (order-kinds.ts).
+      profile: createProfileFlow(),
+      dnsAdd: createDnsAddFlow({ showRecords }),
+    },
+    downloadFile: downloadTelegramFile,
+  });
+  const features: Feature[] = [
+    createOnboardingFeature(deps),
+    createBillingFeature({ lists }),
+    createCatalogFeature({ lists }),
+    createOrdersFeature({ lists }),
+    createDomainsFeature(),
+    createOrderFormsFeature({ engine }),
+    createOrderingFeature({ engine, chatData: deps.chatData }),
+    createDnsFeature({ engine, showRecords, downloadFile: downloadTelegramFile }),
+  ];
+  const stage = new Scenes.Stage<BotContext>(registerFeatures(router, features));
+  return { router, stage, composers: features.map((feature) => feature.composer), features };
 }
 
 /** Reads a file the user sent (a CSR) through the Bot API's file link, with a deadline. */

@@ -1,9 +1,13 @@
 import { domainToUnicode } from 'node:url';
-import { parseDnsLine } from './dns-line.js';
+import { type DnsLineReason, parseDnsLine } from './dns-line.js';
 import {
   DEFAULT_TTL,
+  DNS_RECORD_TYPES,
   type DnsRecordData,
+  type DnsType,
   decodeZoneText,
+  type FieldKind,
+  fieldValues,
   isDnsType,
   isDomainName,
   isIpv4,
@@ -65,31 +69,37 @@ function zoneTarget(name: string): string {
 
 const underscored = (label: string): string => (label.startsWith('_') ? label : `_${label}`);
 
-function zoneOwner(record: DnsRecordData): string {
-  const host = record.host === '' ? '@' : toAsciiHostName(record.host);
-  if (record.type !== 'SRV') return host;
-  const prefix = `${underscored(record.service)}.${underscored(record.protocol)}`;
-  return host === '@' ? prefix : `${prefix}.${host}`;
+/** The field values of a record by name, with their kinds. */
+function valuesByName(record: DnsRecordData): Map<string, { kind: FieldKind; value: string | number }> {
+  return new Map(fieldValues(record).map(([field, value]) => [field.name, { kind: field.kind, value }]));
 }
 
-/** The rdata pieces of a record; TXT gives one piece per character-string. */
+/** The owner: the host, after the labels its type's zone layout puts there (SRV `_sip._tcp`). */
+function zoneOwner(record: DnsRecordData): string {
+  const host = record.host === '' ? '@' : toAsciiHostName(record.host);
+  const values = valuesByName(record);
+  const labels = DNS_RECORD_TYPES[record.type].zone.owner.map((name) =>
+    underscored(String(values.get(name)?.value ?? '')),
+  );
+  if (labels.length === 0) return host;
+  return host === '@' ? labels.join('.') : `${labels.join('.')}.${host}`;
+}
+
+/**
+ * The rdata pieces of a record in its type's zone layout, each field written as its kind is:
+ * names absolute, numbers and addresses as they are, a text as quoted strings (one piece each).
+ */
 function zoneRdata(record: DnsRecordData): string[] {
-  switch (record.type) {
-    case 'A':
-      return [record.ipv4];
-    case 'AAAA':
-      return [record.ipv6];
-    case 'CNAME':
-      return [zoneTarget(record.canonical)];
-    case 'NS':
-      return [zoneTarget(record.ns)];
-    case 'MX':
-      return [`${record.priority} ${zoneTarget(record.mail_server)}`];
-    case 'TXT':
-      return txtChunks(record.text).map(quoteZoneText);
-    case 'SRV':
-      return [`${record.priority} ${record.weight} ${record.port} ${zoneTarget(record.target)}`];
+  const values = valuesByName(record);
+  const words: string[] = [];
+  const strings: string[] = [];
+  for (const name of DNS_RECORD_TYPES[record.type].zone.rdata) {
+    const field = values.get(name);
+    const value = String(field?.value ?? '');
+    if (field?.kind === 'text') strings.push(...txtChunks(value).map(quoteZoneText));
+    else words.push(field?.kind === 'name' || field?.kind === 'target' ? zoneTarget(value) : value);
   }
+  return words.length > 0 ? [words.join(' '), ...strings] : strings;
 }
 
 /** The ASCII form of a domain without its trailing dot, lower-case. */
@@ -263,10 +273,40 @@ function absoluteName(word: string, origin: string): string {
   return origin === '' ? word : `${word}.${origin}`;
 }
 
+/** Why a field of a zone-file line was refused: a check, or its value was quoted where a word belongs. */
+export type ZoneFieldReason = DnsLineReason | 'quoted';
+
+/**
+ * Why a zone-file line was skipped, as an i18n key under `dns:skip.` and its parameters; a field
+ * problem carries the field and its `dns:reason.` code for the view to put into words.
+ */
+export type SkipReason =
+  | { key: 'field'; params: { field: string; reason: ZoneFieldReason } }
+  | { key: 'type'; params: { type: string } }
+  | { key: 'class'; params: { class: string } }
+  | { key: 'outside'; params: { owner: string; domain: string } }
+  | { key: 'directive'; params: { directive: string } }
+  | {
+      key:
+        | 'soa'
+        | 'noOwner'
+        | 'srvOwner'
+        | 'originArgument'
+        | 'ttlArgument'
+        | 'quote'
+        | 'parentheses'
+        | 'notRecord';
+      params: Record<string, never>;
+    };
+
+/** The reasons without parameters. */
+type BareSkipKey = Extract<SkipReason, { params: Record<string, never> }>['key'];
+const bare = (key: BareSkipKey): SkipReason => ({ key, params: {} });
+
 type BindRead =
   | { kind: 'record'; record: DnsRecordData }
   /** A record line of the file that cannot be imported, and why. */
-  | { kind: 'problem'; reason: string }
+  | { kind: 'problem'; reason: SkipReason }
   /** Not a record line of a zone file at all. */
   | { kind: 'unreadable' };
 
@@ -279,101 +319,71 @@ interface ReadState {
   previousOwner: string | undefined;
 }
 
-const fieldProblem = (field: string, reason: string): BindRead => ({
+const fieldProblem = (field: string, reason: ZoneFieldReason): BindRead => ({
   kind: 'problem',
-  reason: `field ${field}: ${reason}`,
+  reason: { key: 'field', params: { field, reason } },
 });
 
-/** The fields of each type in zone-file rdata order (the owner carries SRV's service and protocol). */
-const RDATA_FIELDS: Record<DnsRecordData['type'], readonly string[]> = {
-  A: ['ipv4'],
-  AAAA: ['ipv6'],
-  CNAME: ['canonical'],
-  NS: ['ns'],
-  MX: ['priority', 'mail_server'],
-  TXT: ['text'],
-  SRV: ['priority', 'weight', 'port', 'target'],
-};
+/** The owner labels `_a._b` a type's zone layout asks for, then the host ('@' when none follows). */
+function splitOwner(host: string, count: number): { labels: string[]; host: string } | undefined {
+  if (count === 0) return { labels: [], host };
+  const pattern = new RegExp(`^${Array<string>(count).fill('(_[^.]+)').join('\\.')}(?:\\.(.+))?$`);
+  const match = pattern.exec(host);
+  if (!match) return undefined;
+  return { labels: match.slice(1, count + 1).map((label) => label ?? ''), host: match[count + 1] ?? '@' };
+}
 
-/** The data of a record of one of the seven types from its rdata tokens, or the problem. */
+/**
+ * The record of one of the seven types from its owner and rdata tokens, read in its type's zone
+ * layout, each field as its kind is written; or the problem. A text field takes every token.
+ */
 function readRdata(
-  type: DnsRecordData['type'],
-  host: string,
+  type: DnsType,
+  owner: string,
   ttl: number,
   rdata: readonly ZoneToken[],
   origin: string,
 ): DnsRecordData | BindRead {
-  const wanted = RDATA_FIELDS[type];
-  if (type !== 'TXT') {
-    const missing = wanted[rdata.length];
-    if (missing !== undefined) return fieldProblem(missing, 'missing');
-    if (rdata.length > wanted.length) return fieldProblem('extra', 'extra');
-    const quoted = rdata.findIndex((token) => token.quoted);
-    if (quoted >= 0) return fieldProblem(wanted[quoted] ?? 'extra', 'quoted');
+  const descriptor = DNS_RECORD_TYPES[type];
+  const kindOf = (name: string): FieldKind | undefined =>
+    descriptor.fields.find((f) => f.name === name)?.kind;
+  const wanted = descriptor.zone.rdata;
+  const textField = wanted.find((name) => kindOf(name) === 'text');
+  if (textField !== undefined) {
+    if (rdata.length === 0) return fieldProblem(textField, 'missing');
+    // Unquoted words are separate strings in BIND; joined with spaces they read as the user meant.
+    const joined = rdata.every((token) => !token.quoted)
+      ? rdata.map((token) => token.text).join(' ')
+      : rdata.map((token) => token.text).join('');
+    return descriptor.build(owner, ttl, { [textField]: decodeZoneText(joined) });
   }
-  const word = (at: number): string => rdata[at]?.text ?? '';
-  const integer = (at: number): number | BindRead =>
-    /^\d+$/.test(word(at)) ? Number(word(at)) : fieldProblem(wanted[at] ?? '', 'integer');
-  /** A target name; an address where a name belongs is refused rather than read as a relative name. */
-  const target = (at: number): string | BindRead => {
-    const text = word(at);
-    if (text === '.') return text;
-    if (isIpv4(text) || isIpv6(text)) return fieldProblem(wanted[at] ?? '', 'domain');
-    return absoluteName(text, origin);
-  };
-  const isRead = (value: unknown): value is BindRead => typeof value === 'object';
+  const missing = wanted[rdata.length];
+  if (missing !== undefined) return fieldProblem(missing, 'missing');
+  if (rdata.length > wanted.length) return fieldProblem('extra', 'extra');
+  const quoted = rdata.findIndex((token) => token.quoted);
+  if (quoted >= 0) return fieldProblem(wanted[quoted] ?? 'extra', 'quoted');
 
-  switch (type) {
-    case 'A':
-      return { type, host, ttl, ipv4: word(0) };
-    case 'AAAA':
-      return { type, host, ttl, ipv6: word(0) };
-    case 'CNAME': {
-      const canonical = target(0);
-      return isRead(canonical) ? canonical : { type, host, ttl, canonical };
-    }
-    case 'NS': {
-      const ns = target(0);
-      return isRead(ns) ? ns : { type, host, ttl, ns };
-    }
-    case 'MX': {
-      const priority = integer(0);
-      const server = target(1);
-      if (isRead(priority)) return priority;
-      return isRead(server) ? server : { type, host, ttl, priority, mail_server: server };
-    }
-    case 'TXT': {
-      if (rdata.length === 0) return fieldProblem('text', 'missing');
-      // Unquoted words are separate strings in BIND; joined with spaces they read as the user meant.
-      const joined = rdata.every((token) => !token.quoted)
-        ? rdata.map((token) => token.text).join(' ')
-        : rdata.map((token) => token.text).join('');
-      return { type, host, ttl, text: decodeZoneText(joined) };
-    }
-    case 'SRV': {
-      const owner = /^(_[^.]+)\.(_[^.]+)(?:\.(.+))?$/.exec(host);
-      if (!owner) return { kind: 'problem', reason: 'SRV owner is not _service._protocol.host' };
-      const priority = integer(0);
-      if (isRead(priority)) return priority;
-      const weight = integer(1);
-      if (isRead(weight)) return weight;
-      const port = integer(2);
-      if (isRead(port)) return port;
-      const server = target(3);
-      if (isRead(server)) return server;
-      return {
-        type,
-        host: owner[3] ?? '@',
-        ttl,
-        service: owner[1] ?? '',
-        protocol: owner[2] ?? '',
-        target: server,
-        port,
-        priority,
-        weight,
-      };
+  const split = splitOwner(owner, descriptor.zone.owner.length);
+  if (!split) return { kind: 'problem', reason: bare('srvOwner') };
+  const values: Record<string, string | number> = {};
+  descriptor.zone.owner.forEach((name, i) => {
+    values[name] = split.labels[i] ?? '';
+  });
+  for (const [at, name] of wanted.entries()) {
+    const text = rdata[at]?.text ?? '';
+    const kind = kindOf(name);
+    if (kind === 'uint16') {
+      if (!/^\d+$/.test(text)) return fieldProblem(name, 'integer');
+      values[name] = Number(text);
+    } else if (kind === 'name' || kind === 'target') {
+      // An address where a name belongs is refused rather than read as a relative name.
+      if (text !== '.' && (isIpv4(text) || isIpv6(text))) return fieldProblem(name, 'domain');
+      values[name] = text === '.' ? text : absoluteName(text, origin);
+    } else {
+      values[name] = text;
     }
   }
+  return descriptor.build(split.host, ttl, values);
 }
 
 /** Reads a record line as BIND does: [owner] [ttl] [class] type rdata (ttl and class in either order). */
@@ -403,15 +413,18 @@ function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
   // A record line, readable or not, sets the owner that blank-owner lines after it inherit.
   if (!entry.blankOwner) state.previousOwner = owner;
 
-  if (owner === undefined) return { kind: 'problem', reason: 'no owner name on this line or before it' };
+  if (owner === undefined) return { kind: 'problem', reason: bare('noOwner') };
   if (recordClass !== undefined && recordClass !== 'IN') {
-    return { kind: 'problem', reason: `class ${recordClass} is not supported` };
+    return { kind: 'problem', reason: { key: 'class', params: { class: recordClass } } };
   }
-  if (type === 'SOA') return { kind: 'problem', reason: 'SOA is managed by the provider' };
-  if (!isDnsType(type)) return { kind: 'problem', reason: `type ${type} is not supported` };
+  if (type === 'SOA') return { kind: 'problem', reason: bare('soa') };
+  if (!isDnsType(type)) return { kind: 'problem', reason: { key: 'type', params: { type } } };
   const host = relativeHost(owner, state.domain);
   if (host === undefined) {
-    return { kind: 'problem', reason: `owner ${owner}. is outside ${state.shownDomain}` };
+    return {
+      kind: 'problem',
+      reason: { key: 'outside', params: { owner: `${owner}.`, domain: state.shownDomain } },
+    };
   }
   const read = readRdata(type, host, ttl ?? state.defaultTtl, tokens.slice(index + 1), state.origin);
   if ('kind' in read) return read;
@@ -420,35 +433,35 @@ function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
 }
 
 /** Reads a `$` directive; undefined when it was applied, else the reason it was not. */
-function readDirective(entry: ZoneEntry, state: ReadState): string | undefined {
+function readDirective(entry: ZoneEntry, state: ReadState): SkipReason | undefined {
   const [directive, argument] = entry.tokens;
   const name = directive?.text.toUpperCase() ?? '';
   if (name === '$ORIGIN') {
-    if (!argument || argument.quoted) return '$ORIGIN needs a domain name';
+    if (!argument || argument.quoted) return bare('originArgument');
     state.origin = toAsciiHostName(absoluteName(argument.text, state.origin)).toLowerCase();
     return undefined;
   }
   if (name === '$TTL') {
     const seconds = argument && !argument.quoted ? readTtl(argument.text) : undefined;
-    if (seconds === undefined) return '$TTL needs a number of seconds';
+    if (seconds === undefined) return bare('ttlArgument');
     state.defaultTtl = seconds;
     return undefined;
   }
-  return `${name} is not supported`;
+  return { key: 'directive', params: { directive: name } };
 }
 
 /** The records and the lines that could not be imported (with their 1-based line number and why). */
 export interface ZoneImport {
   records: DnsRecordData[];
-  unsupported: { line: number; text: string; reason: string }[];
+  unsupported: { line: number; text: string; reason: SkipReason }[];
 }
 
 /**
  * Parses a zone file or pasted lines: $ORIGIN/$TTL directives, comments (;), parentheses spanning
  * lines, optional class IN, optional ttl (else $TTL or DEFAULT_TTL), blank owner = previous owner,
  * relative names under $ORIGIN, absolute owners inside the domain made relative, '@'. SOA, other
- * types (CAA, PTR, …), records failing validateRecord ('field <name>: <reason>') and owners
- * outside the domain are reported in `unsupported`. A line that does not read as BIND is tried as
+ * types (CAA, PTR, …), records failing validateRecord and owners outside the domain are
+ * reported in `unsupported`, each with a SkipReason (an i18n key and its parameters). A line that does not read as BIND is tried as
  * the one-line grammar (`A www 192.0.2.1`). The domain may be given in Unicode or punycode.
  */
 export function importZone(text: string, domain: string): ZoneImport {
@@ -470,7 +483,7 @@ export function importZone(text: string, domain: string): ZoneImport {
       .slice(entry.line - 1, entry.lastLine)
       .join('\n')
       .trim();
-    const unsupported = (reason: string) =>
+    const unsupported = (reason: SkipReason) =>
       result.unsupported.push({ line: entry.line, text: source, reason });
 
     const first = entry.tokens[0];
@@ -506,12 +519,13 @@ export function importZone(text: string, domain: string): ZoneImport {
       continue;
     }
     const word = (physical.trim().split(/\s+/)[0] ?? '').toUpperCase();
-    if (parsed && isDnsType(word)) unsupported(`field ${parsed.field}: ${parsed.reason}`);
-    else if (word === 'SOA') unsupported('SOA is managed by the provider');
-    else if (isKnownType(word)) unsupported(`type ${word} is not supported`);
-    else if (entry.error === 'quote') unsupported('a quoted string is not closed');
-    else if (entry.error === 'parentheses') unsupported('parentheses are not balanced');
-    else unsupported('not a DNS record');
+    if (parsed && isDnsType(word))
+      unsupported({ key: 'field', params: { field: parsed.field, reason: parsed.reason } });
+    else if (word === 'SOA') unsupported(bare('soa'));
+    else if (isKnownType(word)) unsupported({ key: 'type', params: { type: word } });
+    else if (entry.error === 'quote') unsupported(bare('quote'));
+    else if (entry.error === 'parentheses') unsupported(bare('parentheses'));
+    else unsupported(bare('notRecord'));
   }
   return result;
 }

@@ -3,6 +3,7 @@ import {
   DNS_RECORD_TYPES,
   type DnsRecordData,
   type DnsType,
+  fieldValues,
   isDnsType,
   perRecordType,
   type RecordReason,
@@ -30,7 +31,7 @@ export type DnsLineReason = RecordReason | 'missing' | 'unknown' | 'extra' | 'qu
 /** The result of parseDnsLine: the record, or the field at fault, why (a DnsLineReason) and the type's form (undefined when the type is unknown). */
 export type DnsLineResult =
   | { ok: true; record: DnsRecordData }
-  | { ok: false; field: string; reason: string; form: string | undefined };
+  | { ok: false; field: string; reason: DnsLineReason; form: string | undefined };
 
 interface Token {
   text: string;
@@ -136,11 +137,13 @@ export function parseDnsLine(text: string): DnsLineResult {
 
   let values: string[];
   let trailing: Token[];
-  if (type === 'TXT') {
+  const freeText = specs.find((spec) => spec.kind === 'text');
+  if (freeText) {
+    // A free text (TXT) runs to the end of the line; it is the type's only field.
     const start = peek()?.start;
-    if (start === undefined) return fail('text', 'missing', form);
+    if (start === undefined) return fail(freeText.name, 'missing', form);
     const read = readTxtText(text, start, ttlWords);
-    if (!read.ok) return fail('text', 'quote', form);
+    if (!read.ok) return fail(freeText.name, 'quote', form);
     values = [read.text];
     trailing = read.trailing;
   } else {
@@ -167,11 +170,7 @@ export function parseDnsLine(text: string): DnsLineResult {
   const ttlText = ttlWords[0]?.text.slice('ttl='.length) ?? trailing[0]?.text;
   const ttl = ttlText === undefined ? DEFAULT_TTL : integer('ttl', ttlText);
   const host = hostToken.text;
-  if (type === 'MX') {
-    // Zone files put the priority first; a number where the server belongs means that order.
-    const [server = '', priority = ''] = values;
-    if (/^\d+$/.test(server) && !/^[+-]?\d+$/.test(priority)) values = [priority, server];
-  }
+  values = [...(DNS_RECORD_TYPES[type].lineWords?.(values) ?? values)];
   const read: Record<string, string | number> = {};
   specs.forEach((spec, i) => {
     const word = values[i] ?? '';
@@ -193,27 +192,23 @@ function needsQuotes(text: string): boolean {
   return text === '' || text !== text.trim() || text.startsWith('"') || /(?:^|\s)ttl=/i.test(text);
 }
 
-/** The line that parses back to the record (for tests and for showing users the one-line form). */
+/**
+ * The line that parses back to the record (for tests and for showing users the one-line form):
+ * the type's fields in form order, then the ttl unless it is the default. A free-text field is
+ * last; it is quoted when it must be, and otherwise followed by `ttl=<n>`, as a plain trailing
+ * number would read as text.
+ */
 export function formatDnsLine(record: DnsRecordData): string {
-  const ttl = record.ttl === DEFAULT_TTL ? '' : ` ${record.ttl}`;
-  const head = `${record.type} ${record.host}`;
-  switch (record.type) {
-    case 'A':
-      return `${head} ${record.ipv4}${ttl}`;
-    case 'AAAA':
-      return `${head} ${record.ipv6}${ttl}`;
-    case 'CNAME':
-      return `${head} ${record.canonical}${ttl}`;
-    case 'NS':
-      return `${head} ${record.ns}${ttl}`;
-    case 'MX':
-      return `${head} ${record.mail_server} ${record.priority}${ttl}`;
-    case 'TXT':
-      if (needsQuotes(record.text)) {
-        return `${head} "${record.text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"${ttl}`;
-      }
-      return `${head} ${record.text}${record.ttl === DEFAULT_TTL ? '' : ` ttl=${record.ttl}`}`;
-    case 'SRV':
-      return `${head} ${record.service} ${record.protocol} ${record.target} ${record.port} ${record.priority} ${record.weight}${ttl}`;
+  const words = [record.type, record.host];
+  let ttl = record.ttl === DEFAULT_TTL ? '' : ` ${record.ttl}`;
+  for (const [field, value] of fieldValues(record)) {
+    const text = String(value);
+    if (field.kind !== 'text') words.push(text);
+    else if (needsQuotes(text)) words.push(`"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
+    else {
+      words.push(text);
+      if (ttl !== '') ttl = ` ttl=${record.ttl}`;
+    }
   }
+  return `${words.join(' ')}${ttl}`;
 }

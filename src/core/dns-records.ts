@@ -2,9 +2,11 @@ import { isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
 
 /*
- * DNS records as the bot handles them: the seven types the partner API can add, their field
- * checks, the add-call body, reading the provider's listed values back, and record equality for
- * the zone diff. Hosts are relative to the domain ('@' is the apex); targets are full names.
+ * DNS records as the bot handles them: the seven types the partner API can add, in one registry
+ * (DNS_RECORD_TYPES): their fields and checks, reading the provider's listed values back, and
+ * record equality for the zone diff. The one-line grammar (dns-line.ts) and the zone files
+ * (bind.ts) read and write every type from its entry. Hosts are relative to the domain ('@' is
+ * the apex); targets are full names.
  */
 
 /** The record types the partner API can add and delete. */
@@ -201,6 +203,152 @@ export function checkField(field: string, kind: FieldKind, value: string | numbe
   }
 }
 
+// ---- equality of values -----------------------------------------------------------------------
+
+/** The 8 groups of an IPv6 address (embedded IPv4 included), or undefined. */
+function ipv6Groups(text: string): number[] | undefined {
+  if (!isIpv6(text)) return undefined;
+  let address = text.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    address = `${address.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = address.split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
+  return [...headGroups, ...zeros, ...tailGroups].map((group) => Number.parseInt(group, 16));
+}
+
+/** One spelling per IPv6 address, so 2001:DB8:0::1 and 2001:db8::1 compare equal. */
+function comparableIpv6(text: string): string {
+  return ipv6Groups(text)?.join(':') ?? text.toLowerCase();
+}
+
+/** `_sip` and `sip`, `_TCP` and `_tcp` name the same service and protocol. */
+const comparableServiceLabel = (label: string): string => label.replace(/^_/, '').toLowerCase();
+
+/**
+ * A field value reduced for comparison by its kind: names case-insensitive without a trailing dot
+ * and in one (ASCII) form, IPv6 in one spelling, service labels with or without '_'; addresses,
+ * numbers and text as they are.
+ */
+export function comparableValue(kind: FieldKind, value: string | number): string {
+  switch (kind) {
+    case 'host':
+    case 'name':
+    case 'target':
+      return comparableName(String(value));
+    case 'ipv6':
+      return comparableIpv6(String(value));
+    case 'service':
+      return comparableServiceLabel(String(value));
+    case 'ttl':
+    case 'uint16':
+    case 'ipv4':
+    case 'text':
+      return String(value);
+  }
+}
+
+// ---- zone-file text ---------------------------------------------------------------------------
+
+const utf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Decodes the content of zone-file character strings (quotes already removed): `\DDD` is a byte,
+ * `\X` is X, everything else stands for its UTF-8 bytes; the bytes are then read as UTF-8, so a
+ * BIND dump of Cyrillic text (`\208\159…`) comes back as text.
+ */
+export function decodeZoneText(raw: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const char = raw[i] ?? '';
+    if (char === '\\' && i + 1 < raw.length) {
+      const digits = /^\d{3}/.exec(raw.slice(i + 1, i + 4));
+      if (digits && Number(digits[0]) <= 255) {
+        bytes.push(Number(digits[0]));
+        i += 3;
+        continue;
+      }
+      i++;
+    }
+    const codePoint = raw.codePointAt(i) ?? 0;
+    const piece = String.fromCodePoint(codePoint);
+    if (piece.length === 2) i++;
+    bytes.push(...utf8Encoder.encode(piece));
+  }
+  return utf8.decode(new Uint8Array(bytes));
+}
+
+/**
+ * When the whole rdata is one or more zone-file quoted strings (`"a" "b"`), their decoded
+ * concatenation; otherwise undefined (the text is verbatim).
+ */
+function unquoteTxt(rdata: string): string | undefined {
+  const parts: string[] = [];
+  const quoted = /\s*"((?:[^"\\]|\\[\s\S])*)"\s*/y;
+  let position = 0;
+  while (position < rdata.length) {
+    quoted.lastIndex = position;
+    const match = quoted.exec(rdata);
+    if (!match) return undefined;
+    parts.push(match[1] ?? '');
+    position = quoted.lastIndex;
+  }
+  return parts.length > 0 ? decodeZoneText(parts.join('')) : undefined;
+}
+
+// ---- listed values ----------------------------------------------------------------------------
+
+const UINT16 = /^\d{1,5}$/;
+const toUint16 = (text: string): number | undefined =>
+  UINT16.test(text) && Number(text) <= 65_535 ? Number(text) : undefined;
+
+/** SRV rdata after host, service and protocol, in either order the provider might use. */
+function srvNumbers(
+  parts: readonly string[],
+): { priority: number; weight: number; port: number; target: string } | undefined {
+  const [a = '', b = '', c = '', d = ''] = parts;
+  if (parts.length !== 4) return undefined;
+  // The sandbox and BIND: priority weight port target.
+  const [priority, weight, port] = [toUint16(a), toUint16(b), toUint16(c)];
+  if (priority !== undefined && weight !== undefined && port !== undefined && toUint16(d) === undefined) {
+    return { priority, weight, port, target: d };
+  }
+  // The add call's order: target port priority weight.
+  const [port2, priority2, weight2] = [toUint16(b), toUint16(c), toUint16(d)];
+  if (toUint16(a) === undefined && port2 !== undefined && priority2 !== undefined && weight2 !== undefined) {
+    return { priority: priority2, weight: weight2, port: port2, target: a };
+  }
+  return undefined;
+}
+
+/** `_sip._tcp.www` → service, protocol and host ('@' when nothing follows the two labels). */
+function splitSrvOwner(owner: string): { service: string; protocol: string; host: string } | undefined {
+  const match = /^(_[^.]+)\.(_[^.]+)(?:\.(.+))?$/.exec(owner);
+  if (!match) return undefined;
+  return { service: match[1] ?? '', protocol: match[2] ?? '', host: match[3] ?? '@' };
+}
+
+/** The data part of a listed value: its words, and the text after the host's one blank as it is. */
+export interface ListedData {
+  /** The words of the data. */
+  parts: readonly string[];
+  /** Trimmed data. */
+  rdata: string;
+  /** Everything after the host and one blank, spaces kept (a TXT text as the sandbox stores it). */
+  verbatim: string;
+}
+
+/** The single word of a one-word listed value, or undefined. */
+const single = (data: ListedData): string | undefined =>
+  data.parts.length === 1 ? data.parts[0] : undefined;
+
+// ---- the registry -----------------------------------------------------------------------------
+
 /** One field of a record type: its name in the record and the API body, and its kind. */
 export interface FieldSpec {
   name: string;
@@ -208,11 +356,15 @@ export interface FieldSpec {
 }
 
 /**
- * A record type in one place (octoDNS keeps parse, validate and render of a type together): its
- * fields in the order of the one-line form and the guided form, the one-line form shown with an
- * error, how its data reads to a person and how it reads from typed field values.
+ * A record type in one place (octoDNS keeps parse, validate and render of a type together). The
+ * fields (name and kind) drive what is common to every type: the checks (checkField), the guided
+ * form, equality (comparableValue), the one-line form (words in field order, a `text` field free
+ * text to the end of the line) and the zone-file codecs (by kind). What is particular to a type
+ * sits here: its one-line form, how it is built, how its data reads to a person, its zone-file
+ * layout, the other word order its one-line form accepts, and how the provider lists it.
  */
 export interface RecordTypeDescriptor<T extends DnsType> {
+  /** In the order of the one-line form and the guided form. */
   fields: readonly FieldSpec[];
   /** The one-line form, shown with any error in a line. */
   form: string;
@@ -220,6 +372,15 @@ export interface RecordTypeDescriptor<T extends DnsType> {
   build(host: string, ttl: number, values: Readonly<Record<string, string | number>>): RecordOf<T>;
   /** The data part as a person reads it: `10 mx.example.by`, `"v=spf1 -all"`. */
   data(record: RecordOf<T>): string;
+  /**
+   * The zone-file layout: the fields the owner name carries before the host (SRV's `_sip._tcp`),
+   * then the rdata fields in their zone-file order.
+   */
+  zone: { owner: readonly string[]; rdata: readonly string[] };
+  /** The one-line field words in form order, when written in another order the form accepts. */
+  lineWords?(words: readonly string[]): readonly string[];
+  /** The record from a listed value's host and data; undefined when not understood. */
+  fromListed(host: string, ttl: number, data: ListedData): RecordOf<T> | undefined;
 }
 
 /** The record of one type. */
@@ -239,24 +400,44 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
     form: 'A <host> <ipv4> [ttl]',
     build: (host, ttl, v) => ({ type: 'A', host, ttl, ipv4: str(v, 'ipv4') }),
     data: (r) => r.ipv4,
+    zone: { owner: [], rdata: ['ipv4'] },
+    fromListed: (host, ttl, d) => {
+      const ipv4 = single(d);
+      return ipv4 !== undefined && isIpv4(ipv4) ? { type: 'A', host, ttl, ipv4 } : undefined;
+    },
   },
   AAAA: {
     fields: [{ name: 'ipv6', kind: 'ipv6' }],
     form: 'AAAA <host> <ipv6> [ttl]',
     build: (host, ttl, v) => ({ type: 'AAAA', host, ttl, ipv6: str(v, 'ipv6') }),
     data: (r) => r.ipv6,
+    zone: { owner: [], rdata: ['ipv6'] },
+    fromListed: (host, ttl, d) => {
+      const ipv6 = single(d);
+      return ipv6 !== undefined && isIpv6(ipv6) ? { type: 'AAAA', host, ttl, ipv6 } : undefined;
+    },
   },
   CNAME: {
     fields: [{ name: 'canonical', kind: 'name' }],
     form: 'CNAME <host> <canonical> [ttl]',
     build: (host, ttl, v) => ({ type: 'CNAME', host, ttl, canonical: str(v, 'canonical') }),
     data: (r) => r.canonical,
+    zone: { owner: [], rdata: ['canonical'] },
+    fromListed: (host, ttl, d) => {
+      const canonical = single(d);
+      return canonical === undefined ? undefined : { type: 'CNAME', host, ttl, canonical };
+    },
   },
   NS: {
     fields: [{ name: 'ns', kind: 'name' }],
     form: 'NS <host> <ns> [ttl]',
     build: (host, ttl, v) => ({ type: 'NS', host, ttl, ns: str(v, 'ns') }),
     data: (r) => r.ns,
+    zone: { owner: [], rdata: ['ns'] },
+    fromListed: (host, ttl, d) => {
+      const ns = single(d);
+      return ns === undefined ? undefined : { type: 'NS', host, ttl, ns };
+    },
   },
   MX: {
     fields: [
@@ -272,12 +453,33 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
       priority: num(v, 'priority'),
     }),
     data: (r) => `${r.priority} ${r.mail_server}`,
+    zone: { owner: [], rdata: ['priority', 'mail_server'] },
+    // Zone files put the priority first; a number where the server belongs means that order.
+    lineWords: ([server = '', priority = '', ...rest]) =>
+      /^\d+$/.test(server) && !/^[+-]?\d+$/.test(priority)
+        ? [priority, server, ...rest]
+        : [server, priority, ...rest],
+    // The sandbox lists `<priority> <server>`; `<server> <priority>` is read too.
+    fromListed: (host, ttl, { parts }) => {
+      const [first = '', second = ''] = parts;
+      if (parts.length !== 2) return undefined;
+      const priorityFirst = toUint16(first);
+      if (priorityFirst !== undefined)
+        return { type: 'MX', host, ttl, mail_server: second, priority: priorityFirst };
+      const prioritySecond = toUint16(second);
+      return prioritySecond === undefined
+        ? undefined
+        : { type: 'MX', host, ttl, mail_server: first, priority: prioritySecond };
+    },
   },
   TXT: {
     fields: [{ name: 'text', kind: 'text' }],
     form: 'TXT <host> <text…> [ttl=<n>]',
     build: (host, ttl, v) => ({ type: 'TXT', host, ttl, text: str(v, 'text') }),
     data: (r) => `"${r.text}"`,
+    zone: { owner: [], rdata: ['text'] },
+    // Verbatim, unless wholly in double quotes (one or more strings), which are then removed.
+    fromListed: (host, ttl, d) => ({ type: 'TXT', host, ttl, text: unquoteTxt(d.rdata) ?? d.verbatim }),
   },
   SRV: {
     fields: [
@@ -301,16 +503,30 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
       weight: num(v, 'weight'),
     }),
     data: (r) => `${r.service} ${r.protocol} ${r.priority} ${r.weight} ${r.port} ${r.target}`,
+    zone: { owner: ['service', 'protocol'], rdata: ['priority', 'weight', 'port', 'target'] },
+    // A BIND owner `_sip._tcp.www <priority> <weight> <port> <target>`, or `<host> <service>
+    // <protocol>` and the numbers in the sandbox's order or the add call's.
+    fromListed: (host, ttl, { parts }) => {
+      const owner = splitSrvOwner(host);
+      if (owner && parts.length === 4) {
+        const numbers = srvNumbers(parts);
+        return numbers ? { type: 'SRV', ttl, ...owner, ...numbers } : undefined;
+      }
+      const [service = '', protocol = ''] = parts;
+      if (parts.length !== 6) return undefined;
+      const numbers = srvNumbers(parts.slice(2));
+      return numbers ? { type: 'SRV', host, ttl, service, protocol, ...numbers } : undefined;
+    },
   },
 };
 
 /** The descriptor of a record's own type (one cast-free lookup for the union). */
-function descriptorOf<T extends DnsType>(type: T): RecordTypeDescriptor<T> {
+export function descriptorOf<T extends DnsType>(type: T): RecordTypeDescriptor<T> {
   return DNS_RECORD_TYPES[type];
 }
 
 /** The field values of a record, by name, in the order of its type's fields. */
-function fieldValues(record: DnsRecordData): [FieldSpec, string | number][] {
+export function fieldValues(record: DnsRecordData): [FieldSpec, string | number][] {
   const values: Readonly<Record<string, unknown>> = record;
   return descriptorOf(record.type).fields.map((field) => {
     const value = values[field.name];
@@ -399,93 +615,13 @@ export function readField(
   return problem ? { ok: false, problem } : { ok: true, value };
 }
 
-// ---- zone-file text ---------------------------------------------------------------------------
-
-const utf8 = new TextDecoder('utf-8');
-const utf8Encoder = new TextEncoder();
-
-/**
- * Decodes the content of zone-file character strings (quotes already removed): `\DDD` is a byte,
- * `\X` is X, everything else stands for its UTF-8 bytes; the bytes are then read as UTF-8, so a
- * BIND dump of Cyrillic text (`\208\159…`) comes back as text.
- */
-export function decodeZoneText(raw: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const char = raw[i] ?? '';
-    if (char === '\\' && i + 1 < raw.length) {
-      const digits = /^\d{3}/.exec(raw.slice(i + 1, i + 4));
-      if (digits && Number(digits[0]) <= 255) {
-        bytes.push(Number(digits[0]));
-        i += 3;
-        continue;
-      }
-      i++;
-    }
-    const codePoint = raw.codePointAt(i) ?? 0;
-    const piece = String.fromCodePoint(codePoint);
-    if (piece.length === 2) i++;
-    bytes.push(...utf8Encoder.encode(piece));
-  }
-  return utf8.decode(new Uint8Array(bytes));
-}
-
-/**
- * When the whole rdata is one or more zone-file quoted strings (`"a" "b"`), their decoded
- * concatenation; otherwise undefined (the text is verbatim).
- */
-function unquoteTxt(rdata: string): string | undefined {
-  const parts: string[] = [];
-  const quoted = /\s*"((?:[^"\\]|\\[\s\S])*)"\s*/y;
-  let position = 0;
-  while (position < rdata.length) {
-    quoted.lastIndex = position;
-    const match = quoted.exec(rdata);
-    if (!match) return undefined;
-    parts.push(match[1] ?? '');
-    position = quoted.lastIndex;
-  }
-  return parts.length > 0 ? decodeZoneText(parts.join('')) : undefined;
-}
-
-// ---- listed records ---------------------------------------------------------------------------
-
-const UINT16 = /^\d{1,5}$/;
-const toUint16 = (text: string): number | undefined =>
-  UINT16.test(text) && Number(text) <= 65_535 ? Number(text) : undefined;
-
-/** SRV rdata after host, service and protocol, in either order the provider might use. */
-function srvNumbers(
-  parts: readonly string[],
-): { priority: number; weight: number; port: number; target: string } | undefined {
-  const [a = '', b = '', c = '', d = ''] = parts;
-  if (parts.length !== 4) return undefined;
-  // The sandbox and BIND: priority weight port target.
-  const [priority, weight, port] = [toUint16(a), toUint16(b), toUint16(c)];
-  if (priority !== undefined && weight !== undefined && port !== undefined && toUint16(d) === undefined) {
-    return { priority, weight, port, target: d };
-  }
-  // The add call's order: target port priority weight.
-  const [port2, priority2, weight2] = [toUint16(b), toUint16(c), toUint16(d)];
-  if (toUint16(a) === undefined && port2 !== undefined && priority2 !== undefined && weight2 !== undefined) {
-    return { priority: priority2, weight: weight2, port: port2, target: a };
-  }
-  return undefined;
-}
-
-/** `_sip._tcp.www` → service, protocol and host ('@' when nothing follows the two labels). */
-function splitSrvOwner(owner: string): { service: string; protocol: string; host: string } | undefined {
-  const match = /^(_[^.]+)\.(_[^.]+)(?:\.(.+))?$/.exec(owner);
-  if (!match) return undefined;
-  return { service: match[1] ?? '', protocol: match[2] ?? '', host: match[3] ?? '@' };
-}
+// ---- listed records and equality ---------------------------------------------------------------
 
 /**
  * Reads a listed record (type + value "<host> <rdata>") back into fields; undefined when not
- * understood. A TXT text is everything after the host and one blank, as the sandbox stores it,
- * unless it is wholly in double quotes (one or more strings), which are then removed. Tolerant of forms other than the sandbox's: MX as `<server> <priority>`, TXT in
- * double quotes (possibly split into several strings), SRV with a BIND owner
- * `_sip._tcp.www <priority> <weight> <port> <target>` or in the add call's order.
+ * understood. The data is what follows the host and one blank (a TXT text keeps its spaces, as
+ * the sandbox stores it); each type reads it in its descriptor's `fromListed`, tolerant of forms
+ * other than the sandbox's.
  */
 export function parseListedRecord(listed: {
   type: string;
@@ -493,105 +629,30 @@ export function parseListedRecord(listed: {
   value: string;
 }): DnsRecordData | undefined {
   const type = listed.type.trim().toUpperCase();
-  const { ttl } = listed;
   // One separator after the host: the sandbox writes `${host} ${text}` and a TXT text keeps its spaces.
   const match = /^\s*(\S+)\s([\s\S]*)$/.exec(listed.value);
   if (!match || !isDnsType(type)) return undefined;
-  const host = match[1] ?? '';
   const verbatim = match[2] ?? '';
   const rdata = verbatim.trim();
   if (rdata === '') return undefined;
-  const parts = rdata.split(/\s+/);
-  const [first = '', second = ''] = parts;
-  switch (type) {
-    case 'A':
-      return parts.length === 1 && isIpv4(first) ? { type, host, ttl, ipv4: first } : undefined;
-    case 'AAAA':
-      return parts.length === 1 && isIpv6(first) ? { type, host, ttl, ipv6: first } : undefined;
-    case 'CNAME':
-      return parts.length === 1 ? { type, host, ttl, canonical: first } : undefined;
-    case 'NS':
-      return parts.length === 1 ? { type, host, ttl, ns: first } : undefined;
-    case 'MX': {
-      if (parts.length !== 2) return undefined;
-      const priorityFirst = toUint16(first);
-      if (priorityFirst !== undefined)
-        return { type, host, ttl, mail_server: second, priority: priorityFirst };
-      const prioritySecond = toUint16(second);
-      return prioritySecond === undefined
-        ? undefined
-        : { type, host, ttl, mail_server: first, priority: prioritySecond };
-    }
-    case 'TXT':
-      return { type, host, ttl, text: unquoteTxt(rdata) ?? verbatim };
-    case 'SRV': {
-      const owner = splitSrvOwner(host);
-      if (owner && parts.length === 4) {
-        const numbers = srvNumbers(parts);
-        return numbers ? { type, ttl, ...owner, ...numbers } : undefined;
-      }
-      if (parts.length !== 6) return undefined;
-      const numbers = srvNumbers(parts.slice(2));
-      return numbers ? { type, host, ttl, service: first, protocol: second, ...numbers } : undefined;
-    }
-  }
+  return DNS_RECORD_TYPES[type].fromListed(match[1] ?? '', listed.ttl, {
+    parts: rdata.split(/\s+/),
+    rdata,
+    verbatim,
+  });
 }
 
-// ---- equality ---------------------------------------------------------------------------------
-
-/** The 8 groups of an IPv6 address (embedded IPv4 included), or undefined. */
-function ipv6Groups(text: string): number[] | undefined {
-  if (!isIpv6(text)) return undefined;
-  let address = text.toLowerCase();
-  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
-    address = `${address.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = address.split('::');
-  const headGroups = head === '' ? [] : head.split(':');
-  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-  return [...headGroups, ...zeros, ...tailGroups].map((group) => Number.parseInt(group, 16));
-}
-
-/** One spelling per IPv6 address, so 2001:DB8:0::1 and 2001:db8::1 compare equal. */
-function comparableIpv6(text: string): string {
-  return ipv6Groups(text)?.join(':') ?? text.toLowerCase();
-}
-
-/** `_sip` and `sip`, `_TCP` and `_tcp` name the same service and protocol. */
-const comparableServiceLabel = (label: string): string => label.replace(/^_/, '').toLowerCase();
-
-/** Whether two records are the same for the diff (type, host case-insensitive, trailing dots ignored, data, ttl). */
+/**
+ * Whether two records are the same for the diff: same type and ttl, and host and every field equal
+ * as their kinds compare them (names case-insensitive without a trailing dot, IPv6 in any
+ * spelling, SRV labels with or without '_').
+ */
 export function sameRecord(a: DnsRecordData, b: DnsRecordData): boolean {
-  if (a.ttl !== b.ttl || comparableName(a.host) !== comparableName(b.host)) return false;
-  switch (a.type) {
-    case 'A':
-      return b.type === 'A' && a.ipv4 === b.ipv4;
-    case 'AAAA':
-      return b.type === 'AAAA' && comparableIpv6(a.ipv6) === comparableIpv6(b.ipv6);
-    case 'CNAME':
-      return b.type === 'CNAME' && comparableName(a.canonical) === comparableName(b.canonical);
-    case 'NS':
-      return b.type === 'NS' && comparableName(a.ns) === comparableName(b.ns);
-    case 'MX':
-      return (
-        b.type === 'MX' &&
-        a.priority === b.priority &&
-        comparableName(a.mail_server) === comparableName(b.mail_server)
-      );
-    case 'TXT':
-      return b.type === 'TXT' && a.text === b.text;
-    case 'SRV':
-      return (
-        b.type === 'SRV' &&
-        comparableServiceLabel(a.service) === comparableServiceLabel(b.service) &&
-        comparableServiceLabel(a.protocol) === comparableServiceLabel(b.protocol) &&
-        comparableName(a.target) === comparableName(b.target) &&
-        a.port === b.port &&
-        a.priority === b.priority &&
-        a.weight === b.weight
-      );
-  }
+  if (a.type !== b.type || a.ttl !== b.ttl) return false;
+  if (comparableValue('host', a.host) !== comparableValue('host', b.host)) return false;
+  const other = fieldValues(b);
+  return fieldValues(a).every(
+    ([field, value], i) =>
+      comparableValue(field.kind, value) === comparableValue(field.kind, other[i]?.[1] ?? ''),
+  );
 }

@@ -288,12 +288,18 @@ function under(prefix: string, fields: FieldSpec[]): FieldSpec[] {
   return fields.map((f) => ({ ...f, path: `${prefix}.${f.path}` }));
 }
 
-/** The request block each customer type sends. */
-export const REQUISITES_BLOCK: Record<CustomerType, string> = {
+/**
+ * The request block each customer type sends: the one home of that mapping (the bot builds the
+ * block a customer's answers make through it). Exhaustive: a new customer type fails `tsc` here.
+ */
+export const REQUISITES_BLOCK = {
   natural: 'natural_person_requisites',
   businessman: 'individual_businessman_requisites',
   juridical: 'juridical_person_requisites',
-};
+} as const satisfies Record<CustomerType, string>;
+
+/** The name of a customer requisites block in an order request. */
+export type RequisitesBlock = (typeof REQUISITES_BLOCK)[CustomerType];
 
 /** Fields of a customer, in asking order; postal address and bank requisites are asked apart. */
 export function customerFields(type: CustomerType): FieldSpec[] {

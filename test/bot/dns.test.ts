@@ -126,10 +126,11 @@ describe('one-line add', () => {
   it('names the wrong field and shows the form, calling nothing', async () => {
     const before = writes();
     const bad = all(await h.send('/dns mysite.by add A www 300.1.1.1'));
-    expect(bad).toContain('ipv4');
+    // The field in words, the form as the partner types it.
+    expect(bad).toContain('Поле «IPv4-адрес»');
     expect(bad).toContain('A &lt;host&gt; &lt;ipv4&gt;');
-    expect(all(await h.send('/dns mysite.by add MX @ mx.example.by high'))).toContain('priority');
-    expect(all(await h.send('/dns mysite.by add LOC @ 1 2 3'))).toContain('type');
+    expect(all(await h.send('/dns mysite.by add MX @ mx.example.by high'))).toContain('Поле «приоритет»');
+    expect(all(await h.send('/dns mysite.by add LOC @ 1 2 3'))).toContain('Поле «тип»');
     expect(all(await h.send('/dns mysite.by add A www 192.0.2.1 ttl=0', en))).toContain('ttl');
     expect(writes()).toBe(before);
   });
@@ -316,6 +317,37 @@ describe('zone files', () => {
     const done = await h.press(buttonData(preview, 'Применить'));
     expect(all(done)).toContain('Готово: 2 из 2');
     expect(await h.api().listDnsRecords(orderId)).toHaveLength(1);
+  });
+});
+
+describe('zone import: skipped lines in the partner’s language', () => {
+  it('names why a CAA, an SOA and a bad A line are skipped, in Russian words, never codes', async () => {
+    const orderId = await newDomain(`skip-${Date.now()}.com`);
+    const list = await h.send(`/dns ${orderId}`);
+    await h.press(buttonData(list, 'Импорт'));
+    const preview = await h.sendFile(
+      [
+        '@ 3600 IN SOA ns1.example.by. admin.example.by. 1 7200 3600 1209600 300',
+        '@ 3600 IN CAA 0 issue "letsencrypt.org"',
+        'bad 3600 IN A 256.1.1.1',
+        'www 3600 IN A 192.0.2.1',
+      ].join('\n'),
+      'zone.txt',
+    );
+    const text = lastText(preview);
+    expect(text).toContain('Добавить: 1');
+    expect(text).toContain('Пропущено строк: 3');
+    const reasons = text
+      .split('\n')
+      .filter((line) => line.startsWith('• '))
+      .map((line) => line.slice(line.indexOf('</code> — ') + '</code> — '.length));
+    expect(reasons).toEqual([
+      'запись SOA ведёт провайдер, её не импортируем',
+      'записи типа CAA бот не добавляет (можно A, AAAA, CNAME, NS, MX, TXT, SRV)',
+      'поле «IPv4-адрес»: Это не IPv4-адрес: нужны четыре числа 0–255 через точку, например 192.0.2.1.',
+    ]);
+    // No English word and no internal code ('field ipv4: ipv4', 'is not supported', 'managed').
+    for (const reason of reasons) expect(reason).not.toMatch(/[a-z]{2,}/);
   });
 });
 

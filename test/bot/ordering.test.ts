@@ -320,6 +320,26 @@ describe('every kind, every customer type', () => {
     expect(await chat.say('/requisites')).toContain('No saved customers');
   });
 
+  it('a saved customer that no longer reads as one answers nothing: the customer is asked for', async () => {
+    const chat = await fresh('en');
+    // Stored by hand, of another shape (an answer that is an object): parsed on read, never trusted.
+    const data = { customerType: 'juridical', 'c:ucn': { digits: '190000001' } };
+    await h.chatData.saveProfile(nextUser, { id: 'odd00001', label: 'Odd customer', data });
+    const [mailTariff] = await h.api().listMailTariffs();
+    await chat.say('/order mail');
+    await chat.answer(`[${mailTariff?.tariff_name}]`, '[1 month]', '[USD]');
+    expect(await chat.tap('Odd customer')).toContain('Customer type');
+    await chat.tap('Cancel');
+
+    // /requisites shows its label alone, and Delete still removes it.
+    await chat.say('/requisites');
+    const shown = await chat.tap('Odd customer');
+    expect(shown).toContain('Odd customer');
+    expect(shown).not.toContain('190000001');
+    await chat.tap('Delete');
+    expect(await chat.tap('Yes')).toContain('Customer deleted');
+  });
+
   it('a .ru domain for an individual businessman sends both WHOIS blocks with the RU fields', async () => {
     const chat = await fresh();
     await chat.say('/order domain newfirm.ru');

@@ -7,6 +7,7 @@ import {
   type FieldKind,
   type FieldSpec,
   POSTAL_ADDRESS_FIELDS,
+  REQUISITES_BLOCK,
   whoisFields,
 } from '../../src/core/requisites.js';
 import { normalizeTyped } from '../../src/core/text.js';
@@ -292,5 +293,15 @@ describe('contacts, bank, names and free text', () => {
       expect(accepts(spec('text'), good), good).toBe(true);
     for (const bad of ['😀', '—', '...', 'ООО 😀', 'a\u0007b'])
       expect(accepts(spec('text'), bad), bad).toBe(false);
+  });
+});
+
+describe('the request block of each customer type', () => {
+  it('is its own block, named as partner-api.md names it', () => {
+    expect(CUSTOMER_TYPES.map((type) => REQUISITES_BLOCK[type])).toEqual([
+      'natural_person_requisites',
+      'individual_businessman_requisites',
+      'juridical_person_requisites',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { Composer, Markup } from 'telegraf';
 import type { PartnerApi } from '../../api/index.js';
-import type { CallbackRouter } from '../callbacks.js';
 import type { BotContext } from '../context.js';
+import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { linkKeyboard } from '../keyboards/list.js';
 import type { PagedLists } from '../paged-list.js';
@@ -34,8 +34,10 @@ async function sendLink(ctx: BotContext, titleKey: string, params: Record<string
 }
 
 /** /invoices, /invoice, /payments, /statements, /statement, /partner_statements, /partner_statement. */
-export function createBillingCommands(router: CallbackRouter, lists: PagedLists) {
+export function createBillingFeature(deps: { lists: PagedLists }): Feature {
+  const { lists } = deps;
   const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
 
   const invoices = lists.register({
     id: 'inv',
@@ -148,10 +150,10 @@ export function createBillingCommands(router: CallbackRouter, lists: PagedLists)
     await sendLink(ctx, 'billing:partnerStatementLink', { id: statementId }, url);
   };
 
-  router.on('invoiceLink', showInvoiceLink);
-  router.on('statementLink', showStatementLink);
-  router.on('partnerStatementLink', showPartnerStatementLink);
-  router.on('orderInvoices', (ctx, orderId) => lists.show(ctx, invoices, filterOf(orderId), 0, 'reply'));
+  callbacks.on('invoiceLink', showInvoiceLink);
+  callbacks.on('statementLink', showStatementLink);
+  callbacks.on('partnerStatementLink', showPartnerStatementLink);
+  callbacks.on('orderInvoices', (ctx, orderId) => lists.show(ctx, invoices, filterOf(orderId), 0, 'reply'));
 
   composer.command('invoices', async (ctx) => {
     const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageInvoices');
@@ -183,5 +185,5 @@ export function createBillingCommands(router: CallbackRouter, lists: PagedLists)
     else await showPartnerStatementLink(ctx, statementId);
   });
 
-  return composer;
+  return { name: 'billing', composer, callbacks: callbacks.registrations, scenes: [] };
 }

@@ -2,8 +2,8 @@ import { Composer, Markup } from 'telegraf';
 import type { PartnerApi, Tariff } from '../../api/index.js';
 import { isValidDate } from '../../core/format.js';
 import { type ProductKind, productKindOf } from '../../core/product-kinds.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
+import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { ORDER_KINDS, TARIFF_KINDS } from '../order-kinds.js';
 import type { PagedList, PagedLists } from '../paged-list.js';
@@ -30,8 +30,10 @@ function numberToDate(value: number): string | undefined {
 }
 
 /** /prices, /tariffs and /zones: reference data, cached per token. */
-export function createCatalogCommands(router: CallbackRouter, lists: PagedLists) {
+export function createCatalogFeature(deps: { lists: PagedLists }): Feature {
+  const { lists } = deps;
   const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
 
   const priceLists = lists.register({
     id: 'prc',
@@ -124,10 +126,10 @@ export function createCatalogCommands(router: CallbackRouter, lists: PagedLists)
     },
   });
 
-  router.on('priceList', (ctx, number, date) =>
+  callbacks.on('priceList', (ctx, number, date) =>
     lists.show(ctx, priceListTariffs, `${number}.${date}`, 0, 'reply'),
   );
-  router.on('choose', async (ctx, choice) => {
+  callbacks.on('choose', async (ctx, choice) => {
     const kind = productKindOf(choice);
     const list = kind === undefined ? undefined : tariffLists.get(kind);
     if (list) await lists.show(ctx, list, '-', 0, 'reply');
@@ -161,5 +163,5 @@ export function createCatalogCommands(router: CallbackRouter, lists: PagedLists)
 
   composer.command('zones', (ctx) => lists.show(ctx, zones, '-', 0, 'reply'));
 
-  return composer;
+  return { name: 'catalog', composer, callbacks: callbacks.registrations, scenes: [] };
 }

@@ -4,8 +4,8 @@ import { isIpv4, isIpv6 } from '../../core/dns-records.js';
 import { toAsciiDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { echoInput } from '../../core/text.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
+import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
 import { renderNameServers } from '../views/dns.js';
@@ -28,7 +28,7 @@ function parseServers(words: string[]): NameServerInput[] {
 }
 
 /** /ns: the name servers of a domain; hosting, editor, custom or none, each after a confirmation. */
-export function createDnsNameServers(deps: { router: CallbackRouter }) {
+export function createDnsNameServers(deps: { router: CallbackRegistrar }) {
   const { router } = deps;
   const composer = new Composer<BotContext>();
 

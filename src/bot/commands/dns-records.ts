@@ -4,18 +4,23 @@ import { parseDnsLine } from '../../core/dns-line.js';
 import { parseListedRecord, problemMessage } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
+import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import type { PagedLists } from '../paged-list.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
-import { describeRecord, renderRecord } from '../views/dns.js';
+import { describeRecord, fieldName, renderRecord } from '../views/dns.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 
-/** The records of a domain: the paged list, the one-line add, delete with a confirmation. */
-export function createDnsRecords(deps: { router: CallbackRouter; lists: PagedLists; engine: OrderEngine }) {
-  const { router, lists, engine } = deps;
+/** Shows the first page of a domain order's records as a new message. */
+export type ShowRecords = (ctx: BotContext, orderId: number) => Promise<void>;
 
+/**
+ * The records of a domain as a paged list. Built from the lists alone, before the order engine:
+ * the DNS feature and the guided add (a flow of the engine) both end on it, and get it as a dep.
+ */
+export function createDnsRecordList(deps: { lists: PagedLists }): { showRecords: ShowRecords } {
+  const { lists } = deps;
   const records = lists.register({
     id: 'dns',
     perPage: 15,
@@ -43,8 +48,17 @@ export function createDnsRecords(deps: { router: CallbackRouter; lists: PagedLis
     },
   });
 
-  const showRecords = (ctx: BotContext, orderId: number) =>
-    lists.show(ctx, records, String(orderId), 0, 'reply');
+  const showRecords: ShowRecords = (ctx, orderId) => lists.show(ctx, records, String(orderId), 0, 'reply');
+  return { showRecords };
+}
+
+/** The records' buttons: the list, the one-line add, delete with a confirmation. */
+export function createDnsRecords(deps: {
+  router: CallbackRegistrar;
+  engine: OrderEngine;
+  showRecords: ShowRecords;
+}) {
+  const { router, engine, showRecords } = deps;
 
   const findRecord = async (api: PartnerApi, orderId: number, recordId: number): Promise<DnsRecord> => {
     const listed = (await api.listDnsRecords(orderId)).find((r) => r.record_id === recordId);
@@ -75,7 +89,7 @@ export function createDnsRecords(deps: { router: CallbackRouter; lists: PagedLis
     if (!parsed.ok) {
       const reason = problemMessage(parsed);
       throw new UserInputError('dns:badLine', {
-        field: escapeHtml(parsed.field),
+        field: escapeHtml(fieldName(ctx.t, parsed.field)),
         reason: escapeHtml(ctx.t(reason.key, reason.params)),
         form: escapeHtml(parsed.form ?? ctx.t('dns:anyForm')),
       });

@@ -6,8 +6,8 @@ import { type ImportPlan, isEmptyPlan, needsForce, planImport } from '../../core
 import { type DnsRecordData, parseListedRecord } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { joinLinesWithin } from '../../core/text.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
+import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { describeError } from '../middlewares/errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
@@ -16,7 +16,7 @@ import { type DomainRef, refOfOrder } from './dns-domain.js';
 
 /** Zone files: export as BIND, import with a previewed plan, Apply (with force for mass deletes). */
 export function createDnsZoneFile(deps: {
-  router: CallbackRouter;
+  router: CallbackRegistrar;
   showRecords(ctx: BotContext, orderId: number): Promise<void>;
 }) {
   const { router, showRecords } = deps;

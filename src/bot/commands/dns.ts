@@ -1,29 +1,37 @@
 import { Composer } from 'telegraf';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
+import { CallbackSet, type Feature } from '../feature.js';
 import { linkKeyboard } from '../keyboards/list.js';
-import type { PagedLists } from '../paged-list.js';
-import type { InputHandler } from '../scenes/await-input.js';
+import { createAwaitInputScene, type InputHandler } from '../scenes/await-input.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { renderLink } from '../views/billing.js';
 import { commandWords } from './arguments.js';
 import { resolveDomainOrder } from './dns-domain.js';
 import { createDnsNameServers } from './dns-name-servers.js';
-import { createDnsRecords } from './dns-records.js';
+import { createDnsRecords, type ShowRecords } from './dns-records.js';
 import { createDnsZoneFile } from './dns-zone-file.js';
 
 export { type DomainRef, resolveDomainOrder } from './dns-domain.js';
+export { createDnsRecordList, type ShowRecords } from './dns-records.js';
 
 /**
  * /dns, /ns and /cert: the `/dns` words routed to records, zone files and name servers, each
- * feature in its own module; the domain is resolved once per update.
+ * part in its own module; the domain is resolved once per update. The records list comes in
+ * built (the engine's guided add ends on it too); the zone file and name server answers are
+ * taken by this feature's await-input scene.
  */
-export function createDnsCommands(router: CallbackRouter, lists: PagedLists, engine: OrderEngine) {
-  const records = createDnsRecords({ router, lists, engine });
-  const zoneFile = createDnsZoneFile({ router, showRecords: records.showRecords });
-  const nameServers = createDnsNameServers({ router });
+export function createDnsFeature(deps: {
+  engine: OrderEngine;
+  showRecords: ShowRecords;
+  downloadFile: (ctx: BotContext, fileId: string) => Promise<string>;
+}): Feature {
+  const { engine, showRecords, downloadFile } = deps;
+  const callbacks = new CallbackSet();
+  const records = createDnsRecords({ router: callbacks, engine, showRecords });
+  const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
+  const nameServers = createDnsNameServers({ router: callbacks });
   const composer = new Composer<BotContext>();
 
   composer.command('dns', async (ctx) => {
@@ -63,5 +71,10 @@ export function createDnsCommands(router: CallbackRouter, lists: PagedLists, eng
     ...zoneFile.inputHandlers,
     ...nameServers.inputHandlers,
   };
-  return { composer, inputHandlers, showRecords: records.showRecords };
+  return {
+    name: 'dns',
+    composer,
+    callbacks: callbacks.registrations,
+    scenes: [createAwaitInputScene(inputHandlers, downloadFile)],
+  };
 }

@@ -3,9 +3,10 @@ import { parseDomainList, toAsciiDomain } from '../../core/domain-names.js';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { joinLinesWithin } from '../../core/text.js';
 import { type BotContext, UserInputError } from '../context.js';
+import type { Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { inRows } from '../keyboards/list.js';
-import { CHECK_SCENE } from '../scenes/check-domains.js';
+import { CHECK_SCENE, createCheckScene } from '../scenes/check-domains.js';
 import { type CheckedDomain, formatInvalidNames, renderCheckReport } from '../views/domains.js';
 
 /** How many names one /check takes; a batch of the check call carries at most `BATCH`. */
@@ -49,8 +50,8 @@ export async function checkDomains(ctx: BotContext, text: string): Promise<void>
   await ctx.reply(report, { parse_mode: 'HTML', ...Markup.inlineKeyboard(inRows(orderable, 1)) });
 }
 
-/** /check <domains…>; without names it asks for them. */
-export function createDomainCommands() {
+/** /check <domains…>; without names it asks for them in the check scene. */
+export function createDomainsFeature(): Feature {
   const composer = new Composer<BotContext>();
   composer.command('check', async (ctx) => {
     const text = ctx.payload.trim();
@@ -62,5 +63,5 @@ export function createDomainCommands() {
     }
     await checkDomains(ctx, text);
   });
-  return composer;
+  return { name: 'domains', composer, callbacks: [], scenes: [createCheckScene(checkDomains)] };
 }

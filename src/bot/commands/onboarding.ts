@@ -1,14 +1,21 @@
 import { Composer, Markup } from 'telegraf';
-import type { CallbackRouter } from '../callbacks.js';
 import type { BotContext } from '../context.js';
+import { CallbackSet, type Feature } from '../feature.js';
 import { LOCALES } from '../i18n.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
-import { refuseTokenInGroup, TOKEN_SCENE, type TokenDeps, takeToken } from '../scenes/token.js';
+import {
+  createTokenScene,
+  refuseTokenInGroup,
+  TOKEN_SCENE,
+  type TokenDeps,
+  takeToken,
+} from '../scenes/token.js';
 import { commandWords } from './arguments.js';
 
-/** /start, /help, /token, /logout, /lang, /cancel. */
-export function createOnboardingCommands(router: CallbackRouter, deps: TokenDeps) {
+/** /start, /help, /token (and its scene), /logout, /lang, /cancel. */
+export function createOnboardingFeature(deps: TokenDeps): Feature {
   const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
   const hasToken = async (ctx: BotContext) =>
     ctx.chat !== undefined && (await deps.chatData.getToken(ctx.chat.id)) !== undefined;
 
@@ -43,7 +50,7 @@ export function createOnboardingCommands(router: CallbackRouter, deps: TokenDeps
     }),
   );
 
-  router.on('logout', async (ctx, answer) => {
+  callbacks.on('logout', async (ctx, answer) => {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
     if (answer !== 'yes' || ctx.chat === undefined) {
       await ctx.reply(ctx.t('onboarding:logoutKept'));
@@ -79,7 +86,7 @@ export function createOnboardingCommands(router: CallbackRouter, deps: TokenDeps
     });
   });
 
-  router.on('lang', async (ctx, word) => {
+  callbacks.on('lang', async (ctx, word) => {
     if (await setLocale(ctx, word)) {
       await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
       await ctx.reply(ctx.t('onboarding:langSet', { lng: word }));
@@ -95,5 +102,10 @@ export function createOnboardingCommands(router: CallbackRouter, deps: TokenDeps
     }
   });
 
-  return composer;
+  return {
+    name: 'onboarding',
+    composer,
+    callbacks: callbacks.registrations,
+    scenes: [createTokenScene(deps)],
+  };
 }

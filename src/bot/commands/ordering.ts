@@ -4,11 +4,11 @@ import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../core/product-kinds.js';
 import { splitMessage } from '../../core/text.js';
 import type { ChatData } from '../../storage/chat-data.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
+import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { ORDER_KINDS } from '../order-kinds.js';
-import { fieldLabel } from '../scenes/order/common-steps.js';
+import { fieldLabel, readSavedCustomer } from '../scenes/order/common-steps.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { commandWords } from './arguments.js';
 
@@ -28,12 +28,10 @@ function prefill(kind: ProductKind, word: string | undefined): Record<string, un
 }
 
 /** /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. */
-export function createOrderingCommands(
-  router: CallbackRouter,
-  engine: OrderEngine,
-  deps: { chatData: ChatData },
-) {
+export function createOrderingFeature(deps: { engine: OrderEngine; chatData: ChatData }): Feature {
+  const { engine } = deps;
   const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
 
   composer.command('order', async (ctx) => {
     const [word, name] = commandWords(ctx.payload);
@@ -47,7 +45,7 @@ export function createOrderingCommands(
     await engine.start(ctx, kind, prefill(kind, name));
   });
 
-  router.on('orderDomain', (ctx, ascii) => engine.start(ctx, 'domain', prefill('domain', ascii)));
+  callbacks.on('orderDomain', (ctx, ascii) => engine.start(ctx, 'domain', prefill('domain', ascii)));
 
   composer.command('requisites', async (ctx) => {
     if (!ctx.chat) return;
@@ -63,7 +61,7 @@ export function createOrderingCommands(
     });
   });
 
-  router.on('orderStart', async (ctx, word) => {
+  callbacks.on('orderStart', async (ctx, word) => {
     if (word === 'profile') return engine.start(ctx, 'profile', { customerSource: 'new' });
     if (word === 'menu') {
       await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
@@ -73,11 +71,12 @@ export function createOrderingCommands(
     if (kind) await engine.start(ctx, kind);
   });
 
-  router.on('profileShow', async (ctx, id) => {
+  callbacks.on('profileShow', async (ctx, id) => {
     if (!ctx.chat) return;
     const profile = (await deps.chatData.getProfiles(ctx.chat.id)).find((p) => p.id === id);
     if (!profile) throw new UserInputError('order:profileGone');
-    const data = profile.data as Record<string, unknown>;
+    // A profile that no longer reads as a saved customer shows its label only, and can be deleted.
+    const data = readSavedCustomer(profile) ?? {};
     const lines = Object.entries(data)
       .filter(([key]) => key.startsWith('c:') || key === 'phone' || key === 'email')
       .map(
@@ -99,7 +98,7 @@ export function createOrderingCommands(
     }
   });
 
-  router.on('profileDelete', async (ctx, id) => {
+  callbacks.on('profileDelete', async (ctx, id) => {
     await ctx.reply(ctx.t('order:profileDeleteConfirm'), {
       ...Markup.inlineKeyboard([
         Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id)),
@@ -108,12 +107,27 @@ export function createOrderingCommands(
     });
   });
 
-  router.on('profileDeleteYes', async (ctx, id) => {
+  callbacks.on('profileDeleteYes', async (ctx, id) => {
     if (!ctx.chat) return;
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
     const deleted = await deps.chatData.deleteProfile(ctx.chat.id, id);
     await ctx.reply(ctx.t(deleted ? 'order:profileDeleted' : 'order:profileGone'));
   });
 
-  return composer;
+  return { name: 'ordering', composer, callbacks: callbacks.registrations, scenes: [] };
+}
+
+/**
+ * The order engine's own part: its scene and its buttons (options, navigation, edit, confirm).
+ * The forms it runs are started by the ordering and DNS features, which get the engine as a dep.
+ */
+export function createOrderFormsFeature(deps: { engine: OrderEngine }): Feature {
+  const callbacks = new CallbackSet();
+  deps.engine.register(callbacks);
+  return {
+    name: 'orderForms',
+    composer: new Composer<BotContext>(),
+    callbacks: callbacks.registrations,
+    scenes: [deps.engine.scene()],
+  };
 }

@@ -2,8 +2,8 @@ import { Composer, Markup } from 'telegraf';
 import type { PartnerApi } from '../../api/index.js';
 import { providerDateToMinutes } from '../../core/format.js';
 import { productKindOf } from '../../core/product-kinds.js';
-import type { CallbackRouter } from '../callbacks.js';
 import { type BotContext, UserInputError } from '../context.js';
+import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { linkKeyboard } from '../keyboards/list.js';
 import { ORDER_KINDS } from '../order-kinds.js';
@@ -47,8 +47,10 @@ function newestFirst(a: AnyOrder, b: AnyOrder): number {
 }
 
 /** /orders [kind], order details, and the certificate link of a domain order. */
-export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
+export function createOrdersFeature(deps: { lists: PagedLists }): Feature {
+  const { lists } = deps;
   const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
 
   const orderLists = new Map<OrderList, PagedList>(
     ORDER_LISTS.map((kind) => [
@@ -76,7 +78,7 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
     ]),
   );
 
-  router.on('order', async (ctx, kindWord, orderId) => {
+  callbacks.on('order', async (ctx, kindWord, orderId) => {
     const kind = productKindOf(kindWord) ?? 'all';
     const api = await ctx.partnerApi();
     const [[order], names] = await Promise.all([loadOrders(api, kind, orderId), serviceNames(api)]);
@@ -107,7 +109,7 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
     });
   });
 
-  router.on('certificate', async (ctx, orderId) => {
+  callbacks.on('certificate', async (ctx, orderId) => {
     const url = await (await ctx.partnerApi()).getDomainCertificateUrl(orderId);
     await ctx.reply(renderLink(ctx.t, 'orders:certificateLink', { id: orderId }, url), {
       parse_mode: 'HTML',
@@ -124,5 +126,5 @@ export function createOrderCommands(router: CallbackRouter, lists: PagedLists) {
     if (list) await lists.show(ctx, list, '-', 0, 'reply');
   });
 
-  return composer;
+  return { name: 'orders', composer, callbacks: callbacks.registrations, scenes: [] };
 }

@@ -1,6 +1,12 @@
 import type { DnsRecord, NameServer } from '../../api/index.js';
+import type { SkipReason } from '../../core/bind.js';
 import type { ImportPlan, ListedRecord } from '../../core/dns-plan.js';
-import { type DnsRecordData, parseListedRecord, recordDataText } from '../../core/dns-records.js';
+import {
+  type DnsRecordData,
+  parseListedRecord,
+  problemMessage,
+  recordDataText,
+} from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { cutGraphemes, joinLinesWithin } from '../../core/text.js';
@@ -47,7 +53,21 @@ export function renderNameServers(t: Translate, domain: string, servers: readonl
 export interface SkippedLine {
   line: number;
   text: string;
-  reason: string;
+  reason: SkipReason;
+}
+
+/** A field's name for the partner (`mail_server` → `dns:fieldName.mailServer`); the name itself when unknown. */
+export function fieldName(t: Translate, field: string): string {
+  const key = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return t(`dns:fieldName.${key}`, { defaultValue: field });
+}
+
+/** Why a line was skipped, in the partner's language: `dns:skip.<key>`, a field problem in words. */
+export function describeSkipReason(t: Translate, reason: SkipReason): string {
+  if (reason.key !== 'field') return t(`dns:skip.${reason.key}`, reason.params);
+  const { field, reason: code } = reason.params;
+  const problem = problemMessage({ field, reason: code });
+  return t('dns:skip.field', { field: fieldName(t, field), reason: t(problem.key, problem.params) });
 }
 
 /** Records listed per side of an import preview; the counts are always whole. */
@@ -73,7 +93,7 @@ export function renderImportPreview(
     lines.push(t('dns:importUnsupported', { count: skipped.length }));
     for (const u of skipped.slice(0, PREVIEW_SKIPPED)) {
       lines.push(
-        `• ${t('dns:lineNo', { line: u.line })}: <code>${escapeHtml(cutGraphemes(u.text, 80))}</code> — ${escapeHtml(cutGraphemes(u.reason, 120))}`,
+        `• ${t('dns:lineNo', { line: u.line })}: <code>${escapeHtml(cutGraphemes(u.text, 80))}</code> — ${escapeHtml(cutGraphemes(describeSkipReason(t, u.reason), 300))}`,
       );
     }
   }

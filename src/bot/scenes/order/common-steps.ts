@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   ApiRequestError,
   type DomainOrderRequest,
@@ -26,16 +26,21 @@ import {
   hasPostalAndBank,
   POSTAL_ADDRESS_FIELDS,
   postalFormOf,
+  REQUISITES_BLOCK,
+  type RequisitesBlock,
   siblingPath,
   whoisFields,
 } from '../../../core/requisites.js';
 import type { WhoisRules } from '../../../core/zones.js';
+import type { Profile } from '../../../storage/chat-data.js';
 import { UserInputError } from '../../context.js';
 import type { Translate } from '../../i18n.js';
 import { formatPeriod } from '../../views/catalog.js';
 import {
   answerOf,
   type OrderDraft,
+  orSkipped,
+  readBoolean,
   readNumber,
   readString,
   type Section,
@@ -58,6 +63,29 @@ export const STEP = {
 
 const CUSTOMER_PREFIX = 'c:';
 const WHOIS_PREFIX = 'w:';
+
+/** The customer type as answered. */
+const readCustomerType = (value: unknown): CustomerType | undefined =>
+  CUSTOMER_TYPES.find((t) => t === value);
+
+/** Readers of the shared answers other steps and the requests depend on. */
+const CUSTOMER_TYPE = { id: STEP.customerType, read: readCustomerType };
+const POSTAL_SAME = { id: STEP.postalSame, read: readBoolean };
+const BANK_WANTED = { id: STEP.bankWanted, read: readBoolean };
+const CUSTOMER_SOURCE = { id: STEP.customerSource, read: readString };
+
+/**
+ * The answer of a requisites, WHOIS or contact field: the checked text, Yes/No for a boolean
+ * field, `null` for an optional field skipped.
+ */
+export type FieldAnswer = string | boolean | null;
+
+/** Reads a field's answer by its kind; `null` only where the field may be skipped. */
+function fieldReader(field: FieldSpec): (value: unknown) => FieldAnswer | undefined {
+  const read: (value: unknown) => FieldAnswer | undefined =
+    field.kind === 'boolean' ? readBoolean : readString;
+  return field.optional === true ? orSkipped(read) : read;
+}
 
 const YES_NO = (t: Translate) => [
   { label: t('order:yes'), value: true },
@@ -155,18 +183,16 @@ function fieldHint(t: Translate, field: FieldSpec, country: string | undefined):
 }
 
 /** A step asking for one requisites or WHOIS field, typed (or Yes/No for a boolean). */
-function fieldStep(prefix: string, section: Section, field: FieldSpec): Step {
+function fieldStep(prefix: string, section: Section, field: FieldSpec): Step<FieldAnswer> {
   const id = `${prefix}${field.path}`;
   // The country of the same address, which the postal code is checked against.
-  const countryId = `${prefix}${siblingPath(field.path, 'country_code')}`;
+  const country = { id: `${prefix}${siblingPath(field.path, 'country_code')}`, read: readString };
   const postalId = `${prefix}${siblingPath(field.path, 'postal_code')}`;
-  const countryOf = (draft: OrderDraft): string | undefined => {
-    const country = draft.answers[countryId];
-    return typeof country === 'string' ? country : undefined;
-  };
+  const countryOf = (draft: OrderDraft): string | undefined => answerOf(draft, country);
   return {
     id,
     section,
+    read: fieldReader(field),
     async ask({ ctx, draft }) {
       const label = fieldLabel(ctx.t, field.path);
       if (field.kind === 'boolean')
@@ -180,7 +206,7 @@ function fieldStep(prefix: string, section: Section, field: FieldSpec): Step {
     ...(field.kind === 'boolean'
       ? {}
       : {
-          async parseText({ ctx, draft }: StepEnv, text: string) {
+          async parseText({ ctx, draft }: StepEnv, text: string): Promise<FieldAnswer> {
             const checked = checkField(field, text, { country: countryOf(draft) });
             if (!checked.ok) throw refusal(ctx.t, fieldLabel(ctx.t, field.path), checked);
             return checked.value;
@@ -190,7 +216,7 @@ function fieldStep(prefix: string, section: Section, field: FieldSpec): Step {
       ? {
           // A postal code kept from before (Edit, Back, "Keep") may not fit a new country: it is
           // asked again rather than offered.
-          async afterAnswer({ draft }: StepEnv, value: unknown) {
+          async afterAnswer({ draft }: StepEnv, value: FieldAnswer) {
             const country = typeof value === 'string' ? value : undefined;
             for (const store of [draft.answers, draft.previous]) {
               const code = store[postalId];
@@ -206,8 +232,7 @@ function fieldStep(prefix: string, section: Section, field: FieldSpec): Step {
 }
 
 function customerType(draft: OrderDraft): CustomerType | undefined {
-  const type = draft.answers[STEP.customerType];
-  return CUSTOMER_TYPES.find((t) => t === type);
+  return answerOf(draft, CUSTOMER_TYPE);
 }
 
 /** The period of a tariff: buttons with the price of each period, as the provider gives it. */
@@ -279,82 +304,90 @@ export function currencyStep(): Step<number> {
   };
 }
 
+/** A Yes/No step of the customer section. */
+function yesNoStep(
+  reader: { id: string; read(value: unknown): boolean | undefined },
+  askKey: string,
+  more: Pick<Step<boolean>, 'auto' | 'afterAnswer' | 'describe'> = {},
+): Step<boolean> {
+  return {
+    ...reader,
+    section: 'customer',
+    async ask({ ctx }) {
+      return { text: ctx.t(askKey), options: YES_NO(ctx.t) };
+    },
+    describe: () => undefined,
+    ...more,
+  };
+}
+
 /** Every customer step: saved profile or new, type, fields, postal address, bank. */
 export function customerSteps(draft: OrderDraft): Step[] {
-  const steps: Step[] = [
-    {
-      id: STEP.customerSource,
-      section: 'customer',
-      async auto({ ctx, chatData }) {
-        if (!ctx.chat) return 'new';
-        return (await chatData.getProfiles(ctx.chat.id)).length === 0 ? 'new' : undefined;
-      },
-      async ask({ ctx, chatData }) {
-        const profiles = ctx.chat ? await chatData.getProfiles(ctx.chat.id) : [];
-        return {
-          text: ctx.t('order:askCustomer'),
-          options: [
-            ...profiles.map((p) => ({ label: p.label, value: p.id })),
-            { label: ctx.t('order:newCustomer'), value: 'new' },
-          ],
-          perRow: 1,
-        };
-      },
-      afterAnswer: async ({ ctx, chatData, draft: d }, value) => {
-        if (value === 'new' || !ctx.chat) return;
-        const profile = (await chatData.getProfiles(ctx.chat.id)).find((p) => p.id === value);
-        const saved = (profile?.data ?? {}) as Record<string, unknown>;
-        // A saved profile answers the customer and contact steps; Edit can still change them.
-        for (const [key, answer] of Object.entries(saved)) d.answers[key] = answer;
-        d.answers[STEP.saveProfile] = false;
-      },
-      invalidates: (d) =>
-        Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || isCustomerStep(k)),
-      describe: () => undefined,
+  const source: Step<string> = {
+    ...CUSTOMER_SOURCE,
+    section: 'customer',
+    async auto({ ctx, chatData }) {
+      if (!ctx.chat) return 'new';
+      return (await chatData.getProfiles(ctx.chat.id)).length === 0 ? 'new' : undefined;
     },
-    {
-      id: STEP.customerType,
-      section: 'customer',
-      async ask({ ctx }) {
-        return {
-          text: ctx.t('order:askCustomerType'),
-          options: CUSTOMER_TYPES.map((type) => ({
-            label: ctx.t(`order:customerType.${type}`),
-            value: type,
-          })),
-          perRow: 1,
-        };
-      },
-      invalidates: (d) =>
-        Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || k.startsWith(WHOIS_PREFIX)),
-      describe: ({ ctx }, value) =>
-        ctx.t('order:summaryCustomerType', { type: ctx.t(`order:customerType.${String(value)}`) }),
+    async ask({ ctx, chatData }) {
+      const profiles = ctx.chat ? await chatData.getProfiles(ctx.chat.id) : [];
+      return {
+        text: ctx.t('order:askCustomer'),
+        options: [
+          ...profiles.map((p) => ({ label: p.label, value: p.id })),
+          { label: ctx.t('order:newCustomer'), value: 'new' },
+        ],
+        perRow: 1,
+      };
     },
-  ];
+    afterAnswer: async ({ ctx, chatData, draft: d }, value) => {
+      if (value === 'new' || !ctx.chat) return;
+      const profile = (await chatData.getProfiles(ctx.chat.id)).find((p) => p.id === value);
+      // A saved profile answers the customer and contact steps; Edit can still change them. A
+      // profile that no longer reads as one answers nothing: the customer is asked for.
+      const saved = profile ? readSavedCustomer(profile) : undefined;
+      for (const [key, answer] of Object.entries(saved ?? {})) d.answers[key] = answer;
+      d.answers[STEP.saveProfile] = false;
+    },
+    invalidates: (d) =>
+      Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || isCustomerStep(k)),
+    describe: () => undefined,
+  };
+  const typeStep: Step<CustomerType> = {
+    ...CUSTOMER_TYPE,
+    section: 'customer',
+    async ask({ ctx }) {
+      return {
+        text: ctx.t('order:askCustomerType'),
+        options: CUSTOMER_TYPES.map((type) => ({
+          label: ctx.t(`order:customerType.${type}`),
+          value: type,
+        })),
+        perRow: 1,
+      };
+    },
+    invalidates: (d) =>
+      Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || k.startsWith(WHOIS_PREFIX)),
+    describe: ({ ctx }, value) =>
+      ctx.t('order:summaryCustomerType', { type: ctx.t(`order:customerType.${value}`) }),
+  };
+  const steps: Step[] = [source, typeStep];
   const type = customerType(draft);
   if (!type) return steps;
   steps.push(...customerFields(type).map((f) => fieldStep(CUSTOMER_PREFIX, 'customer', f)));
   if (hasPostalAndBank(type)) {
-    steps.push({
-      id: STEP.postalSame,
-      section: 'customer',
-      async ask({ ctx }) {
-        return { text: ctx.t('order:askPostalSame'), options: YES_NO(ctx.t) };
-      },
-      describe: ({ ctx }, value) => ctx.t('order:summaryPostalSame', { answer: describeValue(ctx.t, value) }),
-    });
-    if (draft.answers[STEP.postalSame] === false) {
+    steps.push(
+      yesNoStep(POSTAL_SAME, 'order:askPostalSame', {
+        describe: ({ ctx }, value) =>
+          ctx.t('order:summaryPostalSame', { answer: describeValue(ctx.t, value) }),
+      }),
+    );
+    if (answerOf(draft, POSTAL_SAME) === false) {
       steps.push(...POSTAL_ADDRESS_FIELDS.map((f) => fieldStep(CUSTOMER_PREFIX, 'customer', f)));
     }
-    steps.push({
-      id: STEP.bankWanted,
-      section: 'customer',
-      async ask({ ctx }) {
-        return { text: ctx.t('order:askBank'), options: YES_NO(ctx.t) };
-      },
-      describe: () => undefined,
-    });
-    if (draft.answers[STEP.bankWanted] === true) {
+    steps.push(yesNoStep(BANK_WANTED, 'order:askBank'));
+    if (answerOf(draft, BANK_WANTED) === true) {
       steps.push(...BANK_REQUISITES_FIELDS.map((f) => fieldStep(CUSTOMER_PREFIX, 'customer', f)));
     }
   }
@@ -365,61 +398,70 @@ export function customerSteps(draft: OrderDraft): Step[] {
  * After the contacts, the offer to save a newly entered customer (with its contacts) for next
  * time. A customer taken from a saved profile is not offered again.
  */
-export function saveProfileStep(): Step {
-  return {
-    id: STEP.saveProfile,
-    section: 'customer',
+export function saveProfileStep(): Step<boolean> {
+  return yesNoStep({ id: STEP.saveProfile, read: readBoolean }, 'order:askSaveProfile', {
     async auto({ draft }) {
-      return draft.answers[STEP.customerSource] === 'new' ? undefined : false;
-    },
-    async ask({ ctx }) {
-      return { text: ctx.t('order:askSaveProfile'), options: YES_NO(ctx.t) };
+      return answerOf(draft, CUSTOMER_SOURCE) === 'new' ? undefined : false;
     },
     afterAnswer: async (env, value) => {
-      if (value === true) await saveCustomerProfile(env);
+      if (value) await saveCustomerProfile(env);
     },
-    describe: () => undefined,
-  };
+  });
 }
 
+/** Answer ids besides the `c:` fields that a saved customer keeps. */
+const CUSTOMER_STEP_IDS: readonly string[] = [
+  STEP.customerType,
+  STEP.postalSame,
+  STEP.bankWanted,
+  STEP.saveProfile,
+  STEP.phone,
+  STEP.email,
+];
+
 function isCustomerStep(id: string): boolean {
-  return (
-    [
-      STEP.customerType,
-      STEP.postalSame,
-      STEP.bankWanted,
-      STEP.saveProfile,
-      STEP.phone,
-      STEP.email,
-    ] as string[]
-  ).includes(id);
+  return CUSTOMER_STEP_IDS.includes(id);
+}
+
+/**
+ * A saved customer (`Profile.data`): the answers of the customer and contact steps, keyed by step
+ * id. Parsed when read, as the store keeps it sealed JSON; each answer is read by its step again
+ * once it is in a draft.
+ */
+const savedCustomer = z.record(z.string(), z.union([z.string(), z.boolean(), z.null()]));
+export type SavedCustomer = z.output<typeof savedCustomer>;
+
+/** The answers a profile keeps, or `undefined` when its data is not a saved customer. */
+export function readSavedCustomer(profile: Profile): SavedCustomer | undefined {
+  const parsed = savedCustomer.safeParse(profile.data);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** Saves the entered customer (and contacts when known) as a profile, labelled by its name. */
 export async function saveCustomerProfile({ ctx, chatData, draft }: StepEnv): Promise<void> {
   if (!ctx.chat) return;
-  const data: Record<string, unknown> = {};
+  const data: SavedCustomer = {};
   for (const [key, value] of Object.entries(draft.answers)) {
-    if (key.startsWith(CUSTOMER_PREFIX) || isCustomerStep(key)) data[key] = value;
+    if (key === STEP.saveProfile || !(key.startsWith(CUSTOMER_PREFIX) || isCustomerStep(key))) continue;
+    const answer = savedCustomer.valueType.safeParse(value);
+    if (answer.success) data[key] = answer.data;
   }
-  delete data[STEP.saveProfile];
-  const a = draft.answers;
   const label =
-    [a['c:company_name'], a['c:last_name'], a['c:first_name']]
+    [data['c:company_name'], data['c:last_name'], data['c:first_name']]
       .filter((v) => typeof v === 'string' && v)
       .join(' ') || ctx.t('order:unnamedCustomer');
-  await chatData.saveProfile(ctx.chat.id, { id: randomBytes(4).toString('hex'), label: String(label), data });
+  await chatData.saveProfile(ctx.chat.id, { id: randomBytes(4).toString('hex'), label, data });
 }
 
 /** WHOIS fields for the zone's rules and the customer type (none outside BY/БЕЛ/RU/SU/РФ). */
-export function whoisSteps(draft: OrderDraft, rules: WhoisRules): Step[] {
+export function whoisSteps(draft: OrderDraft, rules: WhoisRules): Step<FieldAnswer>[] {
   const type = customerType(draft);
   if (!type) return [];
   return whoisFields(rules, type).map((f) => fieldStep(WHOIS_PREFIX, 'whois', f));
 }
 
 /** Contact phone and e-mail. */
-export function contactSteps(): Step[] {
+export function contactSteps(): Step<FieldAnswer>[] {
   return [
     fieldStep('', 'contacts', { path: STEP.phone, kind: 'phone' }),
     fieldStep('', 'contacts', { path: STEP.email, kind: 'email' }),
@@ -464,14 +506,34 @@ function checked<S extends z.ZodType>(schema: S, name: string, value: unknown): 
   );
 }
 
+/** A customer requisites block of the request, as the API's request types name it. */
+type BlockRequest<B extends RequisitesBlock> = Required<Pick<MailOrderRequest, B>>;
+
 /**
- * Exactly one customer requisites block, named as the API's request types name them (`Pick`: a
- * block renamed in the API's schema fails `tsc` here).
+ * Exactly one customer requisites block: one of the blocks core's `REQUISITES_BLOCK` names,
+ * under the API's name for it (a block renamed on either side fails `tsc` here).
  */
-export type CustomerRequest =
-  | Required<Pick<MailOrderRequest, 'natural_person_requisites'>>
-  | Required<Pick<MailOrderRequest, 'individual_businessman_requisites'>>
-  | Required<Pick<MailOrderRequest, 'juridical_person_requisites'>>;
+export type CustomerRequest = { [B in RequisitesBlock]: BlockRequest<B> }[RequisitesBlock];
+
+/**
+ * Each block of the request, checked by the API's schema of that block. Which customer type sends
+ * which block is core's `REQUISITES_BLOCK` alone; this only pairs an API block with its schema.
+ */
+const BLOCK_REQUEST = {
+  natural_person_requisites: (value: unknown) => ({
+    natural_person_requisites: checked(naturalPersonRequisites, 'natural_person_requisites', value),
+  }),
+  individual_businessman_requisites: (value: unknown) => ({
+    individual_businessman_requisites: checked(
+      individualBusinessmanRequisites,
+      'individual_businessman_requisites',
+      value,
+    ),
+  }),
+  juridical_person_requisites: (value: unknown) => ({
+    juridical_person_requisites: checked(juridicalPersonRequisites, 'juridical_person_requisites', value),
+  }),
+} satisfies { [B in RequisitesBlock]: (value: unknown) => BlockRequest<B> };
 
 /** The customer requisites block of the request, exactly one, as the answers give it. */
 export function customerRequest(draft: OrderDraft): CustomerRequest {
@@ -479,32 +541,13 @@ export function customerRequest(draft: OrderDraft): CustomerRequest {
   if (!type) throw new Error('customer type not answered');
   const fields = [
     ...customerFields(type),
-    ...(draft.answers[STEP.postalSame] === false ? POSTAL_ADDRESS_FIELDS : []),
-    ...(draft.answers[STEP.bankWanted] === true ? BANK_REQUISITES_FIELDS : []),
+    ...(answerOf(draft, POSTAL_SAME) === false ? POSTAL_ADDRESS_FIELDS : []),
+    ...(answerOf(draft, BANK_WANTED) === true ? BANK_REQUISITES_FIELDS : []),
   ];
   const block = buildFromAnswers(fields, answersUnder(draft, CUSTOMER_PREFIX));
   const bank = block.bank_requisites;
   if (bank && typeof bank === 'object' && Object.keys(bank).length === 0) delete block.bank_requisites;
-  switch (type) {
-    case 'natural':
-      return {
-        natural_person_requisites: checked(naturalPersonRequisites, 'natural_person_requisites', block),
-      };
-    case 'businessman':
-      return {
-        individual_businessman_requisites: checked(
-          individualBusinessmanRequisites,
-          'individual_businessman_requisites',
-          block,
-        ),
-      };
-    case 'juridical':
-      return {
-        juridical_person_requisites: checked(juridicalPersonRequisites, 'juridical_person_requisites', block),
-      };
-    default:
-      return unreachable(type);
-  }
+  return BLOCK_REQUEST[REQUISITES_BLOCK[type]](block);
 }
 
 /** The WHOIS blocks of a domain order request. */
@@ -537,8 +580,4 @@ export function contactsRequest(draft: OrderDraft): { phone: string; email: stri
     phone: required(draft, { id: STEP.phone, read: readString }),
     email: required(draft, { id: STEP.email, read: readString }),
   };
-}
-
-function unreachable(value: never): never {
-  throw new Error(`unexpected ${String(value)}`);
 }

@@ -14,7 +14,7 @@ import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { type BotContext, UserInputError } from '../../context.js';
 import { describeRecord } from '../../views/dns.js';
-import type { OrderDraft, OrderFlow, Step, StepEnv } from './types.js';
+import { type OrderDraft, type OrderFlow, readNumber, readString, type Step, type StepEnv } from './types.js';
 
 const ORDER = 'dnsOrder';
 const TYPE = 'dnsType';
@@ -29,10 +29,18 @@ function readAnswer(field: string, kind: FieldKind, text: string): string | numb
   throw new UserInputError(key, params);
 }
 
-function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step {
+/** The record type as answered. */
+const readType = (value: unknown): DnsType | undefined => DNS_TYPES.find((t) => t === value);
+
+/** A field's answer as `readAnswer` gave it: text, or a number for the numeric fields. */
+const readFieldAnswer = (value: unknown): string | number | undefined =>
+  typeof value === 'string' || typeof value === 'number' ? value : undefined;
+
+function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step<string | number> {
   return {
     id: `dns:${field}`,
     section: 'subject',
+    read: readFieldAnswer,
     async ask({ ctx }) {
       const key = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
       return { text: ctx.t('dns:askField', { field: ctx.t(`dns:field.${key}`), type }) };
@@ -57,10 +65,11 @@ export function recordOf(draft: OrderDraft): DnsRecordData {
 
 /**
  * Adding a DNS record by buttons: type → host → the type's fields → ttl → preview → confirm.
- * `afterAdd` shows the refreshed list (the add call returns no id; the list has it).
+ * It ends on the refreshed list (the add call returns no id; the list has it): `showRecords` is
+ * the DNS records list, built before the engine and handed to this flow and the DNS feature alike.
  */
 export function createDnsAddFlow(deps: {
-  afterAdd(ctx: BotContext, orderId: number): Promise<void>;
+  showRecords(ctx: BotContext, orderId: number): Promise<void>;
 }): OrderFlow {
   const steps = (draft: OrderDraft): Step[] => {
     const type = DNS_TYPES.find((t) => t === draft.answers[TYPE]);
@@ -69,13 +78,15 @@ export function createDnsAddFlow(deps: {
         // Filled from the button that started the form; never asked.
         id: ORDER,
         section: 'subject',
+        read: readNumber,
         async ask() {
           throw new UserInputError('dns:needDomain', { usageKey: 'dns:usage' });
         },
-      },
+      } satisfies Step<number>,
       {
         id: TYPE,
         section: 'subject',
+        read: readType,
         async ask({ ctx }) {
           return {
             text: ctx.t('dns:askType'),
@@ -84,21 +95,23 @@ export function createDnsAddFlow(deps: {
           };
         },
         invalidates: (d) => Object.keys(d.answers).filter((k) => k.startsWith('dns:')),
-      },
+      } satisfies Step<DnsType>,
       {
         id: HOST,
         section: 'subject',
+        read: readString,
         async ask({ ctx }) {
           return { text: ctx.t('dns:askHost') };
         },
         async parseText(_env, text) {
           return String(readAnswer('host', 'host', text));
         },
-      },
+      } satisfies Step<string>,
       ...(type ? DNS_RECORD_TYPES[type].fields.map((field) => fieldStep(type, field)) : []),
       {
         id: TTL,
         section: 'subject',
+        read: readNumber,
         async ask({ ctx }) {
           return {
             text: ctx.t('dns:askTtl'),
@@ -112,7 +125,7 @@ export function createDnsAddFlow(deps: {
         async parseText(_env, text) {
           return Number(readAnswer('ttl', 'ttl', text));
         },
-      },
+      } satisfies Step<number>,
     ];
   };
 
@@ -136,7 +149,7 @@ export function createDnsAddFlow(deps: {
       await env.ctx.reply(env.ctx.t('dns:added', { record: describeRecord(env.ctx.t, record) }), {
         parse_mode: 'HTML',
       });
-      await deps.afterAdd(env.ctx, orderId);
+      await deps.showRecords(env.ctx, orderId);
     },
   };
 }

@@ -7,8 +7,8 @@ import { MESSAGE_LIMIT } from '../../../core/paging.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../../core/text.js';
 import type { Logger } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
-import type { CallbackRouter } from '../../callbacks.js';
 import { type BotContext, UserInputError } from '../../context.js';
+import type { CallbackRegistrar } from '../../feature.js';
 import { encodeCallback } from '../../keyboards/callback-data.js';
 import { inRows, linkKeyboard } from '../../keyboards/list.js';
 import { describeError, errorForLog } from '../../middlewares/errors.js';
@@ -22,7 +22,6 @@ import {
   type OrderFlow,
   type Question,
   readDraft,
-  type Section,
   type Step,
   type StepEnv,
 } from './types.js';
@@ -126,7 +125,7 @@ export class OrderEngine {
   }
 
   /** The order buttons, routed through the one callback codec. */
-  register(router: CallbackRouter): void {
+  register(router: CallbackRegistrar): void {
     router.on('orderOption', async (ctx, screen, index) => {
       const env = await this.currentScreen(ctx, screen);
       if (!env) return;
@@ -223,6 +222,8 @@ export class OrderEngine {
     let value: unknown;
     try {
       value = await read(step);
+      // A value of another shape (a forged or outdated button) is no answer to this step.
+      if (step.read(value) === undefined) throw new UserInputError('order:useButtons');
     } catch (error) {
       if (!(error instanceof UserInputError)) throw error;
       await env.ctx.reply(describeError(error, env.ctx.t) ?? '', { parse_mode: 'HTML' });
@@ -238,7 +239,13 @@ export class OrderEngine {
     return step.parseText(env, text);
   }
 
-  private async setAnswer(env: StepEnv, step: Step, value: unknown): Promise<void> {
+  /**
+   * Files the answer read through the step's type; `false` (nothing changed) when it is not one,
+   * so the step is asked again.
+   */
+  private async setAnswer<T>(env: StepEnv, step: Step<T>, answer: unknown): Promise<boolean> {
+    const value = step.read(answer);
+    if (value === undefined) return false;
     const { draft } = env;
     const before = step.id in draft.answers ? draft.answers[step.id] : draft.previous[step.id];
     if (JSON.stringify(before) !== JSON.stringify(value)) {
@@ -252,6 +259,7 @@ export class OrderEngine {
     draft.answers[step.id] = value;
     delete draft.previous[step.id];
     await step.afterAnswer?.(env, value);
+    return true;
   }
 
   /** Asks the first unanswered step, or shows the summary when every step is answered. */
@@ -260,8 +268,8 @@ export class OrderEngine {
       const next = this.steps(env.draft).find((s) => !(s.id in env.draft.answers));
       if (!next) return this.showSummary(env);
       const automatic = next.auto ? await next.auto(env) : undefined;
-      if (automatic === undefined) return this.ask(env, next);
-      await this.setAnswer(env, next, automatic);
+      if (automatic === undefined || !(await this.setAnswer(env, next, automatic)))
+        return this.ask(env, next);
     }
     throw new Error('order steps do not converge');
   }
@@ -309,7 +317,8 @@ export class OrderEngine {
     const option = question.options?.find((o) => JSON.stringify(o.value) === same);
     let shown = option?.label;
     if (shown === undefined) {
-      const described = step.describe?.(env, previous);
+      const kept = step.read(previous);
+      const described = kept === undefined ? undefined : step.describe?.(env, kept);
       if (described === undefined) shown = String(previous);
       else {
         // describe() is the summary line, "Label: value" in HTML; the button has room for the value.
@@ -386,7 +395,7 @@ export class OrderEngine {
     draft.screen += 1;
     draft.nonce = undefined;
     draft.current = undefined;
-    const sections = [...new Set(this.steps(draft).map((s) => s.section))] as Section[];
+    const sections = [...new Set(this.steps(draft).map((s) => s.section))];
     const buttons = sections.map((section) =>
       Markup.button.callback(
         ctx.t(`order:section.${section}`),
@@ -409,7 +418,8 @@ export class OrderEngine {
     const lines = [...(intro ? [intro, ''] : []), ...(await flow.summaryHead(env))];
     for (const step of this.steps(draft)) {
       if (!(step.id in draft.answers)) continue;
-      const line = step.describe?.(env, draft.answers[step.id]);
+      const value = step.read(draft.answers[step.id]);
+      const line = value === undefined ? undefined : step.describe?.(env, value);
       if (line) lines.push(line);
     }
     draft.current = undefined;

@@ -29,6 +29,7 @@ import { displayCurrency, tariffPriceLine } from './pricing.js';
 import {
   answerOf,
   type OrderDraft,
+  orSkipped,
   type ProductForm,
   readNumber,
   readString,
@@ -146,11 +147,12 @@ function tariffStep(spec: TariffSpec<unknown>): Step<number> {
   };
 }
 
-function hostingDomainStep(): Step<string> {
+/** The hosting's domain, or `null` when skipped (the hosting is ordered without one). */
+function hostingDomainStep(): Step<string | null> {
   return {
     id: HOSTING_DOMAIN,
     section: 'subject',
-    read: readString,
+    read: orSkipped(readString),
     async ask({ ctx }) {
       return { text: ctx.t('order:askHostingDomain'), skippable: true };
     },

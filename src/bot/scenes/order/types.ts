@@ -97,14 +97,19 @@ export interface Question<T = unknown> {
 
 /**
  * One step of a guided order, answering a `T`. A step is answered by an option button, typed text
- * or a file; a wrong answer throws `UserInputError` and the step is asked again. The stored answer
- * is read back through `read` (the draft is JSON in the session), so a flow gets a `T` or nothing.
+ * or a file; a wrong answer throws `UserInputError` and the step is asked again. Every answer —
+ * a button's value, a parsed text, an automatic or kept one, the stored one (the draft is JSON in
+ * the session) — goes through `read` before the step or a flow sees it, so they get a `T` or
+ * nothing. A step that may be skipped has `null` in its `T`: Skip answers `null`.
+ *
+ * The engine holds the steps of a flow as `Step[]` (answers of different types side by side);
+ * what keeps that honest is that it hands `afterAnswer` and `describe` only what `read` returned.
  */
 export interface Step<T = unknown> {
   id: string;
   section: Section;
-  /** The stored answer as a `T`, or `undefined` when it is not one (unanswered, or skipped). */
-  read?(value: unknown): T | undefined;
+  /** The answer as a `T`, or `undefined` when it is not one (unanswered, or of another shape). */
+  read(value: unknown): T | undefined;
   /** When it returns a value, the step is answered without asking (e.g. the only currency). */
   auto?(env: StepEnv): Promise<T | undefined>;
   ask(env: StepEnv): Promise<Question<T>>;
@@ -135,6 +140,12 @@ export const readString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
 export const readBoolean = (value: unknown): boolean | undefined =>
   typeof value === 'boolean' ? value : undefined;
+
+/** The reader of a step that may be skipped: `null` (Skip) is an answer too. */
+export const orSkipped =
+  <T>(read: (value: unknown) => T | undefined) =>
+  (value: unknown): T | null | undefined =>
+    value === null ? null : read(value);
 
 /** What a kind of order contributes: its steps (given the answers so far) and its request. */
 export interface OrderFlow {
