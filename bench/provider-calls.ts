@@ -40,8 +40,10 @@ const JOBS: Job[] = [
     secondChat: true,
     expect: /\.by|BY/,
   },
-  { label: `\`/invoice ${INVOICE_ID}\``, text: `/invoice ${INVOICE_ID}`, target: 1, expect: /\/s\// },
-  { label: `\`/invoice ${INVOICE_ID}\`, again`, text: `/invoice ${INVOICE_ID}`, target: 1, expect: /\/s\// },
+  // Two calls sent together (one round trip): the link, and the invoice for the number the link
+  // message names it by (the link call returns only the URL).
+  { label: `\`/invoice ${INVOICE_ID}\``, text: `/invoice ${INVOICE_ID}`, target: 2, expect: /\/s\// },
+  { label: `\`/invoice ${INVOICE_ID}\`, again`, text: `/invoice ${INVOICE_ID}`, target: 2, expect: /\/s\// },
 ];
 
 function describeCalls(requests: readonly RecordedRequest[]): string {

@@ -14,6 +14,29 @@ const emptyAsUndefined = (value: unknown) =>
 
 const optionalString = z.preprocess(emptyAsUndefined, z.string().trim().optional());
 
+/**
+ * The values `.env.example` ships with (and an earlier edition's). They pass every format check, so
+ * without this a freshly copied `.env` would start a bot that dials Telegram with a fake token.
+ */
+const PLACEHOLDERS = {
+  BOT_TOKEN: {
+    values: ['123456789:replace-with-your-bot-token-from-botfather'],
+    message: 'is the example placeholder; set the token from @BotFather',
+  },
+  PARTNER_API_URL: {
+    values: ['https://partner-api.example.by'],
+    message:
+      "is the example placeholder; set the provider's partner API address (or try the bot with `npm run dev`, which starts the sandbox)",
+  },
+  WEBHOOK_SECRET: {
+    values: ['replace-with-16-to-256-chars-of-A-Za-z0-9_-'],
+    message: 'is the example placeholder; set 16-256 random characters of A-Z, a-z, 0-9, _ and -',
+  },
+} as const satisfies Record<string, { values: readonly string[]; message: string }>;
+
+const isPlaceholder = (key: keyof typeof PLACEHOLDERS, value: string | undefined): boolean =>
+  value !== undefined && (PLACEHOLDERS[key].values as readonly string[]).includes(value.replace(/\/+$/, ''));
+
 const configSchema = z
   .object({
     BOT_TOKEN: z.preprocess(
@@ -76,6 +99,11 @@ const configSchema = z
   })
   .superRefine(
     (env, ctx) => {
+      for (const key of Object.keys(PLACEHOLDERS) as (keyof typeof PLACEHOLDERS)[]) {
+        if (isPlaceholder(key, env[key])) {
+          ctx.addIssue({ code: 'custom', path: [key], message: PLACEHOLDERS[key].message });
+        }
+      }
       if (env.STORAGE === 'redis' && env.REDIS_URL === undefined) {
         ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'is required when STORAGE=redis' });
       }

@@ -1,25 +1,49 @@
 /**
  * `npm run dev`: the sandbox and the bot in one process, for trying every command without the
  * provider. Needs BOT_TOKEN (in .env or the environment); PARTNER_API_URL is set to the sandbox.
+ * The sandbox's token and data are kept in DATA_DIR/sandbox, so the token the bot stored keeps
+ * working after a restart.
  */
 import { existsSync } from 'node:fs';
-import { ConfigError } from './config.js';
-import { main } from './main.js';
-import { startSandbox } from './sandbox/server.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describeStartError, main } from './main.js';
+import { type KeptSandboxFiles, startKeptSandbox } from './sandbox/persist.js';
 
-async function dev() {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const sandbox = await startSandbox({
-    port: Number(process.env.SANDBOX_PORT || 8787),
-    ...(process.env.SANDBOX_TOKEN ? { token: process.env.SANDBOX_TOKEN } : {}),
-  });
-  process.stdout.write(
-    `Sandbox on ${sandbox.url}. In Telegram, send /token to your bot and paste: ${sandbox.token}\n`,
+/** What `npm run dev` prints about the sandbox it started. */
+export function describeDevSandbox(url: string, token: string, files: KeptSandboxFiles): string {
+  const kept = {
+    env: '(SANDBOX_TOKEN)',
+    kept: `(kept in ${files.tokenFile}: the same after every restart)`,
+    new: `(new; kept in ${files.tokenFile} for the next restarts)`,
+  }[files.tokenFrom];
+  const lines = [`Sandbox on ${url}. In Telegram, send /token to your bot and paste: ${token} ${kept}`];
+  if (files.notice) lines.push(`Sandbox: ${files.notice}.`);
+  lines.push(
+    files.dataFrom === 'kept'
+      ? `Sandbox data restored from ${files.stateFile} (delete ${path.dirname(files.stateFile)} to start from the seed).`
+      : `Sandbox data: the seed, kept in ${files.stateFile} from now on.`,
   );
-  await main({ ...process.env, PARTNER_API_URL: sandbox.url });
+  return `${lines.join('\n')}\n`;
 }
 
-dev().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+/** Starts the sandbox (token and data kept under DATA_DIR) and the bot against it. */
+export async function dev(env: Record<string, string | undefined>): Promise<void> {
+  const { sandbox, files } = await startKeptSandbox(path.join(env.DATA_DIR || './data', 'sandbox'), {
+    port: Number(env.SANDBOX_PORT || 8787),
+    ...(env.SANDBOX_HOST ? { host: env.SANDBOX_HOST } : {}),
+    ...(env.SANDBOX_TOKEN ? { token: env.SANDBOX_TOKEN } : {}),
+    ...(env.SANDBOX_LINK_BASE ? { linkBase: env.SANDBOX_LINK_BASE } : {}),
+  });
+  process.stdout.write(describeDevSandbox(sandbox.url, sandbox.token, files));
+  await main({ ...env, PARTNER_API_URL: sandbox.url });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  // The same one line as `npm start` for every failed start (a refused token included), no stack.
+  dev(process.env).catch((error: unknown) => {
+    process.stderr.write(`${describeStartError(error, process.env.BOT_TOKEN)}\n`);
+    process.exit(1);
+  });
+}

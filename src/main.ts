@@ -212,32 +212,41 @@ function loadDotEnv() {
   if (existsSync('.env')) process.loadEnvFile('.env');
 }
 
+/**
+ * The one line a failed start prints: the message of a known start error (wrong configuration, key,
+ * data dir, Redis, Telegram refusing the token or polling elsewhere), else the error's name and
+ * message with the bot token redacted. Shared by `npm start` and `npm run dev`.
+ */
+export function describeStartError(error: unknown, botToken: string | undefined): string {
+  if (
+    error instanceof ConfigError ||
+    error instanceof KeyConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof RedisUnreachableError
+  ) {
+    return error.message;
+  }
+  if (telegramErrorCode(error) === 409) {
+    return (
+      'Telegram answered 409 Conflict: another process is polling with this bot token, or a webhook is ' +
+      'set for it. Stop the other instance (or run only one mode) and start again.'
+    );
+  }
+  if (telegramErrorCode(error) === 401) {
+    return 'Telegram refused BOT_TOKEN (401 Unauthorized): check the token from @BotFather.';
+  }
+  // Never the raw error object: a library error may quote a Bot API URL with the token.
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `partner-bot failed: ${botToken ? text.split(botToken).join('[redacted]') : text}`;
+}
+
 /** Run as a program: a wrong configuration is one clear message and exit code 1, no stack. */
 async function run() {
   try {
     loadDotEnv();
     await main();
   } catch (error) {
-    if (
-      error instanceof ConfigError ||
-      error instanceof KeyConfigError ||
-      error instanceof DataDirLockedError ||
-      error instanceof RedisUnreachableError
-    ) {
-      console.error(error.message);
-    } else if (telegramErrorCode(error) === 409) {
-      console.error(
-        'Telegram answered 409 Conflict: another process is polling with this bot token, or a webhook is ' +
-          'set for it. Stop the other instance (or run only one mode) and start again.',
-      );
-    } else if (telegramErrorCode(error) === 401) {
-      console.error('Telegram refused BOT_TOKEN (401 Unauthorized): check the token from @BotFather.');
-    } else {
-      // Never the raw error object: a library error may quote a Bot API URL with the token.
-      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      const token = process.env.BOT_TOKEN;
-      console.error(`partner-bot failed: ${token ? text.split(token).join('[redacted]') : text}`);
-    }
+    console.error(describeStartError(error, process.env.BOT_TOKEN));
     process.exit(1);
   }
 }

@@ -1,4 +1,4 @@
-import { Composer, Scenes, session, Telegraf, type Telegram } from 'telegraf';
+import { Scenes, session, Telegraf, type Telegram } from 'telegraf';
 import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
@@ -9,6 +9,7 @@ import { createBillingFeature } from './commands/billing.js';
 import { createCatalogFeature } from './commands/catalog.js';
 import { createDnsFeature, createDnsRecordList } from './commands/dns.js';
 import { createDomainsFeature } from './commands/domains.js';
+import { createFreeTextFeature } from './commands/free-text.js';
 import { createOnboardingFeature } from './commands/onboarding.js';
 import { createOrderFormsFeature, createOrderingFeature } from './commands/ordering.js';
 import { createOrdersFeature } from './commands/orders.js';
@@ -19,11 +20,13 @@ import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
+import { createGroupScope } from './middlewares/group-scope.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
 import { PagedLists } from './paged-list.js';
 import { createDnsAddFlow } from './scenes/order/dns-add-flow.js';
 import { OrderEngine } from './scenes/order/engine.js';
 import { createProfileFlow } from './scenes/order/profile-flow.js';
+import { logUnknownWordsTo } from './views/words.js';
 
 /** Everything the bot needs, built by main.ts (or a test). */
 export interface BotDeps {
@@ -79,7 +82,7 @@ export interface PartnerBot {
  * Builds the bot. Middleware order matters: the error boundary wraps everything; one chat's
  * updates run one at a time; the chat's language is known before the allow-list answers; the
  * session is read only for allowed users; scenes see their answers before the commands; the
- * last handler helps with anything nobody understood.
+ * last feature (free text) helps with anything nobody understood.
  */
 export function createBot(deps: BotDeps): PartnerBot {
   const bot = new Telegraf<BotContext>(deps.botToken, {
@@ -105,6 +108,8 @@ export function createBot(deps: BotDeps): PartnerBot {
   );
   bot.use(createChatContext(deps));
   bot.use(createAccessGuard(deps.allowedUserIds));
+  // Until team chats exist: in groups only commands addressed to the bot and replies to it.
+  bot.use(createGroupScope(deps));
   bot.use(
     session<BotSession, BotContext>({
       store: deps.chatData.sessionStore<BotSession>(),
@@ -116,11 +121,6 @@ export function createBot(deps: BotDeps): PartnerBot {
   bot.use(router.middleware());
   // The features' commands, in the order they were built (first match wins).
   bot.use(...composers);
-  bot.use(
-    Composer.on('message', async (ctx) => {
-      await ctx.reply(ctx.t('common:notUnderstood'));
-    }),
-  );
 
   // Last resort: the boundary above catches handler errors; this catches the rest (e.g. the
   // boundary's own reply failing) and never prints the update, which may carry a token.
@@ -141,16 +141,18 @@ export function createBot(deps: BotDeps): PartnerBot {
  */
 export function createFeatures(deps: BotDeps) {
   const router = new CallbackRouter(deps.logger);
+  // Provider values without words in the locales are shown as sent and logged once (views/words.ts).
+  logUnknownWordsTo(deps.logger);
   router.on('noop', async () => undefined);
   const lists = new PagedLists(router);
-  const { showRecords } = createDnsRecordList({ lists });
+  const { showRecords, showAdded } = createDnsRecordList({ lists });
   const engine = new OrderEngine({
     chatData: deps.chatData,
     logger: deps.logger,
     flows: {
       // The product kinds' flows come from the order-kind registry (order-kinds.ts).
       profile: createProfileFlow(),
-      dnsAdd: createDnsAddFlow({ showRecords }),
+      dnsAdd: createDnsAddFlow({ showAdded }),
     },
     downloadFile: downloadTelegramFile,
   });
@@ -162,7 +164,9 @@ export function createFeatures(deps: BotDeps) {
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
     createOrderingFeature({ engine, chatData: deps.chatData }),
-    createDnsFeature({ engine, showRecords, downloadFile: downloadTelegramFile }),
+    createDnsFeature({ engine, lists, showRecords, showAdded, downloadFile: downloadTelegramFile }),
+    // Last: text nobody else took (a bare invoice, order or domain gets its buttons; else, help).
+    createFreeTextFeature(),
   ];
   const stage = new Scenes.Stage<BotContext>(registerFeatures(router, features));
   return { router, stage, composers: features.map((feature) => feature.composer), features };

@@ -18,6 +18,8 @@ export interface PagedList {
   /** Short id used in the page buttons' callback data. */
   id: string;
   perPage?: number;
+  /** Item buttons to a row (2 unless told): long labels read better one to a row. */
+  buttonsPerRow?: number;
   /** Rows to show, already in display order; `filter` is `-` for none. */
   load(
     ctx: BotContext,
@@ -80,11 +82,13 @@ export class PagedLists {
     });
     const index = Math.min(Math.max(page, 0), pageRows.length - 1);
     const current = pageRows[index] ?? [];
-    const text = [`<b>${title}</b>`, ...current.map((r) => r.html)].join('\n\n');
+    const pageNote =
+      pageRows.length > 1 ? ` · ${ctx.t('common:pageOf', { page: index + 1, pages: pageRows.length })}` : '';
+    const text = [`<b>${title}</b>${pageNote}`, ...current.map((r) => r.html)].join('\n\n');
     const buttons = current.flatMap((r) => (r.button ? [r.button] : []));
     const keyboard = [
-      ...inRows(buttons, 2),
-      pagerRow(list.id, index, pageRows.length, filter),
+      ...inRows(buttons, list.buttonsPerRow ?? 2),
+      pagerRow(ctx.t, list.id, index, pageRows.length, filter),
       footer,
     ].filter((row) => row.length > 0);
     const extra = {

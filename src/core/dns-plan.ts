@@ -1,5 +1,5 @@
 import { diffZone } from './bind.js';
-import type { DnsRecordData } from './dns-records.js';
+import { comparableValue, type DnsRecordData } from './dns-records.js';
 
 /*
  * Import planning: what an imported zone changes against the records the provider lists, and
@@ -13,8 +13,19 @@ export interface ListedRecord {
   record: DnsRecordData;
 }
 
+/**
+ * How an import treats the records it does not mention. `merge` (the default) adds and changes
+ * only: a name and type the file gives are set to the file's records, every other record is left
+ * alone, so a pasted fragment never deletes the rest of the zone. `replace` makes the zone exactly
+ * the file, deleting what it does not list (under the delete limit).
+ */
+export type ImportMode = 'merge' | 'replace';
+
 /** What applying an imported zone does to one domain order; kept in the session until Apply. */
 export interface ImportPlan {
+  mode: ImportMode;
+  /** The file's records, kept so the partner can turn a merge into a replace without re-sending. */
+  wanted: DnsRecordData[];
   /** Ties the Apply button to this plan; a button of an older plan finds none. */
   nonce: string;
   orderId: number;
@@ -31,18 +42,28 @@ export const MIN_EXISTING_FOR_LIMIT = 10;
 /** A plan that deletes more than this percentage of the existing records needs force (octoDNS: 30). */
 export const MAX_SAFE_DELETE_PERCENT = 30;
 
-/** The plan of an import: the records to add and to delete, and those left as they are. */
+/** The plan of an import (a merge unless told): the records to add and to delete, and those left as they are. */
 export function planImport(
   target: { nonce: string; orderId: number; domain: string },
   current: readonly ListedRecord[],
   wanted: readonly DnsRecordData[],
   existing: number = current.length,
+  mode: ImportMode = 'merge',
 ): { plan: ImportPlan; unchanged: ListedRecord[] } {
-  const diff = diffZone(current, wanted);
+  // A merge touches only the record sets (name and type) the file gives.
+  const touched = new Set(wanted.map(recordSetKey));
+  const inScope = mode === 'replace' ? current : current.filter((c) => touched.has(recordSetKey(c.record)));
+  const untouched = mode === 'replace' ? [] : current.filter((c) => !touched.has(recordSetKey(c.record)));
+  const diff = diffZone(inScope, wanted);
   return {
-    plan: { ...target, add: diff.toAdd, remove: diff.toDelete, existing },
-    unchanged: diff.unchanged,
+    plan: { ...target, mode, wanted: [...wanted], add: diff.toAdd, remove: diff.toDelete, existing },
+    unchanged: [...diff.unchanged, ...untouched],
   };
+}
+
+/** A record set: the records of one name and type (compared as the diff compares hosts). */
+function recordSetKey(record: DnsRecordData): string {
+  return `${record.type} ${comparableValue('host', record.host)}`;
 }
 
 /** Whether the plan changes nothing. */

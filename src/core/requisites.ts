@@ -131,6 +131,11 @@ const NAME = /^[\p{L}\p{M}]+(?:(?:[ '’.-]|\. )[\p{L}\p{M}]+)*\.?$/u;
 const CODE = /^[\p{L}\p{N}](?:[\p{L}\p{N} ./-]*[\p{L}\p{N}])?$/u;
 /** Emoji and control characters have no place in requisites a registry keeps. */
 const NOT_TEXT = /[\p{Extended_Pictographic}\p{Cc}\p{Co}\p{Cn}]/u;
+/**
+ * Not part of a name though Unicode calls them letters: emoji that are letters (ℹ, the
+ * "information" emoji), emoji presentation and the Hangul fillers, which look like nothing.
+ */
+const NOT_NAME = /\p{Extended_Pictographic}|\p{Emoji_Presentation}|\uFE0F|[\u3164\u115F\u1160\uFFA0]/u;
 /** The local part of an address: ASCII letters, digits and the usual signs, dots not doubled. */
 const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const EMAIL_DOMAIN_LABEL = /^(?!-)[\p{L}\p{N}-]{1,63}(?<!-)$/u;
@@ -246,9 +251,13 @@ export function checkField(spec: FieldSpec, raw: string, context: FieldContext =
         : { ok: false, reason: 'iban' };
     }
     case 'name':
-      return NAME.test(text) ? { ok: true, value: text } : { ok: false, reason: 'name' };
+      return NAME.test(text) && !NOT_NAME.test(text)
+        ? { ok: true, value: text }
+        : { ok: false, reason: 'name' };
     case 'code':
-      return CODE.test(text) ? { ok: true, value: text } : { ok: false, reason: 'code' };
+      return CODE.test(text) && !NOT_NAME.test(text)
+        ? { ok: true, value: text }
+        : { ok: false, reason: 'code' };
     case 'boolean':
       return { ok: false, reason: 'useButtons' };
     case 'text':

@@ -1,10 +1,14 @@
 /**
  * `npm run sandbox`: starts the partner API sandbox and prints its base URL and token.
  * Environment: SANDBOX_PORT (default 8787), SANDBOX_HOST (default 127.0.0.1), SANDBOX_TOKEN
- * (default: a random token, printed), SANDBOX_LINK_BASE (optional base of the short links).
+ * (default: a random token made once and kept, printed), SANDBOX_LINK_BASE (optional base of the
+ * short links), DATA_DIR (default ./data): the token and data are kept in DATA_DIR/sandbox, the
+ * same folder `npm run dev` uses, so a restart changes neither.
  */
 
-import { type SandboxOptions, startSandbox } from './server.js';
+import path from 'node:path';
+import { startKeptSandbox } from './persist.js';
+import type { SandboxOptions } from './server.js';
 
 function port(value: string | undefined): number {
   if (value === undefined || value === '') return 8787;
@@ -25,13 +29,18 @@ async function main(): Promise<void> {
   const linkBase = process.env.SANDBOX_LINK_BASE;
   if (linkBase) options.linkBase = linkBase;
 
-  const sandbox = await startSandbox(options);
+  const { sandbox, files } = await startKeptSandbox(
+    path.join(process.env.DATA_DIR || './data', 'sandbox'),
+    options,
+  );
   const lines = [
     `Partner API sandbox listening on ${sandbox.url}`,
     `  PARTNER_API_URL=${sandbox.url}`,
     token
       ? '  token: the one in SANDBOX_TOKEN (send it in x-api-token or x-auth-token)'
-      : `  token: ${sandbox.token}  (generated; send it in x-api-token or x-auth-token)`,
+      : `  token: ${sandbox.token}  (kept in ${files.tokenFile}; send it in x-api-token or x-auth-token)`,
+    ...(files.notice ? [`  ${files.notice}`] : []),
+    `  data: ${files.dataFrom === 'kept' ? 'restored from' : 'the seed, kept in'} ${files.stateFile} (delete ${path.dirname(files.stateFile)} to start afresh)`,
     `  every call needs ?version=1.0, e.g. ${sandbox.url}/v1/billing/currencies?version=1.0`,
     'Press Ctrl+C to stop.',
   ];

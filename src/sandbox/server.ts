@@ -24,6 +24,10 @@ export interface SandboxOptions {
   token?: string;
   /** Base of short links; default the sandbox's own URL. */
   linkBase?: string;
+  /** The data to start from (a kept snapshot); default fresh seed data. */
+  state?: SandboxState;
+  /** Called with the data after every request that may have changed it (any method but GET). */
+  onChange?: (state: SandboxState) => void;
 }
 
 export interface RecordedRequest {
@@ -119,7 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tokenDigest = digest(token);
-  const state: SandboxState = createSeed();
+  const state: SandboxState = options.state ?? createSeed();
   const faults = new FaultBook();
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -273,6 +277,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const path = url.pathname;
     const bodyText = await readBody(req);
+    const { onChange } = options;
+    if (onChange && method !== 'GET') res.once('close', () => onChange(state));
     if (bodyText === undefined) {
       sendJson(res, 413, { message: 'Слишком большой запрос' });
       return;

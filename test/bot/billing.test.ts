@@ -51,13 +51,15 @@ describe('/invoices and /invoice', () => {
     expect(h.sandbox.requests.length).toBeGreaterThan(before);
   });
 
-  it('/invoice <id> sends the link at once, as text and as a URL button, in one provider call', async () => {
+  it('/invoice <id> sends the link, named by the invoice number, as text and as a URL button', async () => {
     const [invoice] = await h.api().listInvoices();
     if (!invoice) throw new Error('no invoice');
     const url = await h.api().getInvoiceUrl(invoice.invoice_id);
     const before = h.sandbox.requests.length;
     const calls = await h.send(`/invoice ${invoice.invoice_id}`);
-    expect(h.sandbox.requests.length - before).toBe(1);
+    // The link and the invoice (for its number) are asked at once.
+    expect(h.sandbox.requests.length - before).toBe(2);
+    expect(lastText(calls)).toContain(`№ ${invoice.invoice_number}`);
     expect(lastText(calls)).toContain(url);
     expect(urlButtons(calls)[0]?.url).toBe(url);
     const english = await h.send(`/invoice ${invoice.invoice_id}`, en);
@@ -105,13 +107,14 @@ describe('/invoices and /invoice', () => {
     }
     const first = await h.send('/invoices');
     expect(lastText(first).length).toBeLessThanOrEqual(4096);
-    const next = buttons(first).find((b) => b.text === '▶');
+    const next = buttons(first).find((b) => b.text === 'стр. 2 ▶');
     expect(next?.callback_data).toBeDefined();
     const page2 = await h.press(next?.callback_data ?? '');
     const edit = page2.find((c) => c.method === 'editMessageText');
     expect(String(edit?.payload.text)).toContain('Счета');
     expect(String(edit?.payload.text)).not.toEqual(lastText(first));
-    expect(buttons(page2).some((b) => b.text.startsWith('2/'))).toBe(true);
+    expect(String(edit?.payload.text)).toMatch(/^<b>Счета<\/b> · стр\. 2 из \d+/);
+    expect(buttons(page2).some((b) => b.text === '◀ стр. 1')).toBe(true);
   });
 });
 

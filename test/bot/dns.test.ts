@@ -69,7 +69,7 @@ describe('/dns lists records', () => {
   it('says clearly when the domain is not the partner’s or does not exist', async () => {
     expect(lastText(await h.send('/dns nosuchdomain.by'))).toContain('нет среди ваших заказов');
     expect(lastText(await h.send('/dns 9001'))).toContain('не найден среди ваших заказов');
-    expect(lastText(await h.send('/dns', en))).toContain('Give a domain');
+    expect(lastText(await h.send('/dns', en))).toContain('Choose a domain');
   });
 });
 
@@ -248,6 +248,11 @@ describe('zone files', () => {
     const list = await h.send(`/dns ${orderId}`);
     const zone = exportedZone(await h.press(buttonData(list, 'Экспорт')));
     expect(zone.name).toMatch(/^zone-\d+\.com\.zone$/);
+    // The caption counts the records in words: «4 записи», not «4 записей».
+    const caption = String(
+      (await h.press(buttonData(list, 'Экспорт'))).find((c) => c.method === 'sendDocument')?.payload.caption,
+    );
+    expect(caption).toMatch(/: 4 записи в формате BIND/);
     expect(zone.text).toMatch(/\$ORIGIN zone-\d+\.com\./);
 
     // Drop ftp, add two records; the provider refuses one of the additions.
@@ -258,12 +263,15 @@ describe('zone files', () => {
         '\n',
       )}\nblog 3600 IN CNAME www\nshop 3600 IN A 192.0.2.50\n@ 3600 IN CAA 0 issue "letsencrypt.org"\n`;
     await h.press(buttonData(list, 'Импорт'));
-    const preview = await h.sendFile(edited, 'zone.txt');
+    const merge = await h.sendFile(edited, 'zone.txt');
+    // A merge by default: ftp is not in the file, and stays.
+    expect(lastText(merge)).toContain('Удалить: 0');
+    expect(lastText(merge)).toContain('CAA');
+    const preview = await h.press(buttonData(merge, 'Заменить всю зону'));
     const text = lastText(preview);
     expect(text).toContain('Добавить: 2');
     expect(text).toContain('Удалить: 1');
     expect(text).toContain('Без изменений: 3');
-    expect(text).toContain('CAA');
     h.sandbox.addFault({
       method: 'POST',
       path: `/v1/domains/${orderId}/dns/records/cname`,
@@ -291,12 +299,14 @@ describe('zone files', () => {
     const list = await h.send(`/dns ${orderId}`);
     await h.press(buttonData(list, 'Импорт'));
     // Keeps 6 of 10: deletes 4, more than 30%.
-    const preview = await h.send(
+    const merge = await h.send(
       hosts
         .slice(0, 6)
         .map((host) => `${host} 3600 IN A 192.0.2.1`)
         .join('\n'),
     );
+    expect(lastText(merge)).toContain('Удалить: 0');
+    const preview = await h.press(buttonData(merge, 'Заменить всю зону'));
     expect(lastText(preview)).toContain('Удалить: 4');
     const before = writes();
     const second = await h.press(buttonData(preview, 'Применить'));
@@ -312,7 +322,9 @@ describe('zone files', () => {
     for (const host of ['a', 'b', 'c']) await h.send(`/dns ${orderId} add A ${host} 192.0.2.1`);
     const list = await h.send(`/dns ${orderId}`);
     await h.press(buttonData(list, 'Импорт'));
-    const preview = await h.send('a 3600 IN A 192.0.2.1');
+    const merge = await h.send('a 3600 IN A 192.0.2.1');
+    expect(lastText(merge)).toContain('Менять нечего');
+    const preview = await h.press(buttonData(merge, 'Заменить всю зону'));
     expect(lastText(preview)).toContain('Удалить: 2');
     const done = await h.press(buttonData(preview, 'Применить'));
     expect(all(done)).toContain('Готово: 2 из 2');

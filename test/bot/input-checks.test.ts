@@ -203,7 +203,7 @@ describe('invisible characters do not fill a field', () => {
     await chat.tap('Пропустить');
     await chat.say('+375291234567');
     const summary = await chat.say('ivan@example.by');
-    expect(summary).toContain('фамилия: Иванов');
+    expect(summary).toContain('Фамилия: Иванов');
     expect(summary).not.toMatch(/[\u200B-\u200D\u2060\uFEFF]/);
   });
 });
@@ -285,7 +285,7 @@ describe('requisites are checked by their format', () => {
 
   it('refuses a name made of digits or emoji', async () => {
     const chat = await newCustomer({ userId: 8223, chatId: 8223 }, 'Физическое лицо');
-    for (const answer of ['-1', '😀', '12345']) {
+    for (const answer of ['-1', '😀', '12345', 'ℹ️', 'ㅤ']) {
       expect(await chat.say(answer), answer).toContain('Поле «фамилия»: только буквы');
     }
     expect(await chat.say("O'Brien-Иванова")).toContain('Введите: <b>имя</b>');

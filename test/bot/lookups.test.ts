@@ -35,7 +35,8 @@ describe('/prices', () => {
     await h.send('/prices 01.06.2026');
     const request = h.sandbox.requests.filter((r) => r.path === '/v1/billing/pricelists').at(-1);
     expect(request?.query.as_of_date).toBe('01.06.2026');
-    expect(lastText(await h.send('/prices 31.02.2026'))).toContain('ДД.ММ.ГГГГ');
+    expect(lastText(await h.send('/prices 31.02.2026'))).toContain('Такой даты нет');
+    expect(lastText(await h.send('/prices 2026.02.31'))).toContain('ДД.ММ.ГГГГ');
     expect(lastText(await h.send('/prices tomorrow', en))).toContain('DD.MM.YYYY');
   });
 });

@@ -82,8 +82,10 @@ describe('/token', () => {
   it('is refused in a group chat, and nothing is stored', async () => {
     const reply = lastText(await h.send('/token', { chatType: 'group' }));
     expect(reply).toContain('личном чате');
+    // A token pasted after that is not taken: it is deleted, and the partner told to revoke it.
     const next = await h.send(h.sandbox.token, { chatType: 'group' });
-    expect(next.some((c) => c.method === 'deleteMessage')).toBe(false);
+    expect(next.some((c) => c.method === 'deleteMessage')).toBe(true);
+    expect(lastText(next)).toContain('отзовите этот токен');
     expect(await h.chatData.getToken(-100_500)).toBeUndefined();
   });
 

@@ -9,6 +9,7 @@ import {
   texts,
   type UserOptions,
 } from '../helpers/bot-harness.js';
+import { Conversation } from '../helpers/conversation.js';
 
 /*
  * Guided forms across a kill -9. The harness runs an update to its end; "killed" then puts back
@@ -26,24 +27,9 @@ afterAll(async () => {
   await h.stop();
 });
 
-class Chat {
-  last: BotCall[] = [];
-  constructor(readonly user: UserOptions & { chatId: number }) {}
-  async say(text: string): Promise<string> {
-    this.last = await h.send(text, this.user);
-    return texts(this.last).join('\n');
-  }
-  async tap(label: string | RegExp): Promise<string> {
-    this.last = await h.press(buttonData(this.last, label), this.user);
-    return texts(this.last).join('\n');
-  }
-  async answer(...answers: string[]): Promise<string> {
-    let reply = '';
-    for (const answer of answers) {
-      const tap = /^\[(.+)\]$/.exec(answer);
-      reply = tap?.[1] ? await this.tap(tap[1]) : await this.say(answer);
-    }
-    return reply;
+class Chat extends Conversation<UserOptions & { chatId: number }> {
+  constructor(user: UserOptions & { chatId: number }) {
+    super(() => h, user);
   }
 }
 
@@ -179,9 +165,9 @@ describe('a kill -9 mid-form never files an answer into the wrong field', () => 
     // It is asked again, with a word on why, and is then taken where it belongs.
     expect(lastText(chat.last)).toMatch(/Введите: <b>имя<\/b>/);
     const summary = await chat.answer(...PERSON.slice(1), '+375291234567', 'ivan@example.by');
-    expect(summary).toContain('фамилия: Иванов');
-    expect(summary).toContain('имя: Иван\n');
-    expect(summary).toContain('отчество: Иванович');
+    expect(summary).toContain('Фамилия: Иванов');
+    expect(summary).toContain('Имя: Иван\n');
+    expect(summary).toContain('Отчество: Иванович');
     expect(reply).toContain('перезапускался');
   });
 
@@ -196,8 +182,8 @@ describe('a kill -9 mid-form never files an answer into the wrong field', () => 
     expect(lastText(chat.last)).toMatch(/Введите: <b>имя<\/b>/);
     expect(reply).not.toContain('фамилия');
     const summary = await chat.answer(...PERSON.slice(1), '+375291234567', 'ivan@example.by');
-    expect(summary).toContain('фамилия: Иванов');
-    expect(summary).toContain('имя: Иван\n');
+    expect(summary).toContain('Фамилия: Иванов');
+    expect(summary).toContain('Имя: Иван\n');
   });
 
   it('a button of the screen shown before the kill is taken: it carries the screen number', async () => {

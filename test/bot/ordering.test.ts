@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type BotCall,
   BotHarness,
   buttonData,
   buttons,
@@ -8,6 +7,7 @@ import {
   texts,
   type UserOptions,
 } from '../helpers/bot-harness.js';
+import { Conversation } from '../helpers/conversation.js';
 import { CSR_PEM } from '../helpers/fixtures.js';
 
 let h: BotHarness;
@@ -19,27 +19,10 @@ afterAll(async () => {
   await h.stop();
 });
 
-/** A conversation with the bot: type a text, or tap a button of the last messages by label. */
-class Chat {
-  last: BotCall[] = [];
-  constructor(readonly user: UserOptions = {}) {}
-  /** Types a text; returns every message the bot sent in reply, joined. */
-  async say(text: string): Promise<string> {
-    this.last = await h.send(text, this.user);
-    return texts(this.last).join('\n');
-  }
-  async tap(label: string | RegExp): Promise<string> {
-    this.last = await h.press(buttonData(this.last, label), this.user);
-    return texts(this.last).join('\n');
-  }
-  /** Answers each prompt in turn: `[label]` taps a button, anything else is typed. */
-  async answer(...answers: string[]): Promise<string> {
-    let reply = '';
-    for (const answer of answers) {
-      const tap = /^\[(.+)\]$/.exec(answer);
-      reply = tap?.[1] ? await this.tap(tap[1]) : await this.say(answer);
-    }
-    return reply;
+/** A conversation with the bot (see test/helpers/conversation.ts). */
+class Chat extends Conversation {
+  constructor(user: UserOptions = {}) {
+    super(() => h, user);
   }
 }
 
@@ -320,6 +303,14 @@ describe('every kind, every customer type', () => {
     expect(await chat.say('/requisites')).toContain('No saved customers');
   });
 
+  it('/requisites → Add customer asks the customer type straight away, with no complaint', async () => {
+    const chat = await fresh('en');
+    await chat.say('/requisites');
+    const asked = await chat.tap('Add customer');
+    expect(asked).toContain('Customer type');
+    expect(asked).not.toContain('found no customer requisites');
+  });
+
   it('a saved customer that no longer reads as one answers nothing: the customer is asked for', async () => {
     const chat = await fresh('en');
     // Stored by hand, of another shape (an answer that is an object): parsed on read, never trusted.
@@ -422,7 +413,20 @@ describe('bad input never reaches the provider', () => {
     const before = posts();
     expect(await chat.say('/order domain not_a_domain')).toContain('не доменное имя');
     expect(lastText(chat.last)).toContain('Какой домен');
-    expect(await chat.say('taken-name.by')).toContain('занят');
+    const taken = await chat.say('taken-name.by');
+    expect(taken).toContain('taken-name.by</b> — занят');
+    expect(taken).not.toContain('NotAvailable');
+    // A name the registry calls invalid is never called taken.
+    const verdict = { domain: 'odd-name.by', is_available: false, is_premium: false, state: 'Invalid' };
+    const body = JSON.stringify({ results: [verdict] });
+    h.sandbox.addFault({
+      method: 'POST',
+      path: '/v1/domains/check',
+      fault: { kind: 'malformed', status: 200, body },
+    });
+    const invalid = await chat.say('odd-name.by');
+    expect(invalid).toContain('не доменное имя, которое можно зарегистрировать');
+    expect(invalid).not.toContain('занят');
     expect(await chat.say('shop.xyz')).toContain('не обслуживает');
     expect(await chat.say('premium.by')).toContain('На сколько лет');
     expect(texts(chat.last).join('\n')).toContain('премиум');

@@ -58,7 +58,7 @@ describe('command menus', () => {
     expect(lines.some((l) => l.includes('could not register the command menu'))).toBe(true);
     const en = registered.find((r) => r.language === 'en');
     expect(en?.commands.find((c) => c.command === 'invoice')?.description).toBe(
-      'invoice link: /invoice <id>',
+      'invoice link: /invoice <number or id>',
     );
   });
 });

@@ -32,13 +32,14 @@ async function providerCalls(task: () => Promise<unknown>): Promise<string[]> {
 }
 
 describe('one store read per update', () => {
-  it('/invoice 5001: one read for language, token and session; one provider call; nothing written', async () => {
+  it('/invoice 5001: one read for language, token and session; the link and the number; nothing written', async () => {
     const calls = await providerCalls(async () => {
       expect(lastText(await h.send('/invoice 5001'))).toMatch(/\/s\//);
     });
     expect(reads).toHaveBeenCalledTimes(1);
     expect(updates).not.toHaveBeenCalled();
-    expect(calls).toEqual(['GET /v1/billing/invoices/5001/url']);
+    // The invoice itself is asked for its number (СФ-…), at the same time as its link.
+    expect([...calls].sort()).toEqual(['GET /v1/billing/invoices', 'GET /v1/billing/invoices/5001/url']);
   });
 
   it('/help and a message nobody understood: one read each, nothing written', async () => {

@@ -46,6 +46,8 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   dnsApply: { code: 'dp', args: ['word', 'word'] },
   nsAsk: { code: 'na', args: ['int', 'word'] },
   nsApply: { code: 'nx', args: ['int', 'word'] },
+  checkDomain: { code: 'cd', args: ['word'] },
+  dismiss: { code: 'dn', args: ['word'] },
   noop: { code: 'x', args: [] },
 };
 

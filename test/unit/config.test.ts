@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 const TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
-const MINIMAL = { BOT_TOKEN: TOKEN, PARTNER_API_URL: 'https://partner-api.example.by' };
+const MINIMAL = { BOT_TOKEN: TOKEN, PARTNER_API_URL: 'https://partner-api.provider.test' };
 const KEYS = 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 function configError(env: Record<string, string | undefined>): ConfigError {
@@ -26,7 +26,7 @@ describe('loadConfig', () => {
     expect(loadConfig(MINIMAL)).toEqual({
       BOT_TOKEN: TOKEN,
       TELEGRAM_API_ROOT: 'https://api.telegram.org',
-      PARTNER_API_URL: 'https://partner-api.example.by',
+      PARTNER_API_URL: 'https://partner-api.provider.test',
       PARTNER_API_TIMEOUT_MS: 15_000,
       PARTNER_API_VERSION: '1.0',
       DATA_DIR: './data',
@@ -58,14 +58,47 @@ describe('loadConfig', () => {
     expect(config.LOG_LEVEL).toBe('info');
   });
 
-  it('accepts .env.example as it is', () => {
+  /** `.env.example` as a newcomer's `cp .env.example .env` leaves it. */
+  const envExample = (): Record<string, string> => {
     const env: Record<string, string> = {};
     for (const line of readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').split('\n')) {
       const match = /^([A-Z_]+)=(.*)$/.exec(line);
       if (match?.[1] !== undefined) env[match[1]] = match[2] ?? '';
     }
-    expect(Object.keys(env)).toContain('BOT_TOKEN');
-    expect(() => loadConfig(env)).not.toThrow();
+    return env;
+  };
+
+  it('refuses .env.example as it is: one clear line for each placeholder, nothing else', () => {
+    const error = configError(envExample());
+    expect(error.problems).toEqual([
+      'BOT_TOKEN is the example placeholder; set the token from @BotFather',
+      "PARTNER_API_URL is the example placeholder; set the provider's partner API address (or try the bot with `npm run dev`, which starts the sandbox)",
+    ]);
+    expect(error.message).toContain('See .env.example for every key.');
+  });
+
+  it('accepts .env.example once BOT_TOKEN and PARTNER_API_URL are filled in (every other key is harmless)', () => {
+    const config = loadConfig({ ...envExample(), ...MINIMAL });
+    expect(config.WEBHOOK_URL).toBeUndefined();
+    expect(config.WEBHOOK_SECRET).toBeUndefined();
+    expect(config.STORAGE).toBe('lowdb');
+    expect(config.TELEGRAM_API_ROOT).toBe('https://api.telegram.org');
+  });
+
+  it('refuses the placeholders, a URL one with a trailing slash too, and the old example webhook secret', () => {
+    const error = configError({
+      BOT_TOKEN: '123456789:replace-with-your-bot-token-from-botfather',
+      PARTNER_API_URL: 'https://partner-api.example.by/',
+      WEBHOOK_URL: 'https://bot.provider.test/tg',
+      WEBHOOK_SECRET: 'replace-with-16-to-256-chars-of-A-Za-z0-9_-',
+    });
+    expect(namedKeys(error)).toEqual(['BOT_TOKEN', 'PARTNER_API_URL', 'WEBHOOK_SECRET']);
+    expect(error.problems.every((line) => line.includes('is the example placeholder'))).toBe(true);
+  });
+
+  it('names a placeholder beside other wrong keys in the same start', () => {
+    const error = configError({ ...envExample(), PORT: 'eighty' });
+    expect(namedKeys(error).sort()).toEqual(['BOT_TOKEN', 'PARTNER_API_URL', 'PORT']);
   });
 
   it('reads every set key into its type', () => {

@@ -9,9 +9,19 @@ const listed = (records: DnsRecordData[]): ListedRecord[] =>
 const target = { nonce: 'n', orderId: 1, domain: 'example.by' };
 
 describe('planImport', () => {
-  it('adds what is new, deletes what is gone and keeps the rest', () => {
+  it('merges by default: a fragment adds and changes its own names and types, deletes nothing else', () => {
+    const current = listed([a('www'), a('ftp'), a('@', '192.0.2.7')]);
+    const { plan, unchanged } = planImport(target, current, [a('@'), a('shop')]);
+    expect(plan.mode).toBe('merge');
+    expect(plan.add).toEqual([a('@'), a('shop')]);
+    // The @ A set is changed (its old address goes); www and ftp are not in the fragment and stay.
+    expect(plan.remove).toEqual([{ id: 3, record: a('@', '192.0.2.7') }]);
+    expect(unchanged.map((u) => u.id).sort()).toEqual([1, 2]);
+  });
+
+  it('replacing the whole zone adds what is new, deletes what is gone and keeps the rest', () => {
     const current = listed([a('www'), a('ftp'), a('@')]);
-    const { plan, unchanged } = planImport(target, current, [a('www'), a('@'), a('shop')]);
+    const { plan, unchanged } = planImport(target, current, [a('www'), a('@'), a('shop')], 3, 'replace');
     expect(plan.add).toEqual([a('shop')]);
     expect(plan.remove).toEqual([{ id: 2, record: a('ftp') }]);
     expect(unchanged.map((u) => u.id)).toEqual([1, 3]);

@@ -70,6 +70,7 @@ describe('feature wiring', () => {
       'orderForms',
       'ordering',
       'dns',
+      'freeText',
     ]);
     expect(features.flatMap((f) => f.scenes.map((s) => s.id))).toEqual([
       'token',

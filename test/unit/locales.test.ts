@@ -70,7 +70,7 @@ const CAMEL = /^[a-z][a-zA-Z0-9]*$/;
  */
 const LOOKUP_MAPS: Record<string, RegExp> = {
   'common:commands': /^[a-z0-9_]{1,32}$/,
-  'billing:state': /^[A-Za-z][A-Za-z0-9]*$/,
+  'words:state': /^[A-Za-z][A-Za-z0-9]*$/,
 };
 
 describe('locale files', () => {

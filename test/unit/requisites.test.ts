@@ -284,6 +284,17 @@ describe('contacts, bank, names and free text', () => {
     }
   });
 
+  it('refuses an emoji-only last name, also emoji Unicode files as letters (ℹ️) and invisible fillers', () => {
+    const lastName = field(customerFields('natural'), 'last_name');
+    for (const bad of ['ℹ️', 'ℹ', 'ℹ️ℹ️', 'Ⓜ️', '😀😀', '👨‍👩‍👧', '🇧🇾', 'ㅤ', 'ㅤㅤ', 'ᅟ']) {
+      expect(checkField(lastName, bad), bad).toMatchObject({ ok: false });
+    }
+    expect(checkField(lastName, 'Иванов')).toEqual({ ok: true, value: 'Иванов' });
+    // A document series made of an emoji is no series either.
+    const series = field(whoisFields('by', 'natural'), 'whois_person_requisites.series');
+    expect(checkField(series, 'ℹ️').ok).toBe(false);
+  });
+
   it('takes document codes and free text with letters or digits, never emoji alone', () => {
     for (const good of ['MP', '1234567', '3140580A001PB1', 'MP 1234567', '45 10', 'AB-12/3']) {
       expect(accepts(spec('code'), good), good).toBe(true);

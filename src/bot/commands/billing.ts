@@ -1,6 +1,8 @@
 import { Composer, Markup } from 'telegraf';
-import type { PartnerApi } from '../../api/index.js';
-import type { BotContext } from '../context.js';
+import type { Invoice, PartnerApi } from '../../api/index.js';
+import { escapeHtml } from '../../core/format.js';
+import { echoInput } from '../../core/text.js';
+import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { linkKeyboard } from '../keyboards/list.js';
@@ -13,13 +15,23 @@ import {
   renderPayment,
   renderStatement,
 } from '../views/billing.js';
-import { commandWords, parseOptionalId } from './arguments.js';
+import { commandWords, parseId, parseOptionalId } from './arguments.js';
 
 /** Currency codes by id for amounts; the currency list is cached per token. */
 export async function loadCurrencyCodes(api: PartnerApi): Promise<CurrencyCodes> {
   const currencies = await api.listCurrencies();
   return new Map(currencies.map((c) => [c.currency_id, c.currency_code]));
 }
+
+/** An invoice number as compared: case, spaces and dash variants do not matter. */
+const invoiceNumberKey = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[\s\u2010-\u2015]/g, (c) => (/\s/.test(c) ? '' : '-'))
+    .replace(/^№/, '');
+
+/** What an invoice number may look like (`СФ-2026-5001`): letters, digits, dashes, slashes. */
+const INVOICE_NUMBER = /^[\p{L}\p{N}][\p{L}\p{N}/._\u2010-\u2015-]{0,39}$/u;
 
 const filterOf = (id: number | undefined) => (id === undefined ? '-' : String(id));
 const idOf = (filter: string) => (filter === '-' ? undefined : Number(filter));
@@ -137,9 +149,27 @@ export function createBillingFeature(deps: { lists: PagedLists }): Feature {
     },
   });
 
+  /** The link of an invoice, named by its number as the client sees it (`СФ-2026-5001`). */
+  const sendInvoiceLink = async (ctx: BotContext, invoice: Invoice, url: string) => {
+    await sendLink(ctx, 'billing:invoiceLink', { number: escapeHtml(invoice.invoice_number) }, url);
+  };
   const showInvoiceLink = async (ctx: BotContext, invoiceId: number) => {
-    const url = await (await ctx.partnerApi()).getInvoiceUrl(invoiceId);
-    await sendLink(ctx, 'billing:invoiceLink', { id: invoiceId }, url);
+    const api = await ctx.partnerApi();
+    // The list call gives the number to name the invoice by; both calls go out at once.
+    const [[invoice], url] = await Promise.all([
+      api.listInvoices({ invoice_id: invoiceId }),
+      api.getInvoiceUrl(invoiceId),
+    ]);
+    if (!invoice) throw new UserInputError('billing:invoiceNotFound', { value: invoiceId });
+    await sendInvoiceLink(ctx, invoice, url);
+  };
+  /** `/invoice СФ-2026-5001`: the number looked up in the invoice list (one list call). */
+  const showInvoiceLinkByNumber = async (ctx: BotContext, word: string) => {
+    const api = await ctx.partnerApi();
+    const wanted = invoiceNumberKey(word);
+    const invoice = (await api.listInvoices()).find((i) => invoiceNumberKey(i.invoice_number) === wanted);
+    if (!invoice) throw new UserInputError('billing:invoiceNotFound', { value: escapeHtml(echoInput(word)) });
+    await sendInvoiceLink(ctx, invoice, await api.getInvoiceUrl(invoice.invoice_id));
   };
   const showStatementLink = async (ctx: BotContext, statementId: number) => {
     const url = await (await ctx.partnerApi()).getStatementUrl(statementId);
@@ -160,10 +190,12 @@ export function createBillingFeature(deps: { lists: PagedLists }): Feature {
     await lists.show(ctx, invoices, filterOf(orderId), 0, 'reply');
   });
   composer.command('invoice', async (ctx) => {
-    const invoiceId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageInvoice');
+    const word = commandWords(ctx.payload).join(' ').replace(/^№\s*/, '');
     // Without an id the list comes, each invoice with its link button.
-    if (invoiceId === undefined) await lists.show(ctx, invoices, '-', 0, 'reply');
-    else await showInvoiceLink(ctx, invoiceId);
+    if (word === '') await lists.show(ctx, invoices, '-', 0, 'reply');
+    else if (/^\d+$/.test(word)) await showInvoiceLink(ctx, parseId(word, 'billing:usageInvoice'));
+    else if (INVOICE_NUMBER.test(word) && /\d/.test(word)) await showInvoiceLinkByNumber(ctx, word);
+    else parseId(word, 'billing:usageInvoice');
   });
   composer.command('payments', async (ctx) => {
     const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usagePayments');

@@ -137,8 +137,11 @@ export function createCatalogFeature(deps: { lists: PagedLists }): Feature {
 
   composer.command('prices', async (ctx) => {
     const date = commandWords(ctx.payload)[0];
-    if (date !== undefined && !isValidDate(date))
+    if (date !== undefined && !isValidDate(date)) {
+      // 31.02.2026 is written right; only the calendar has no such day.
+      if (/^\d{2}\.\d{2}\.\d{4}$/.test(date)) throw new UserInputError('catalog:noSuchDate', { date });
       throw new UserInputError('errors:badDate', { usageKey: 'catalog:usagePrices' });
+    }
     await lists.show(ctx, priceLists, String(dateToNumber(date)), 0, 'reply');
   });
 

@@ -28,8 +28,12 @@ function parseServers(words: string[]): NameServerInput[] {
 }
 
 /** /ns: the name servers of a domain; hosting, editor, custom or none, each after a confirmation. */
-export function createDnsNameServers(deps: { router: CallbackRegistrar }) {
-  const { router } = deps;
+export function createDnsNameServers(deps: {
+  router: CallbackRegistrar;
+  /** `/ns` without a domain: the partner's domains as buttons. */
+  pickDomain(ctx: BotContext, job: 'ns'): Promise<void>;
+}) {
+  const { router, pickDomain } = deps;
   const composer = new Composer<BotContext>();
 
   const showNameServers = async (ctx: BotContext, orderId: number) => {
@@ -56,13 +60,14 @@ export function createDnsNameServers(deps: { router: CallbackRegistrar }) {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
         Markup.button.callback(ctx.t('dns:yesApply'), encodeCallback('nsApply', orderId, action)),
-        Markup.button.callback(ctx.t('dns:no'), encodeCallback('noop')),
+        Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'ns')),
       ]),
     });
   };
 
   composer.command('ns', async (ctx) => {
     const [target, ...rest] = commandWords(ctx.payload);
+    if (target === undefined) return pickDomain(ctx, 'ns');
     const ref = await resolveDomainOrder(ctx, target);
     const first = rest[0]?.toLowerCase();
     if (first === undefined) return showNameServers(ctx, ref.orderId);

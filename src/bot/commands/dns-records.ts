@@ -1,7 +1,7 @@
 import { Markup } from 'telegraf';
 import { type DnsRecord, dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../api/index.js';
 import { parseDnsLine } from '../../core/dns-line.js';
-import { parseListedRecord, problemMessage } from '../../core/dns-records.js';
+import { type DnsRecordData, parseListedRecord, problemMessage, sameRecord } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { type BotContext, UserInputError } from '../context.js';
@@ -16,10 +16,19 @@ import { type DomainRef, refOfOrder } from './dns-domain.js';
 export type ShowRecords = (ctx: BotContext, orderId: number) => Promise<void>;
 
 /**
+ * After an add: the added record itself (found in the listed records, so with its id), with
+ * buttons to delete it, see the whole list and add another — never an unrelated first page.
+ */
+export type ShowAdded = (ctx: BotContext, orderId: number, record: DnsRecordData) => Promise<void>;
+
+/**
  * The records of a domain as a paged list. Built from the lists alone, before the order engine:
  * the DNS feature and the guided add (a flow of the engine) both end on it, and get it as a dep.
  */
-export function createDnsRecordList(deps: { lists: PagedLists }): { showRecords: ShowRecords } {
+export function createDnsRecordList(deps: { lists: PagedLists }): {
+  showRecords: ShowRecords;
+  showAdded: ShowAdded;
+} {
   const { lists } = deps;
   const records = lists.register({
     id: 'dns',
@@ -49,7 +58,42 @@ export function createDnsRecordList(deps: { lists: PagedLists }): { showRecords:
   });
 
   const showRecords: ShowRecords = (ctx, orderId) => lists.show(ctx, records, String(orderId), 0, 'reply');
-  return { showRecords };
+
+  const showAdded: ShowAdded = async (ctx, orderId, record) => {
+    const listed = await (await ctx.partnerApi()).listDnsRecords(orderId);
+    // The add call returns no id: the newest listed record equal to the one sent is it.
+    const added = listed
+      .filter((l) => {
+        const parsed = parseListedRecord(l);
+        return parsed !== undefined && sameRecord(parsed, record);
+      })
+      .sort((a, b) => b.record_id - a.record_id)[0];
+    const shown = added ? renderRecord(ctx.t, added) : describeRecord(ctx.t, record);
+    const rows = [
+      [
+        ...(added
+          ? [
+              Markup.button.callback(
+                ctx.t('dns:deleteButton', { id: added.record_id }),
+                encodeCallback('dnsDelete', orderId, added.record_id),
+              ),
+            ]
+          : []),
+        Markup.button.callback(ctx.t('dns:addMoreButton'), encodeCallback('dnsAdd', orderId)),
+      ],
+      [
+        Markup.button.callback(
+          ctx.t('dns:allRecordsButton', { count: listed.length }),
+          encodeCallback('dns', orderId),
+        ),
+      ],
+    ];
+    await ctx.reply(ctx.t('dns:added', { record: shown }), {
+      parse_mode: 'HTML',
+      ...Markup.inlineKeyboard(rows),
+    });
+  };
+  return { showRecords, showAdded };
 }
 
 /** The records' buttons: the list, the one-line add, delete with a confirmation. */
@@ -57,8 +101,9 @@ export function createDnsRecords(deps: {
   router: CallbackRegistrar;
   engine: OrderEngine;
   showRecords: ShowRecords;
+  showAdded: ShowAdded;
 }) {
-  const { router, engine, showRecords } = deps;
+  const { router, engine, showRecords, showAdded } = deps;
 
   const findRecord = async (api: PartnerApi, orderId: number, recordId: number): Promise<DnsRecord> => {
     const listed = (await api.listDnsRecords(orderId)).find((r) => r.record_id === recordId);
@@ -77,7 +122,7 @@ export function createDnsRecords(deps: {
         parse_mode: 'HTML',
         ...Markup.inlineKeyboard([
           Markup.button.callback(ctx.t('dns:deleteYes'), encodeCallback('dnsDeleteYes', orderId, recordId)),
-          Markup.button.callback(ctx.t('dns:no'), encodeCallback('noop')),
+          Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'records')),
         ]),
       },
     );
@@ -95,14 +140,11 @@ export function createDnsRecords(deps: {
       });
     }
     await (await ctx.partnerApi()).addDnsRecord(ref.orderId, toDnsRecordBody(parsed.record));
-    await ctx.reply(ctx.t('dns:added', { record: describeRecord(ctx.t, parsed.record) }), {
-      parse_mode: 'HTML',
-    });
-    await showRecords(ctx, ref.orderId);
+    await showAdded(ctx, ref.orderId, parsed.record);
   };
 
   router.on('dns', (ctx, orderId) => showRecords(ctx, orderId));
-  router.on('dnsAdd', (ctx, orderId) => engine.start(ctx, 'dnsAdd', { dnsOrder: orderId }));
+  router.on('dnsAdd', (ctx, orderId) => engine.start(ctx, 'dnsAdd', {}, { dnsOrder: orderId }));
   router.on('dnsDelete', (ctx, orderId, recordId) => askDelete(ctx, orderId, recordId));
   router.on('dnsDeleteYes', async (ctx, orderId, recordId) => {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);

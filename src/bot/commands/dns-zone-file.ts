@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
 import { dnsRecordKindOf, toDnsRecordBody } from '../../api/index.js';
 import { exportZone, importZone } from '../../core/bind.js';
-import { type ImportPlan, isEmptyPlan, needsForce, planImport } from '../../core/dns-plan.js';
+import {
+  type ImportMode,
+  type ImportPlan,
+  isEmptyPlan,
+  needsForce,
+  planImport,
+} from '../../core/dns-plan.js';
 import { type DnsRecordData, parseListedRecord } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { joinLinesWithin } from '../../core/text.js';
@@ -11,7 +17,7 @@ import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { describeError } from '../middlewares/errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
-import { describeRecord, renderImportPreview } from '../views/dns.js';
+import { describeRecord, renderImportPreview, type SkippedLine } from '../views/dns.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 
 /** Zone files: export as BIND, import with a previewed plan, Apply (with force for mass deletes). */
@@ -38,31 +44,55 @@ export function createDnsZoneFile(deps: {
   router.on('dnsExport', async (ctx, orderId) => exportRecords(ctx, await refOfOrder(ctx, orderId)));
   router.on('dnsImport', (ctx, orderId) => askImport(ctx, orderId));
 
-  const previewImport: InputHandler = async (ctx, input, text) => {
-    const ref = await refOfOrder(ctx, input.orderId);
-    const parsed = importZone(text, ref.domain);
-    if (parsed.records.length === 0 && parsed.unsupported.length === 0)
-      throw new UserInputError('dns:importEmpty');
+  /** Plans the import against the records as listed now and shows the preview with its buttons. */
+  const preview = async (
+    ctx: BotContext,
+    ref: DomainRef,
+    wanted: DnsRecordData[],
+    mode: ImportMode,
+    skipped: SkippedLine[],
+  ) => {
     const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
     const current = listed.flatMap((l) => {
       const record = parseListedRecord(l);
       return record ? [{ id: l.record_id, record }] : [];
     });
     const nonce = randomBytes(6).toString('base64url');
-    const { plan, unchanged } = planImport({ nonce, ...ref }, current, parsed.records, listed.length);
+    const { plan, unchanged } = planImport({ nonce, ...ref }, current, wanted, listed.length, mode);
     ctx.session.dnsImport = plan;
-    const preview = renderImportPreview(ctx.t, plan, unchanged, parsed.unsupported);
+    const text = [
+      renderImportPreview(ctx.t, plan, unchanged, skipped),
+      ctx.t(mode === 'merge' ? 'dns:importMergeNote' : 'dns:importReplaceNote'),
+    ].join('\n\n');
+    // A merge can always become a replace; a replace deletes what the file does not list.
+    const replace = Markup.button.callback(
+      ctx.t('dns:replaceZoneButton'),
+      encodeCallback('dnsApply', plan.nonce, 'replace'),
+    );
+    const no = Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'zone'));
     if (isEmptyPlan(plan)) {
-      await ctx.reply(`${preview}\n\n${ctx.t('dns:importNothing')}`, { parse_mode: 'HTML' });
+      await ctx.reply(`${text}\n\n${ctx.t('dns:importNothing')}`, {
+        parse_mode: 'HTML',
+        ...(mode === 'merge' ? Markup.inlineKeyboard([[replace], [no]]) : {}),
+      });
       return;
     }
-    await ctx.reply(preview, {
+    const apply = Markup.button.callback(
+      ctx.t('dns:applyButton'),
+      encodeCallback('dnsApply', plan.nonce, 'ask'),
+    );
+    await ctx.reply(text, {
       parse_mode: 'HTML',
-      ...Markup.inlineKeyboard([
-        Markup.button.callback(ctx.t('dns:applyButton'), encodeCallback('dnsApply', plan.nonce, 'ask')),
-        Markup.button.callback(ctx.t('dns:no'), encodeCallback('noop')),
-      ]),
+      ...Markup.inlineKeyboard(mode === 'merge' ? [[apply, no], [replace]] : [[apply, no]]),
     });
+  };
+
+  const previewImport: InputHandler = async (ctx, input, text) => {
+    const ref = await refOfOrder(ctx, input.orderId);
+    const parsed = importZone(text, ref.domain);
+    if (parsed.records.length === 0 && parsed.unsupported.length === 0)
+      throw new UserInputError('dns:importEmpty');
+    await preview(ctx, ref, parsed.records, 'merge', parsed.unsupported);
   };
 
   router.on(
@@ -74,8 +104,14 @@ export function createDnsZoneFile(deps: {
         await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
         return;
       }
-      await ctx.answerCbQuery();
+      await ctx.answerCbQuery(ctx.t(mode === 'replace' ? 'dns:replacePlanning' : 'dns:applyingToast'));
       await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      if (mode === 'replace') {
+        // The merge plan is settled; the replace plan gets its own preview and nonce.
+        ctx.session.dnsImport = undefined;
+        await preview(ctx, await refOfOrder(ctx, plan.orderId), plan.wanted, 'replace', []);
+        return;
+      }
       if (needsForce(plan) && mode !== 'force') {
         const count = plan.remove.length;
         await ctx.reply(ctx.t('dns:massDeleteConfirm', { count, existing: plan.existing }), {
@@ -84,7 +120,7 @@ export function createDnsZoneFile(deps: {
               ctx.t('dns:massDeleteYes', { count }),
               encodeCallback('dnsApply', plan.nonce, 'force'),
             ),
-            Markup.button.callback(ctx.t('dns:no'), encodeCallback('noop')),
+            Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'zone')),
           ]),
         });
         return;

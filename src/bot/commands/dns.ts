@@ -1,20 +1,57 @@
-import { Composer } from 'telegraf';
+import { Composer, Markup } from 'telegraf';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
+import { type CallbackAction, encodeCallback } from '../keyboards/callback-data.js';
 import { linkKeyboard } from '../keyboards/list.js';
+import type { PagedLists } from '../paged-list.js';
 import { createAwaitInputScene, type InputHandler } from '../scenes/await-input.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { renderLink } from '../views/billing.js';
 import { commandWords } from './arguments.js';
 import { resolveDomainOrder } from './dns-domain.js';
 import { createDnsNameServers } from './dns-name-servers.js';
-import { createDnsRecords, type ShowRecords } from './dns-records.js';
+import { createDnsRecords, type ShowAdded, type ShowRecords } from './dns-records.js';
 import { createDnsZoneFile } from './dns-zone-file.js';
 
 export { type DomainRef, resolveDomainOrder } from './dns-domain.js';
-export { createDnsRecordList, type ShowRecords } from './dns-records.js';
+export { createDnsRecordList, type ShowAdded, type ShowRecords } from './dns-records.js';
+
+/** What a domain picked from the list opens. */
+export type DomainJob = 'dns' | 'ns' | 'cert';
+const JOB_ACTIONS = { dns: 'dns', ns: 'nameServers', cert: 'certificate' } as const satisfies Record<
+  DomainJob,
+  CallbackAction
+>;
+
+/**
+ * `/dns`, `/ns`, `/cert` without a domain: the partner's domain orders as buttons, paged, each
+ * opening that job for its order.
+ */
+function createDomainPicker(lists: PagedLists) {
+  const list = lists.register({
+    id: 'pick',
+    perPage: 10,
+    async load(ctx, filter) {
+      const job: DomainJob = filter === 'ns' || filter === 'cert' ? filter : 'dns';
+      const index = await (await ctx.partnerApi()).domainOrderIndex({ fresh: true });
+      const orders = [...index.byOrderId.entries()].sort(([a], [b]) => b - a);
+      return {
+        title: ctx.t(`dns:pick.${job}`),
+        empty: ctx.t('dns:pickNone'),
+        rows: orders.map(([orderId, domain]) => {
+          const name = toUnicodeDomain(domain);
+          return {
+            html: ctx.t('dns:pickRow', { domain: escapeHtml(name), id: orderId }),
+            button: Markup.button.callback(name, encodeCallback(JOB_ACTIONS[job], orderId)),
+          };
+        }),
+      };
+    },
+  });
+  return (ctx: BotContext, job: DomainJob) => lists.show(ctx, list, job, 0, 'reply');
+}
 
 /**
  * /dns, /ns and /cert: the `/dns` words routed to records, zone files and name servers, each
@@ -24,18 +61,34 @@ export { createDnsRecordList, type ShowRecords } from './dns-records.js';
  */
 export function createDnsFeature(deps: {
   engine: OrderEngine;
+  lists: PagedLists;
   showRecords: ShowRecords;
+  showAdded: ShowAdded;
   downloadFile: (ctx: BotContext, fileId: string) => Promise<string>;
 }): Feature {
-  const { engine, showRecords, downloadFile } = deps;
+  const { engine, showRecords, showAdded, downloadFile } = deps;
   const callbacks = new CallbackSet();
-  const records = createDnsRecords({ router: callbacks, engine, showRecords });
+  const records = createDnsRecords({ router: callbacks, engine, showRecords, showAdded });
+  const pickDomain = createDomainPicker(deps.lists);
   const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
-  const nameServers = createDnsNameServers({ router: callbacks });
+  const nameServers = createDnsNameServers({ router: callbacks, pickDomain });
+
+  // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.
+  callbacks.on('dismiss', async (ctx, topic) => {
+    const message = ctx.callbackQuery?.message;
+    const question = message && 'text' in message ? escapeHtml(message.text) : '';
+    const note = ctx.t(`dns:kept.${topic}`, { defaultValue: ctx.t('dns:kept.records') });
+    if (ctx.session.dnsImport && topic === 'zone') ctx.session.dnsImport = undefined;
+    if (ctx.session.nsPending && topic === 'ns') ctx.session.nsPending = undefined;
+    await ctx
+      .editMessageText(question ? `${question}\n\n<i>${note}</i>` : note, { parse_mode: 'HTML' })
+      .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
+  });
   const composer = new Composer<BotContext>();
 
   composer.command('dns', async (ctx) => {
     const words = commandWords(ctx.payload);
+    if (words[0] === undefined) return pickDomain(ctx, 'dns');
     const ref = await resolveDomainOrder(ctx, words[0]);
     const action = words[1]?.toLowerCase();
     if (action === undefined) return records.showRecords(ctx, ref.orderId);
@@ -55,7 +108,9 @@ export function createDnsFeature(deps: {
   });
 
   composer.command('cert', async (ctx) => {
-    const ref = await resolveDomainOrder(ctx, commandWords(ctx.payload)[0]);
+    const target = commandWords(ctx.payload)[0];
+    if (target === undefined) return pickDomain(ctx, 'cert');
+    const ref = await resolveDomainOrder(ctx, target);
     const url = await (await ctx.partnerApi()).getDomainCertificateUrl(ref.orderId);
     const domain = escapeHtml(toUnicodeDomain(ref.domain));
     await ctx.reply(renderLink(ctx.t, 'dns:certificateLink', { domain }, url), {

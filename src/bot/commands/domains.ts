@@ -12,11 +12,39 @@ import { type CheckedDomain, formatInvalidNames, renderCheckReport } from '../vi
 /** How many names one /check takes; a batch of the check call carries at most `BATCH`. */
 export const MAX_DOMAINS_PER_CHECK = 50;
 const BATCH = 25;
-const ORDER_BUTTONS = 10;
+/** Telegram's limit on an inline keyboard; every free name of a /check gets its button. */
+const KEYBOARD_LIMIT = 100;
 
-/** Checks pasted names and replies with the verdicts; available ones get an Order button. */
+/** Each label of a name's Unicode form is letters, digits and hyphens: never an emoji or a symbol. */
+const WORDLIKE_LABEL = /^[\p{L}\p{M}\p{N}-]+$/u;
+
+/**
+ * The names of a paste to ask about, and the pieces that are not domain names. A URL gives its
+ * host (`https://www.shop.by/path` → `shop.by`: nobody registers `www.`); a name with an emoji or
+ * a symbol in a label is not a domain name, whatever punycode makes of it.
+ */
+export function namesToCheck(text: string): { valid: string[]; invalid: string[] } {
+  const parsed = parseDomainList(text);
+  const invalid = [...parsed.invalid];
+  const valid: string[] = [];
+  const seen = new Set<string>();
+  for (const name of parsed.valid) {
+    const bare = /^www\.[^.]+\.[^.]/i.test(name) ? name.slice(4) : name;
+    if (!bare.split('.').every((label) => WORDLIKE_LABEL.test(label))) {
+      invalid.push(name);
+      continue;
+    }
+    const key = toAsciiDomain(bare) ?? bare;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    valid.push(bare);
+  }
+  return { valid, invalid };
+}
+
+/** Checks pasted names and replies with the verdicts; every free one gets an Order button. */
 export async function checkDomains(ctx: BotContext, text: string): Promise<void> {
-  const { valid, invalid } = parseDomainList(text);
+  const { valid, invalid } = namesToCheck(text);
   if (valid.length === 0) {
     throw new UserInputError('domains:nothingToCheck', { names: formatInvalidNames(invalid) || '—' });
   }
@@ -40,7 +68,7 @@ export async function checkDomains(ctx: BotContext, text: string): Promise<void>
   const report = joinLinesWithin(renderCheckReport(ctx.t, checked, invalid).split('\n'), MESSAGE_LIMIT);
   const orderable = [...byAscii.entries()]
     .filter(([ascii, c]) => c.result?.is_available && Buffer.byteLength(`1:od:${ascii}`) <= 64)
-    .slice(0, ORDER_BUTTONS)
+    .slice(0, KEYBOARD_LIMIT)
     .map(([ascii, c]) =>
       Markup.button.callback(
         ctx.t('domains:orderButton', { domain: c.name }),

@@ -1,5 +1,4 @@
 import { Composer, Markup } from 'telegraf';
-import { escapeHtml } from '../../core/format.js';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../core/product-kinds.js';
 import { splitMessage } from '../../core/text.js';
@@ -8,8 +7,9 @@ import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { ORDER_KINDS } from '../order-kinds.js';
-import { fieldLabel, readSavedCustomer } from '../scenes/order/common-steps.js';
+import { cardEntries, readSavedCustomer } from '../scenes/order/common-steps.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
+import { renderCustomerCard } from '../views/requisites.js';
 import { commandWords } from './arguments.js';
 
 /** The menu of the kinds of order, one button each. */
@@ -62,7 +62,7 @@ export function createOrderingFeature(deps: { engine: OrderEngine; chatData: Cha
   });
 
   callbacks.on('orderStart', async (ctx, word) => {
-    if (word === 'profile') return engine.start(ctx, 'profile', { customerSource: 'new' });
+    if (word === 'profile') return engine.start(ctx, 'profile', {}, { customerSource: 'new' });
     if (word === 'menu') {
       await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
       return;
@@ -76,15 +76,14 @@ export function createOrderingFeature(deps: { engine: OrderEngine; chatData: Cha
     const profile = (await deps.chatData.getProfiles(ctx.chat.id)).find((p) => p.id === id);
     if (!profile) throw new UserInputError('order:profileGone');
     // A profile that no longer reads as a saved customer shows its label only, and can be deleted.
-    const data = readSavedCustomer(profile) ?? {};
-    const lines = Object.entries(data)
-      .filter(([key]) => key.startsWith('c:') || key === 'phone' || key === 'email')
-      .map(
-        ([key, value]) => `${fieldLabel(ctx.t, key.replace(/^c:/, ''))}: ${escapeHtml(String(value ?? '—'))}`,
-      );
+    // Fields in the form's order with their labels, the WHOIS data and contacts included.
+    const card = renderCustomerCard(ctx.t, {
+      title: profile.label,
+      entries: cardEntries(readSavedCustomer(profile) ?? {}),
+    });
     // Every field may hold 255 characters: a whole profile can run past one message. It is split
     // at line breaks (a line is one escaped field, far below the limit), Delete under the last.
-    const parts = splitMessage([`<b>${escapeHtml(profile.label)}</b>`, ...lines].join('\n'), MESSAGE_LIMIT);
+    const parts = splitMessage(card, MESSAGE_LIMIT);
     for (const [index, part] of parts.entries()) {
       const last = index === parts.length - 1;
       await ctx.reply(part, {

@@ -1,7 +1,7 @@
 import { Composer, Markup } from 'telegraf';
 import type { PartnerApi } from '../../api/index.js';
 import { providerDateToMinutes } from '../../core/format.js';
-import { productKindOf } from '../../core/product-kinds.js';
+import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../core/product-kinds.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
@@ -13,6 +13,7 @@ import {
   type AnyOrder,
   ORDER_LISTS,
   type OrderList,
+  orderButtonLabel,
   renderOrderDetails,
   renderOrderRow,
 } from '../views/orders.js';
@@ -20,7 +21,48 @@ import { commandWords } from './arguments.js';
 
 function loadOrders(api: PartnerApi, kind: OrderList, orderId?: number): Promise<AnyOrder[]> {
   const query = orderId === undefined ? {} : { order_id: orderId };
-  return kind === 'all' ? api.listOrders(query) : ORDER_KINDS[kind].listOrders(api, query);
+  return kind === 'all' ? loadAllOrders(api, orderId) : ORDER_KINDS[kind].listOrders(api, query);
+}
+
+/**
+ * The general list, each order with the `advanced` part (its domain) its kind's list gives: the
+ * general list has none, and a partner knows an order by its domain more than by its number.
+ */
+async function loadAllOrders(api: PartnerApi, orderId?: number): Promise<AnyOrder[]> {
+  const query = orderId === undefined ? {} : { order_id: orderId };
+  const [orders, ...byKind] = await Promise.all([
+    api.listOrders(query),
+    ...PRODUCT_KINDS.map((kind) => ORDER_KINDS[kind].listOrders(api, query)),
+  ]);
+  const detailed = new Map(byKind.flat().map((order) => [order.order_id, order]));
+  return orders.map((order) => detailed.get(order.order_id) ?? order);
+}
+
+/** The name of an order's tariff from the kind's (cached) tariff list; undefined when unknown. */
+async function tariffNameOf(
+  api: PartnerApi,
+  kind: ProductKind,
+  order: AnyOrder,
+): Promise<string | undefined> {
+  const tariffId = order.advanced?.tariff_id;
+  const tariffs = ORDER_KINDS[kind].tariffs;
+  if (tariffId === undefined || !tariffs) return undefined;
+  const list = await tariffs.list(api, {}).catch(() => []);
+  return list.find((tariff) => tariff.tariff_id === tariffId)?.tariff_name;
+}
+
+/** The kind whose list holds the order, with the order as that list gives it. */
+async function findKindOrder(
+  api: PartnerApi,
+  orderId: number,
+): Promise<{ kind: ProductKind; order: AnyOrder } | undefined> {
+  const found = await Promise.all(
+    PRODUCT_KINDS.map(async (kind) => {
+      const [order] = await ORDER_KINDS[kind].listOrders(api, { order_id: orderId });
+      return order ? { kind, order } : undefined;
+    }),
+  );
+  return found.find((entry) => entry !== undefined);
 }
 
 /** The title of a list: a kind's from the registry, the general one's own. */
@@ -57,6 +99,7 @@ export function createOrdersFeature(deps: { lists: PagedLists }): Feature {
       kind,
       lists.register({
         id: `o${kind}`,
+        buttonsPerRow: 1,
         async load(ctx) {
           const api = await ctx.partnerApi();
           const [orders, names] = await Promise.all([loadOrders(api, kind), serviceNames(api)]);
@@ -68,7 +111,7 @@ export function createOrdersFeature(deps: { lists: PagedLists }): Feature {
             rows: orders.map((order) => ({
               html: renderOrderRow(ctx.t, order, names.get(order.service_id)),
               button: Markup.button.callback(
-                ctx.t('orders:button', { number: order.number }),
+                orderButtonLabel(ctx.t, order, names.get(order.service_id)),
                 encodeCallback('order', kind, order.order_id),
               ),
             })),
@@ -81,16 +124,19 @@ export function createOrdersFeature(deps: { lists: PagedLists }): Feature {
   callbacks.on('order', async (ctx, kindWord, orderId) => {
     const kind = productKindOf(kindWord) ?? 'all';
     const api = await ctx.partnerApi();
-    const [[order], names] = await Promise.all([loadOrders(api, kind, orderId), serviceNames(api)]);
-    if (!order) throw new UserInputError('orders:notFound', { id: orderId });
-    // The general list has no `advanced`; ask the domain list whether this is a domain order.
-    const domainOrder =
-      kind === 'domain'
-        ? order
-        : kind === 'all'
-          ? (await api.listDomainOrders({ order_id: orderId }))[0]
-          : undefined;
-    const shown = domainOrder ?? order;
+    // From the general list, the order's kind is found by asking the kinds' lists (they carry
+    // `advanced`: the domain of a domain, hosting, mail or SSL order).
+    const [found, names] = await Promise.all([
+      kind === 'all'
+        ? findKindOrder(api, orderId)
+        : loadOrders(api, kind, orderId).then(([order]) => (order ? { kind, order } : undefined)),
+      serviceNames(api),
+    ]);
+    const shown =
+      found?.order ?? (kind === 'all' ? (await api.listOrders({ order_id: orderId }))[0] : undefined);
+    if (!shown) throw new UserInputError('orders:notFound', { id: orderId });
+    const domainOrder = found?.kind === 'domain';
+    const tariffName = found ? await tariffNameOf(api, found.kind, shown) : undefined;
     const buttons = [
       [Markup.button.callback(ctx.t('orders:invoicesButton'), encodeCallback('orderInvoices', orderId))],
     ];
@@ -103,7 +149,7 @@ export function createOrdersFeature(deps: { lists: PagedLists }): Feature {
         Markup.button.callback(ctx.t('orders:certificateButton'), encodeCallback('certificate', orderId)),
       ]);
     }
-    await ctx.reply(renderOrderDetails(ctx.t, shown, names.get(shown.service_id)), {
+    await ctx.reply(renderOrderDetails(ctx.t, shown, names.get(shown.service_id), tariffName), {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard(buttons),
     });

@@ -61,6 +61,10 @@ const ACTIONS = {
   /** Name servers: ask to set (hosting, editor, delete, custom), then apply. */
   nsAsk: { code: 'na', args: ['int', 'word'] },
   nsApply: { code: 'nx', args: ['int', 'word'] },
+  /** Check a domain typed as free text (its ASCII form). */
+  checkDomain: { code: 'cd', args: ['word'] },
+  /** "No" on a confirmation: the question is edited to say what was left unchanged (its topic). */
+  dismiss: { code: 'dn', args: ['word'] },
   /** A button that does nothing (page counter). */
   noop: { code: 'x', args: [] },
 } as const satisfies Record<string, { code: string; args: readonly ArgKind[] }>;

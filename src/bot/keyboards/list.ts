@@ -1,9 +1,15 @@
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
+import type { Translate } from '../i18n.js';
 import { encodeCallback } from './callback-data.js';
 
-/** The ◀ n/m ▶ row under a paged list; empty for a single page. */
+/**
+ * The row under a paged list: `◀ стр. 1` and `стр. 3 ▶`, only the ones that lead somewhere (the
+ * page number itself is in the message's title, not on a button that does nothing); empty for a
+ * single page.
+ */
 export function pagerRow(
+  t: Translate,
   listId: string,
   page: number,
   pages: number,
@@ -11,17 +17,22 @@ export function pagerRow(
 ): InlineKeyboardButton[] {
   if (pages <= 1) return [];
   const row: InlineKeyboardButton[] = [];
-  row.push(
-    page > 0
-      ? Markup.button.callback('◀', encodeCallback('page', listId, page - 1, filter))
-      : Markup.button.callback(' ', encodeCallback('noop')),
-  );
-  row.push(Markup.button.callback(`${page + 1}/${pages}`, encodeCallback('noop')));
-  row.push(
-    page < pages - 1
-      ? Markup.button.callback('▶', encodeCallback('page', listId, page + 1, filter))
-      : Markup.button.callback(' ', encodeCallback('noop')),
-  );
+  if (page > 0) {
+    row.push(
+      Markup.button.callback(
+        t('common:previousPage', { page }),
+        encodeCallback('page', listId, page - 1, filter),
+      ),
+    );
+  }
+  if (page < pages - 1) {
+    row.push(
+      Markup.button.callback(
+        t('common:nextPage', { page: page + 2 }),
+        encodeCallback('page', listId, page + 1, filter),
+      ),
+    );
+  }
   return row;
 }
 

@@ -5,6 +5,7 @@ import { CorruptChatDocError } from '../../storage/chat-doc.js';
 import type { Locale } from '../../storage/chat-store.js';
 import { type BotContext, NoTokenError } from '../context.js';
 import { pickLocale, type Translations } from '../i18n.js';
+import { UpdateTyping, withTyping } from './typing.js';
 
 /**
  * Gives every update its language (the chat's choice, else Telegram's `language_code`, else the
@@ -44,17 +45,24 @@ export function createChatContext(deps: {
     ctx.locale = pickLocale(ctx.from?.language_code, deps.defaultLocale);
     // Reads ctx.locale on every call, so a /lang switch speaks the new language at once.
     ctx.t = (key, options) => deps.translations.t(ctx.locale, key, options);
+    // The first provider call of the update shows "typing…" (see UpdateTyping).
+    const typing = chatId === undefined ? undefined : new UpdateTyping(() => ctx.sendChatAction('typing'));
     ctx.partnerApi = async () => {
       const token = chatId === undefined ? undefined : await deps.chatData.getToken(chatId);
       if (token === undefined) throw new NoTokenError();
-      return deps.apiFor(token);
+      const api = deps.apiFor(token);
+      return typing ? withTyping(api, typing) : api;
     };
     if (chatId === undefined) return next();
     // The rest of the update — the token, the session and its write-back — shares this one read.
-    return deps.chatData.withChat(chatId, async () => {
-      const stored = await readStoredLocale(ctx, chatId);
-      if (stored !== undefined) ctx.locale = stored;
-      return next();
-    });
+    try {
+      return await deps.chatData.withChat(chatId, async () => {
+        const stored = await readStoredLocale(ctx, chatId);
+        if (stored !== undefined) ctx.locale = stored;
+        return next();
+      });
+    } finally {
+      typing?.end();
+    }
   };
 }

@@ -2,20 +2,16 @@ import type { Invoice, PartnerStatement, Payment, Statement } from '../../api/in
 import { escapeHtml, formatMoney } from '../../core/format.js';
 import type { Locale } from '../../storage/chat-store.js';
 import type { Translate } from '../i18n.js';
+import { stateWord } from './words.js';
 
 /** Currency codes by id, from the (cached) currency list. */
 export type CurrencyCodes = ReadonlyMap<number, string>;
-
-/** A provider state in the user's words where we know it, as given otherwise. */
-export function formatState(t: Translate, state: string): string {
-  return escapeHtml(t(`billing:state.${state}`, { defaultValue: state }));
-}
 
 export function renderInvoice(t: Translate, locale: Locale, codes: CurrencyCodes, invoice: Invoice): string {
   return t('billing:invoiceRow', {
     number: escapeHtml(invoice.invoice_number),
     amount: formatMoney(invoice.amount, codes.get(invoice.currency_id), locale),
-    state: formatState(t, invoice.state),
+    state: stateWord(t, invoice.state),
     orderId: invoice.order_id,
     created: escapeHtml(invoice.creation_date),
     expires: escapeHtml(invoice.expiration_date),

@@ -2,6 +2,7 @@ import type { DomainZone, PriceList, PriceListTariff, Tariff } from '../../api/i
 import { escapeHtml, formatMoney } from '../../core/format.js';
 import type { Locale } from '../../storage/chat-store.js';
 import type { Translate } from '../i18n.js';
+import { periodRange, periodWords } from './words.js';
 
 /** `1 мес — 5,00 BYN · 12 мес — 48,00 BYN`: prices per period exactly as the provider gives them. */
 export function renderPrices(
@@ -17,9 +18,9 @@ export function renderPrices(
     .join(' · ');
 }
 
-/** `12 мес`, `2 года`: a count of the tariff's period unit, pluralised. */
+/** `12 мес`, `2 года`: a count of the tariff's period unit, pluralised (words.ts has the table). */
 export function formatPeriod(t: Translate, periodType: string, count: number): string {
-  return t(`catalog:period.${periodType}`, { count, defaultValue: `${count} ${escapeHtml(periodType)}` });
+  return periodWords(t, periodType, count);
 }
 
 export function renderTariff(
@@ -66,7 +67,6 @@ export function renderZone(
     name: escapeHtml(zone.name.replace(/^\./, '').toUpperCase()),
     registration: formatMoney(zone.registration_price, currencyCode, locale),
     renewal: formatMoney(zone.renew_price, currencyCode, locale),
-    min: formatPeriod(t, zone.period_type, zone.min_period),
-    max: formatPeriod(t, zone.period_type, zone.max_period),
+    term: periodRange(t, zone.period_type, zone.min_period, zone.max_period),
   });
 }

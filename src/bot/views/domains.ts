@@ -2,6 +2,7 @@ import type { DomainCheckResult } from '../../api/index.js';
 import { escapeHtml } from '../../core/format.js';
 import { echoInput } from '../../core/text.js';
 import type { Translate } from '../i18n.js';
+import { stateWord } from './words.js';
 
 /** One checked name: its Unicode form and the provider's verdict (absent when not answered). */
 export interface CheckedDomain {
@@ -9,12 +10,31 @@ export interface CheckedDomain {
   result: DomainCheckResult | undefined;
 }
 
+/** The zone a name is in, as the partner would write it (`XYZ`): its last label. */
+function lastLabel(name: string): string {
+  return (name.split('.').at(-1) ?? name).toUpperCase();
+}
+
+/**
+ * One verdict in the chat's words. Only `NotAvailable` is "taken": a name the registry calls
+ * invalid, or one in a zone the provider does not serve, is said to be so; a state the bot has no
+ * words for yet is shown as sent (and logged once, by words.ts).
+ */
 export function renderCheckedDomain(t: Translate, { name, result }: CheckedDomain): string {
   const domain = escapeHtml(name);
   if (!result) return t('domains:noAnswer', { domain });
   if (result.is_available && result.is_premium) return t('domains:premium', { domain });
   if (result.is_available) return t('domains:available', { domain });
-  return t('domains:taken', { domain, state: escapeHtml(result.state) });
+  switch (result.state) {
+    case 'NotAvailable':
+      return t('domains:taken', { domain });
+    case 'Invalid':
+      return t('domains:invalidName', { domain });
+    case 'UnsupportedZone':
+      return t('domains:unsupportedZone', { domain, zone: escapeHtml(lastLabel(name)) });
+    default:
+      return t('domains:notFree', { domain, state: stateWord(t, result.state) });
+  }
 }
 
 /** Pieces shown of those that are not domain names: enough to spot the typo, never a wall. */

@@ -2,9 +2,10 @@ import type { Order } from '../../api/index.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { PRODUCT_KINDS, type ProductKind } from '../../core/product-kinds.js';
+import { cutGraphemes } from '../../core/text.js';
 import type { Translate } from '../i18n.js';
-import { formatState } from './billing.js';
 import { formatPeriod } from './catalog.js';
+import { stateWord } from './words.js';
 
 /** The order lists: one per product kind, and `all`, the general list without `advanced`. */
 export const ORDER_LISTS = ['all', ...PRODUCT_KINDS] as const;
@@ -31,6 +32,19 @@ function flags(t: Translate, order: AnyOrder): string {
     .join(', ');
 }
 
+/** How much of a domain or service name an order's button carries. */
+const BUTTON_SUBJECT = 32;
+
+/** `№ ЗК-2026-001012 · example.by`: the number and what was ordered (the domain, else the service). */
+export function orderButtonLabel(t: Translate, order: AnyOrder, serviceName: string | undefined): string {
+  const domain = order.advanced?.domain;
+  const subject = domain ? toUnicodeDomain(domain) : (serviceName ?? '');
+  return t('orders:button', {
+    number: order.number,
+    subject: subject === '' ? '' : ` · ${cutGraphemes(subject, BUTTON_SUBJECT)}`,
+  });
+}
+
 export function renderOrderRow(t: Translate, order: AnyOrder, serviceName: string | undefined): string {
   const domain = order.advanced?.domain;
   return t('orders:row', {
@@ -38,17 +52,22 @@ export function renderOrderRow(t: Translate, order: AnyOrder, serviceName: strin
     id: order.order_id,
     service: escapeHtml(serviceName ?? order.service_id),
     subject: domain ? ` · ${escapeHtml(toUnicodeDomain(domain))}` : '',
-    state: formatState(t, order.state),
+    state: stateWord(t, order.state),
     date: escapeHtml(order.order_datetime),
     flags: flags(t, order),
   });
 }
 
-export function renderOrderDetails(t: Translate, order: AnyOrder, serviceName: string | undefined): string {
+export function renderOrderDetails(
+  t: Translate,
+  order: AnyOrder,
+  serviceName: string | undefined,
+  tariffName?: string,
+): string {
   const lines = [
     t('orders:detailsTitle', { number: escapeHtml(order.number), id: order.order_id }),
     t('orders:detailService', { service: escapeHtml(serviceName ?? order.service_id) }),
-    t('orders:detailState', { state: formatState(t, order.state), flags: flags(t, order) }),
+    t('orders:detailState', { state: stateWord(t, order.state), flags: flags(t, order) }),
     t('orders:detailPlaced', { date: escapeHtml(order.order_datetime) }),
     t('orders:detailPeriod', { period: formatPeriod(t, order.period_unit_type, order.period_unit_count) }),
   ];
@@ -58,7 +77,11 @@ export function renderOrderDetails(t: Translate, order: AnyOrder, serviceName: s
   const advanced = order.advanced;
   if (advanced?.domain)
     lines.push(t('orders:detailDomain', { domain: escapeHtml(toUnicodeDomain(advanced.domain)) }));
-  if (advanced?.tariff_id !== undefined) lines.push(t('orders:detailTariff', { id: advanced.tariff_id }));
+  if (advanced?.tariff_id !== undefined) {
+    // The tariff by name where the list knows it; its id only as the last resort.
+    const tariff = tariffName ? escapeHtml(tariffName) : t('orders:tariffId', { id: advanced.tariff_id });
+    lines.push(t('orders:detailTariff', { tariff }));
+  }
   if (advanced?.use_csr) lines.push(t('orders:detailCsr'));
   if (advanced?.valid_from_date || advanced?.valid_till_date) {
     lines.push(

@@ -31,11 +31,16 @@ import {
   siblingPath,
   whoisFields,
 } from '../../../core/requisites.js';
+import { cardFields, type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
 import type { WhoisRules } from '../../../core/zones.js';
 import type { Profile } from '../../../storage/chat-data.js';
 import { UserInputError } from '../../context.js';
 import type { Translate } from '../../i18n.js';
 import { formatPeriod } from '../../views/catalog.js';
+import { type CardEntry, fieldLabel, lineLabel, renderCustomerCard } from '../../views/requisites.js';
+
+export { fieldLabel };
+
 import {
   answerOf,
   type OrderDraft,
@@ -92,19 +97,6 @@ const YES_NO = (t: Translate) => [
   { label: t('order:no'), value: false },
 ];
 
-/** `legal_address` → `legalAddress`: API field names as camelCase i18n keys. */
-const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** Human label of a field path: `legal_address.city` → "Юридический адрес — город". */
-export function fieldLabel(t: Translate, path: string): string {
-  const parts = path.split('.');
-  const last = parts.at(-1) ?? path;
-  const name = t(`order:field.${camelCase(last)}`, { defaultValue: last });
-  const parent = parts.at(-2);
-  const group = parent ? t(`order:group.${camelCase(parent)}`, { defaultValue: '' }) : '';
-  return group ? `${group} — ${name}` : name;
-}
-
 function describeValue(t: Translate, value: unknown): string {
   if (value === true) return t('order:yes');
   if (value === false) return t('order:no');
@@ -132,7 +124,7 @@ function postalInWords(t: Translate, country: string | undefined) {
 }
 
 /** The message of a refused value: its i18n key and parameters in words, never codes. */
-function refusal(t: Translate, label: string, refused: Extract<FieldCheck, { ok: false }>) {
+export function refusal(t: Translate, label: string, refused: Extract<FieldCheck, { ok: false }>) {
   const params = refused.params ?? {};
   switch (refused.reason) {
     case 'digits': {
@@ -227,7 +219,9 @@ function fieldStep(prefix: string, section: Section, field: FieldSpec): Step<Fie
           },
         }
       : {}),
-    describe: ({ ctx }, value) => `${fieldLabel(ctx.t, field.path)}: ${describeValue(ctx.t, value)}`,
+    describe: ({ ctx }, value) => `${lineLabel(ctx.t, field.path)}: ${describeValue(ctx.t, value)}`,
+    keepText: ({ ctx }, value) =>
+      value === true ? ctx.t('order:yes') : value === false ? ctx.t('order:no') : (value ?? undefined),
   };
 }
 
@@ -262,7 +256,8 @@ export function tariffPeriodStep(
         perRow: 1,
       };
     },
-    describe: ({ ctx }, value) => ctx.t('order:summaryPeriod', { period: String(value) }),
+    // The summary's head says the period in words, with its price.
+    describe: () => undefined,
   };
 }
 
@@ -321,11 +316,110 @@ function yesNoStep(
   };
 }
 
+/** The answer id of a field a card fills: `w:` WHOIS, `c:` customer, contacts as they are. */
+function answerIdOf(path: string): string {
+  if (path.startsWith('whois_')) return `${WHOIS_PREFIX}${path}`;
+  if (path === STEP.phone || path === STEP.email) return path;
+  return `${CUSTOMER_PREFIX}${path}`;
+}
+
+/** The block a field belongs to (`legal_address`, `whois_person_requisites`), '' for top-level ones. */
+const blockOf = (path: string) => (path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '');
+
+/**
+ * Reads a pasted card (a message or a .txt file) where the customer is asked. Text that is no card
+ * is refused (the step is asked again); a card is kept in the draft until the answer is filed.
+ */
+function readPastedCard(draft: OrderDraft, text: string): CustomerType {
+  const card = parseRequisitesCard(text);
+  if (!card.type) throw new UserInputError('order:notACard');
+  draft.pastedCard = text.slice(0, 20_000);
+  return card.type;
+}
+
+/**
+ * Fills the customer, WHOIS and contact answers a pasted card gives, and shows what was taken:
+ * only what is missing or was refused is asked after it. An optional field the card leaves out
+ * in a block it fills (a room, a middle name) is taken as skipped.
+ */
+async function applyPastedCard(env: StepEnv): Promise<void> {
+  const { ctx, draft } = env;
+  const text = draft.pastedCard;
+  draft.pastedCard = undefined;
+  if (text === undefined) return;
+  const card: PastedCard = parseRequisitesCard(text);
+  const type = card.type;
+  if (!type) return;
+  draft.answers[STEP.customerType] = type;
+  for (const [path, value] of Object.entries(card.fields)) draft.answers[answerIdOf(path)] = value;
+  if (hasPostalAndBank(type)) {
+    const postal = POSTAL_ADDRESS_FIELDS.filter((f) => card.fields[f.path] !== undefined);
+    const same = POSTAL_ADDRESS_FIELDS.every(
+      (f) => card.fields[f.path] === card.fields[f.path.replace(/^postal_address\./, 'legal_address.')],
+    );
+    // No postal address on a card means letters go to the legal one.
+    draft.answers[STEP.postalSame] = postal.length === 0 || same;
+    if (postal.length === 0 || same)
+      for (const f of POSTAL_ADDRESS_FIELDS) delete draft.answers[answerIdOf(f.path)];
+    draft.answers[STEP.bankWanted] = BANK_REQUISITES_FIELDS.some((f) => card.fields[f.path] !== undefined);
+  }
+  const filledBlocks = new Set(Object.keys(card.fields).map(blockOf));
+  const refused = new Set(card.refused.map((r) => r.path));
+  for (const field of cardFields(type)) {
+    const id = answerIdOf(field.path);
+    if (
+      field.optional &&
+      !(id in draft.answers) &&
+      !refused.has(field.path) &&
+      filledBlocks.has(blockOf(field.path))
+    )
+      draft.answers[id] = null;
+  }
+  const entries: CardEntry[] = cardEntries(draft.answers);
+  const problems = card.refused.map((r) => describeRefusal(ctx.t, r.path, r.check));
+  await ctx.reply(renderCustomerCard(ctx.t, { title: ctx.t('order:cardTaken'), entries, problems }), {
+    parse_mode: 'HTML',
+  });
+}
+
+function describeRefusal(t: Translate, path: string, check: Extract<FieldCheck, { ok: false }>): string {
+  const error = refusal(t, lineLabel(t, path), check);
+  return t(error.key, error.params);
+}
+
+/**
+ * The lines of a customer card, in the order the form asks for them: the type, the fields, the
+ * postal address when it differs, the bank, the WHOIS data, the contacts. Answers are read from a
+ * draft's answers or a saved profile's data (the same ids).
+ */
+export function cardEntries(answers: Record<string, unknown>): CardEntry[] {
+  const type = readCustomerType(answers[STEP.customerType]);
+  if (!type) return [];
+  const entries: CardEntry[] = [{ path: STEP.customerType, value: type }];
+  for (const field of cardFields(type)) {
+    const value = answers[answerIdOf(field.path)];
+    if (typeof value === 'string' && value !== '') entries.push({ path: field.path, value });
+  }
+  const government = answers[`${WHOIS_PREFIX}whois_company_requisites.is_government_company`];
+  if (typeof government === 'boolean')
+    entries.push({ path: 'whois_company_requisites.is_government_company', value: government });
+  return entries;
+}
+
 /** Every customer step: saved profile or new, type, fields, postal address, bank. */
 export function customerSteps(draft: OrderDraft): Step[] {
   const source: Step<string> = {
     ...CUSTOMER_SOURCE,
     section: 'customer',
+    // A card pasted instead of choosing is a new customer with its fields filled.
+    async parseText({ draft: d }, text) {
+      readPastedCard(d, text);
+      return 'new';
+    },
+    async parseFile({ draft: d }, content) {
+      readPastedCard(d, content);
+      return 'new';
+    },
     async auto({ ctx, chatData }) {
       if (!ctx.chat) return 'new';
       return (await chatData.getProfiles(ctx.chat.id)).length === 0 ? 'new' : undefined;
@@ -333,7 +427,7 @@ export function customerSteps(draft: OrderDraft): Step[] {
     async ask({ ctx, chatData }) {
       const profiles = ctx.chat ? await chatData.getProfiles(ctx.chat.id) : [];
       return {
-        text: ctx.t('order:askCustomer'),
+        text: `${ctx.t('order:askCustomer')}\n<i>${ctx.t('order:pasteHint')}</i>`,
         options: [
           ...profiles.map((p) => ({ label: p.label, value: p.id })),
           { label: ctx.t('order:newCustomer'), value: 'new' },
@@ -341,8 +435,10 @@ export function customerSteps(draft: OrderDraft): Step[] {
         perRow: 1,
       };
     },
-    afterAnswer: async ({ ctx, chatData, draft: d }, value) => {
-      if (value === 'new' || !ctx.chat) return;
+    afterAnswer: async (env, value) => {
+      const { ctx, chatData, draft: d } = env;
+      if (value === 'new') return applyPastedCard(env);
+      if (!ctx.chat) return;
       const profile = (await chatData.getProfiles(ctx.chat.id)).find((p) => p.id === value);
       // A saved profile answers the customer and contact steps; Edit can still change them. A
       // profile that no longer reads as one answers nothing: the customer is asked for.
@@ -351,7 +447,9 @@ export function customerSteps(draft: OrderDraft): Step[] {
       d.answers[STEP.saveProfile] = false;
     },
     invalidates: (d) =>
-      Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || isCustomerStep(k)),
+      Object.keys(d.answers).filter(
+        (k) => k.startsWith(CUSTOMER_PREFIX) || k.startsWith(WHOIS_PREFIX) || isCustomerStep(k),
+      ),
     describe: () => undefined,
   };
   const typeStep: Step<CustomerType> = {
@@ -359,7 +457,7 @@ export function customerSteps(draft: OrderDraft): Step[] {
     section: 'customer',
     async ask({ ctx }) {
       return {
-        text: ctx.t('order:askCustomerType'),
+        text: `${ctx.t('order:askCustomerType')}\n<i>${ctx.t('order:pasteHint')}</i>`,
         options: CUSTOMER_TYPES.map((type) => ({
           label: ctx.t(`order:customerType.${type}`),
           value: type,
@@ -367,6 +465,13 @@ export function customerSteps(draft: OrderDraft): Step[] {
         perRow: 1,
       };
     },
+    async parseText({ draft: d }, text) {
+      return readPastedCard(d, text);
+    },
+    async parseFile({ draft: d }, content) {
+      return readPastedCard(d, content);
+    },
+    afterAnswer: applyPastedCard,
     invalidates: (d) =>
       Object.keys(d.answers).filter((k) => k.startsWith(CUSTOMER_PREFIX) || k.startsWith(WHOIS_PREFIX)),
     describe: ({ ctx }, value) =>
@@ -442,7 +547,8 @@ export async function saveCustomerProfile({ ctx, chatData, draft }: StepEnv): Pr
   if (!ctx.chat) return;
   const data: SavedCustomer = {};
   for (const [key, value] of Object.entries(draft.answers)) {
-    if (key === STEP.saveProfile || !(key.startsWith(CUSTOMER_PREFIX) || isCustomerStep(key))) continue;
+    if (key === STEP.saveProfile) continue;
+    if (!(key.startsWith(CUSTOMER_PREFIX) || key.startsWith(WHOIS_PREFIX) || isCustomerStep(key))) continue;
     const answer = savedCustomer.valueType.safeParse(value);
     if (answer.success) data[key] = answer.data;
   }
@@ -451,6 +557,27 @@ export async function saveCustomerProfile({ ctx, chatData, draft }: StepEnv): Pr
       .filter((v) => typeof v === 'string' && v)
       .join(' ') || ctx.t('order:unnamedCustomer');
   await chatData.saveProfile(ctx.chat.id, { id: randomBytes(4).toString('hex'), label, data });
+}
+
+/**
+ * Keeps the WHOIS answers of an order for a saved customer with that customer's profile, so the
+ * next order in a zone that needs them asks only what the profile still lacks. Answers already in
+ * the profile are overwritten by this order's (an Edit in the summary corrects them).
+ */
+export async function rememberWhois({ ctx, chatData, draft }: StepEnv): Promise<void> {
+  const id = answerOf(draft, CUSTOMER_SOURCE);
+  if (!ctx.chat || id === undefined || id === 'new') return;
+  const profile = (await chatData.getProfiles(ctx.chat.id)).find((p) => p.id === id);
+  const saved = profile ? readSavedCustomer(profile) : undefined;
+  if (!profile || !saved || saved[STEP.customerType] !== draft.answers[STEP.customerType]) return;
+  const data: SavedCustomer = { ...saved };
+  for (const [key, value] of Object.entries(draft.answers)) {
+    if (!key.startsWith(WHOIS_PREFIX)) continue;
+    const answer = savedCustomer.valueType.safeParse(value);
+    if (answer.success) data[key] = answer.data;
+  }
+  if (JSON.stringify(data) !== JSON.stringify(saved))
+    await chatData.saveProfile(ctx.chat.id, { ...profile, data });
 }
 
 /** WHOIS fields for the zone's rules and the customer type (none outside BY/БЕЛ/RU/SU/РФ). */

@@ -65,11 +65,11 @@ export function recordOf(draft: OrderDraft): DnsRecordData {
 
 /**
  * Adding a DNS record by buttons: type → host → the type's fields → ttl → preview → confirm.
- * It ends on the refreshed list (the add call returns no id; the list has it): `showRecords` is
- * the DNS records list, built before the engine and handed to this flow and the DNS feature alike.
+ * It ends on the added record with its id and the list button (`showAdded`, built with the DNS
+ * records list before the engine and handed to this flow and the DNS feature alike).
  */
 export function createDnsAddFlow(deps: {
-  showRecords(ctx: BotContext, orderId: number): Promise<void>;
+  showAdded(ctx: BotContext, orderId: number, record: DnsRecordData): Promise<void>;
 }): OrderFlow {
   const steps = (draft: OrderDraft): Step[] => {
     const type = DNS_TYPES.find((t) => t === draft.answers[TYPE]);
@@ -133,6 +133,8 @@ export function createDnsAddFlow(deps: {
     kind: 'dnsAdd',
     confirmKey: 'dns:addConfirm',
     cancelKey: 'dns:addCancelled',
+    submittingKey: 'dns:adding',
+    midFlowKey: 'dns:commandMidAdd',
     steps,
     async summaryHead(env: StepEnv) {
       const orderId = Number(env.draft.answers[ORDER]);
@@ -146,10 +148,7 @@ export function createDnsAddFlow(deps: {
       const orderId = Number(env.draft.answers[ORDER]);
       const record = recordOf(env.draft);
       await env.api.addDnsRecord(orderId, toDnsRecordBody(record));
-      await env.ctx.reply(env.ctx.t('dns:added', { record: describeRecord(env.ctx.t, record) }), {
-        parse_mode: 'HTML',
-      });
-      await deps.showRecords(env.ctx, orderId);
+      await deps.showAdded(env.ctx, orderId, record);
     },
   };
 }

@@ -5,6 +5,7 @@ import { echoInput } from '../../../core/text.js';
 import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
 import { UserInputError } from '../../context.js';
 import { formatPeriod } from '../../views/catalog.js';
+import { renderCheckedDomain } from '../../views/domains.js';
 import {
   CURRENCY,
   contactSteps,
@@ -13,6 +14,7 @@ import {
   customerRequest,
   customerSteps,
   PERIOD,
+  rememberWhois,
   required,
   STEP,
   saveProfileStep,
@@ -20,7 +22,7 @@ import {
   whoisRequest,
   whoisSteps,
 } from './common-steps.js';
-import { displayCurrency } from './pricing.js';
+import { displayCurrency, periodPriceLines } from './pricing.js';
 import { answerOf, type OrderDraft, type ProductForm, readNumber, type Step, type StepEnv } from './types.js';
 
 export const DOMAIN_NAME = 'domainName';
@@ -60,7 +62,7 @@ function domainStep(): Step<DomainAnswer> {
     async ask({ ctx }) {
       return { text: ctx.t('order:askDomain') };
     },
-    async parseText({ api }, text) {
+    async parseText({ api, ctx }, text) {
       const typed = text.trim().split(/\s+/)[0] ?? '';
       const ascii = toAsciiDomain(typed.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
       if (!ascii) throw new UserInputError('order:invalid.domain', { value: escapeHtml(echoInput(typed)) });
@@ -74,9 +76,9 @@ function domainStep(): Step<DomainAnswer> {
       }
       const [result] = await api.checkDomains([ascii]);
       if (!result?.is_available) {
-        throw new UserInputError('order:domainTaken', {
-          domain: escapeHtml(toUnicodeDomain(ascii)),
-          state: escapeHtml(result?.state ?? '?'),
+        // The same verdict as /check, in words: only a taken name is called taken.
+        throw new UserInputError('order:domainNotFree', {
+          verdict: renderCheckedDomain(ctx.t, { name: toUnicodeDomain(ascii), result }),
         });
       }
       return { ascii, zone: zone.name, premium: result.is_premium };
@@ -122,7 +124,8 @@ function periodStep(): Step<number> {
         perRow: 5,
       };
     },
-    describe: ({ ctx }, value) => ctx.t('order:summaryPeriod', { period: String(value) }),
+    // The summary's head says the period in words, with the price per year and the total.
+    describe: () => undefined,
   };
 }
 
@@ -148,15 +151,16 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
       const period = answerOf(env.draft, PERIOD) ?? 0;
       return [
         env.ctx.t('order:summaryTitle.domain'),
-        env.ctx.t('order:summaryZone', {
-          zone: escapeHtml(zone?.name.toUpperCase() ?? '?'),
-          tariff: zone?.actual_registration_tariff_id ?? '?',
-        }),
-        env.ctx.t('order:summaryZonePrice', {
-          price: zone ? formatMoney(zone.registration_price, currency?.code, env.ctx.locale) : '?',
-          unit: zone ? formatPeriod(env.ctx.t, zone.period_type, 1) : '',
-          period: zone ? formatPeriod(env.ctx.t, zone.period_type, period) : String(period),
-        }),
+        env.ctx.t('order:summaryZone', { zone: escapeHtml(zone?.name.toUpperCase() ?? '?') }),
+        // The zone prices one period unit; the total for the chosen period is that times the count.
+        ...(zone
+          ? periodPriceLines(env, {
+              periodType: zone.period_type,
+              period,
+              perUnit: zone.registration_price,
+              code: currency?.code,
+            })
+          : [env.ctx.t('order:priceUnknown')]),
         env.ctx.t('order:summaryCurrency', { currency: currency?.code ?? '?' }),
       ];
     },
@@ -165,6 +169,8 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
       const answer = domainAnswer(draft);
       const zone = await zoneOf(env);
       if (!answer || !zone) throw new UserInputError('order:zoneGone');
+      // The WHOIS data typed for a saved customer is kept with it for the next order.
+      await rememberWhois(env);
       return {
         period_unit_count: required(draft, PERIOD),
         currency_id: required(draft, CURRENCY),

@@ -62,8 +62,17 @@ export class OrderEngine {
 
   constructor(private readonly deps: OrderEngineDeps) {}
 
-  /** Starts a guided order; `answers` prefills steps (e.g. the domain from /check). */
-  async start(ctx: BotContext, kind: FlowKind, answers: Record<string, unknown> = {}): Promise<void> {
+  /**
+   * Starts a guided form. `typed` answers are taken as if the partner had typed them (a domain
+   * from /check goes through its step's check); `chosen` ones as if a button had been pressed
+   * (read by the step's type only, never parsed as text: "new" is a choice, not a pasted card).
+   */
+  async start(
+    ctx: BotContext,
+    kind: FlowKind,
+    typed: Record<string, unknown> = {},
+    chosen: Record<string, unknown> = {},
+  ): Promise<void> {
     // Fail early without a token, before the first question.
     await ctx.partnerApi();
     const draft: OrderDraft = {
@@ -78,7 +87,12 @@ export class OrderEngine {
     await ctx.scene.enter(ORDER_SCENE, draft, true);
     const env = await this.env(ctx);
     if (!env) return;
-    for (const [id, value] of Object.entries(answers)) {
+    for (const [id, value] of Object.entries(chosen)) {
+      const step = this.steps(env.draft).find((s) => s.id === id);
+      const read = step?.read(value);
+      if (step && read !== undefined) await this.setAnswer(env, step, read);
+    }
+    for (const [id, value] of Object.entries(typed)) {
       const step = this.steps(env.draft).find((s) => s.id === id);
       if (!step) continue;
       try {
@@ -104,7 +118,8 @@ export class OrderEngine {
       if (!env) return;
       await this.onInput(env, (step) => {
         // A command mid-form is refused, not taken for the answer: the form is not lost.
-        if (isCommand(ctx)) throw new UserInputError('order:commandMidFlow');
+        if (isCommand(ctx))
+          throw new UserInputError(this.flow(env.draft.kind).midFlowKey ?? 'order:commandMidFlow');
         return this.readText(env, step, ctx.message.text);
       });
     });
@@ -316,8 +331,9 @@ export class OrderEngine {
     const same = JSON.stringify(previous);
     const option = question.options?.find((o) => JSON.stringify(o.value) === same);
     let shown = option?.label;
+    const kept = step.read(previous);
+    if (shown === undefined && kept !== undefined) shown = step.keepText?.(env, kept);
     if (shown === undefined) {
-      const kept = step.read(previous);
       const described = kept === undefined ? undefined : step.describe?.(env, kept);
       if (described === undefined) shown = String(previous);
       else {
@@ -484,7 +500,7 @@ export class OrderEngine {
     // A list from an earlier attempt would say a create call may have been made; none has yet.
     draft.knownOrderIds = undefined;
     await this.persistSession(ctx);
-    await ctx.answerCbQuery(ctx.t('order:submitting'));
+    await ctx.answerCbQuery(ctx.t(this.flow(draft.kind).submittingKey ?? 'order:submitting'));
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
 
     const flow = this.flow(draft.kind);

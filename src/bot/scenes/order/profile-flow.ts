@@ -6,6 +6,8 @@ export function createProfileFlow(): OrderFlow {
   return {
     kind: 'profile',
     confirmKey: 'order:saveProfileButton',
+    submittingKey: 'common:savingProfile',
+    midFlowKey: 'common:commandMidProfile',
     // The customer is new by definition: /requisites starts it with customerSource answered.
     steps: (draft) => [...customerSteps(draft), ...contactSteps()],
     async summaryHead({ ctx }) {

@@ -25,7 +25,7 @@ import {
   saveProfileStep,
   tariffPeriodStep,
 } from './common-steps.js';
-import { displayCurrency, tariffPriceLine } from './pricing.js';
+import { displayCurrency, tariffPriceLines } from './pricing.js';
 import {
   answerOf,
   type OrderDraft,
@@ -230,11 +230,10 @@ function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
       const period = answerOf(env.draft, PERIOD) ?? 0;
       return [
         env.ctx.t(`order:summaryTitle.${spec.key}`),
-        env.ctx.t('order:summaryTariff', {
-          tariff: escapeHtml(tariff?.tariff_name ?? '?'),
-          id: tariff?.tariff_id ?? '?',
-        }),
-        tariff ? tariffPriceLine(env, tariff, period, currency?.code) : env.ctx.t('order:priceUnknown'),
+        env.ctx.t('order:summaryTariff', { tariff: escapeHtml(tariff?.tariff_name ?? '?') }),
+        ...(tariff
+          ? tariffPriceLines(env, tariff, period, currency?.code)
+          : [env.ctx.t('order:priceUnknown')]),
         env.ctx.t('order:summaryCurrency', { currency: currency?.code ?? '?' }),
       ];
     },

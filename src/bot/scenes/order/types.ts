@@ -54,6 +54,11 @@ const orderDraft = z.object({
   unsent: z.boolean().optional(),
   /** Message id of the last screen sent (the last part of a long summary). */
   messageId: z.int().optional(),
+  /**
+   * A requisites card pasted where the customer is asked, between reading it (the step's answer is
+   * the customer type it describes) and filling its fields once that answer is filed.
+   */
+  pastedCard: z.string().max(20_000).optional(),
 });
 
 export type OrderDraft = z.output<typeof orderDraft>;
@@ -123,6 +128,8 @@ export interface Step<T = unknown> {
   invalidates?: (draft: OrderDraft) => string[];
   /** How the answer reads in the summary; omitted from the summary when absent. */
   describe?(env: StepEnv, value: T): string | undefined;
+  /** The answer itself as plain text, for the Keep button (else read from `describe`). */
+  keepText?(env: StepEnv, value: T): string | undefined;
 }
 
 /** A step's answer in the draft, as its type (`undefined` when unanswered or skipped). */
@@ -153,6 +160,9 @@ export interface OrderFlow {
   /** i18n keys of the summary's Confirm button and of the message on Cancel. */
   confirmKey?: string;
   cancelKey?: string;
+  /** i18n keys of the toast on Confirm (default "sending the order") and of the refusal of a command mid-form. */
+  submittingKey?: string;
+  midFlowKey?: string;
   steps(draft: OrderDraft): Step[];
   /** The summary's heading lines (product, price). */
   summaryHead(env: StepEnv): Promise<string[]>;

@@ -1,0 +1,52 @@
+/**
+ * `prestart`: `npm start` runs `dist/main.js`, so on a fresh clone (no `dist/`) or after a change to
+ * `src/` it builds first (`npm run build`) instead of failing with a MODULE_NOT_FOUND stack trace.
+ * A fresh `dist/` starts at once; a failed build is one clear line and exit code 1.
+ * Plain JavaScript: it must run before anything is compiled and without devDependencies.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = process.cwd();
+const MAIN = path.join('dist', 'main.js');
+/** What the build reads: a change to any of these makes `dist/` stale. */
+const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+
+/** The newest modification time among `entry` and everything below it (0 when absent). */
+function newest(entry) {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = 0;
+  for (const name of readdirSync(entry)) latest = Math.max(latest, newest(path.join(entry, name)));
+  return latest;
+}
+
+function fail(line) {
+  process.stderr.write(`npm start: ${line}\n`);
+  process.exit(1);
+}
+
+const built = existsSync(path.join(root, MAIN)) ? statSync(path.join(root, MAIN)).mtimeMs : 0;
+const hasSources = existsSync(path.join(root, 'src'));
+if (!hasSources) {
+  // A deployed image with dist/ only: nothing to build from.
+  if (built === 0) fail(`${MAIN} is missing and there is no src/ to build it from.`);
+  process.exit(0);
+}
+const sources = Math.max(...INPUTS.map((input) => newest(path.join(root, input))));
+if (built !== 0 && built >= sources) process.exit(0);
+
+if (!existsSync(path.join(root, 'node_modules'))) {
+  fail(`${built === 0 ? `${MAIN} is missing` : 'dist/ is older than src/'}: run npm ci, then npm start.`);
+}
+process.stdout.write(
+  `npm start: ${built === 0 ? `${MAIN} is missing` : 'dist/ is older than src/'}; building it first (npm run build)\n`,
+);
+// npm sets npm_execpath when it runs this script; the same npm runs the build.
+const npm = process.env.npm_execpath;
+const build = npm
+  ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' })
+  : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+if (build.status !== 0) fail('the build failed (see above); fix it, then npm start again.');

@@ -1,0 +1,167 @@
+import { Composer, Markup } from 'telegraf';
+import { ApiHttpError, type PartnerApi } from '../../api/index.js';
+import { toAsciiDomain, toUnicodeDomain } from '../../core/domain-names.js';
+import { escapeHtml } from '../../core/format.js';
+import { echoInput } from '../../core/text.js';
+import { type BotContext, NoTokenError } from '../context.js';
+import { CallbackSet, type Feature } from '../feature.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import { checkDomains } from './domains.js';
+
+type Keyboard = ReturnType<typeof Markup.inlineKeyboard>;
+type Answer = { text: string; keyboard: Keyboard };
+
+/** An invoice number as the client sees it (`СФ-2026-5001`), an order number (`ЗК-2026-001012`). */
+const INVOICE_NUMBER = /^(?:СФ|SF)-\d{4}-\d{1,10}$/i;
+const ORDER_NUMBER = /^(?:ЗК|ZK)-\d{4}-\d{1,10}$/i;
+const BARE_ID = /^\d{1,10}$/;
+
+/** A filtered list the provider answers "not found" for is an empty one. */
+async function orNone<T>(list: Promise<T[]>): Promise<T[]> {
+  try {
+    return await list;
+  } catch (error) {
+    if (error instanceof ApiHttpError && error.status === 404) return [];
+    throw error;
+  }
+}
+
+const sameNumber = (a: string, b: string) => a.localeCompare(b, 'ru', { sensitivity: 'base' }) === 0;
+
+function invoiceAnswer(ctx: BotContext, invoice: { invoice_id: number; invoice_number: string }): Answer {
+  return {
+    text: ctx.t('common:freeText.invoice', { number: escapeHtml(invoice.invoice_number) }),
+    keyboard: Markup.inlineKeyboard([
+      Markup.button.callback(
+        ctx.t('common:freeText.invoiceLink'),
+        encodeCallback('invoiceLink', invoice.invoice_id),
+      ),
+    ]),
+  };
+}
+
+function domainOrderButtons(ctx: BotContext, orderId: number) {
+  return [
+    Markup.button.callback(ctx.t('common:freeText.dns'), encodeCallback('dns', orderId)),
+    Markup.button.callback(ctx.t('common:freeText.ns'), encodeCallback('nameServers', orderId)),
+    Markup.button.callback(ctx.t('common:freeText.cert'), encodeCallback('certificate', orderId)),
+  ];
+}
+
+async function orderAnswer(
+  ctx: BotContext,
+  api: PartnerApi,
+  order: { order_id: number; number: string },
+): Promise<Answer> {
+  const domain = (await api.domainOrderIndex()).byOrderId.get(order.order_id);
+  return {
+    text: ctx.t('common:freeText.order', { number: escapeHtml(order.number) }),
+    keyboard: Markup.inlineKeyboard([
+      [
+        Markup.button.callback(
+          ctx.t('common:freeText.orderDetails'),
+          encodeCallback('order', 'all', order.order_id),
+        ),
+        Markup.button.callback(
+          ctx.t('common:freeText.orderInvoices'),
+          encodeCallback('orderInvoices', order.order_id),
+        ),
+      ],
+      ...(domain === undefined ? [] : [domainOrderButtons(ctx, order.order_id)]),
+    ]),
+  };
+}
+
+/** What the lone word names among the partner's things, or undefined when nothing. */
+async function recognise(ctx: BotContext, api: PartnerApi, word: string): Promise<Answer | undefined> {
+  if (INVOICE_NUMBER.test(word)) {
+    const invoice = (await api.listInvoices()).find((i) => sameNumber(i.invoice_number, word));
+    return invoice && invoiceAnswer(ctx, invoice);
+  }
+  if (ORDER_NUMBER.test(word)) {
+    const order = (await api.listOrders()).find((o) => sameNumber(o.number, word));
+    return order && orderAnswer(ctx, api, order);
+  }
+  if (BARE_ID.test(word)) {
+    // A bare number may be an invoice id or an order id: both are offered when both exist.
+    const id = Number(word);
+    const [invoices, orders] = await Promise.all([
+      orNone(api.listInvoices({ invoice_id: id })),
+      orNone(api.listOrders({ order_id: id })),
+    ]);
+    const invoice = invoices.find((i) => i.invoice_id === id);
+    const order = orders.find((o) => o.order_id === id);
+    if (!invoice && !order) return undefined;
+    if (invoice && !order) return invoiceAnswer(ctx, invoice);
+    const forOrder = await orderAnswer(ctx, api, order ?? { order_id: id, number: word });
+    if (!invoice) return forOrder;
+    const rows = forOrder.keyboard.reply_markup.inline_keyboard;
+    return {
+      text: `${invoiceAnswer(ctx, invoice).text}\n${forOrder.text}`,
+      keyboard: Markup.inlineKeyboard([
+        ...invoiceAnswer(ctx, invoice).keyboard.reply_markup.inline_keyboard,
+        ...rows,
+      ]),
+    };
+  }
+  // At least two labels: "ok." or ".net" is chatter, not a domain.
+  const ascii = /^[^.]+(?:\.[^.]+)+$/.test(word) ? toAsciiDomain(word) : undefined;
+  if (!ascii) return undefined;
+  const domain = escapeHtml(toUnicodeDomain(ascii));
+  const orderId = (await api.domainOrderIndex()).byDomain.get(ascii);
+  if (orderId !== undefined) {
+    return {
+      text: ctx.t('common:freeText.domainOrder', { domain, id: orderId }),
+      keyboard: Markup.inlineKeyboard([domainOrderButtons(ctx, orderId)]),
+    };
+  }
+  return {
+    text: ctx.t('common:freeText.domainFree', { domain }),
+    keyboard: Markup.inlineKeyboard([
+      Markup.button.callback(ctx.t('common:freeText.check'), encodeCallback('checkDomain', ascii)),
+      Markup.button.callback(ctx.t('common:freeText.orderDomain'), encodeCallback('orderDomain', ascii)),
+    ]),
+  };
+}
+
+/**
+ * Text nobody else took, wired last: a bare invoice id or number, an order number or a domain
+ * gets buttons for what can be done with it; anything else (or anything without a token) the
+ * help pointer. Its one button of its own checks a domain typed this way.
+ */
+export function createFreeTextFeature(): Feature {
+  const callbacks = new CallbackSet();
+  callbacks.on('checkDomain', (ctx, ascii) => checkDomains(ctx, ascii));
+  return {
+    name: 'freeText',
+    composer: new Composer<BotContext>().on('message', answerFreeText),
+    callbacks: callbacks.registrations,
+    scenes: [],
+  };
+}
+
+async function answerFreeText(ctx: BotContext): Promise<void> {
+  const message = ctx.message;
+  const text = message && 'text' in message ? message.text.trim() : '';
+  const word = /^\S{1,253}$/.test(text) ? text : undefined;
+  if (word !== undefined) {
+    let api: PartnerApi | undefined;
+    try {
+      api = await ctx.partnerApi();
+    } catch (error) {
+      if (!(error instanceof NoTokenError)) throw error;
+    }
+    const answer = api && (await recognise(ctx, api, word));
+    if (answer) {
+      await ctx.reply(answer.text, { parse_mode: 'HTML', ...answer.keyboard });
+      return;
+    }
+    if (api && (INVOICE_NUMBER.test(word) || ORDER_NUMBER.test(word) || BARE_ID.test(word))) {
+      await ctx.reply(ctx.t('common:freeText.notFound', { value: escapeHtml(echoInput(word)) }), {
+        parse_mode: 'HTML',
+      });
+      return;
+    }
+  }
+  await ctx.reply(ctx.t('common:notUnderstood'));
+}

@@ -1,0 +1,54 @@
+import type { Logger } from '../../logger.js';
+import type { BotContext } from '../context.js';
+import { refuseTokenInGroup } from '../scenes/token.js';
+
+/** Commands that work in a group before team chats exist: they need no partner token. */
+const GROUP_COMMANDS = new Set(['start', 'help', 'lang', 'cancel', 'token', 'logout']);
+
+/** A lone word shaped like an API token (long, letters and digits, no spaces). */
+const TOKEN_LIKE = /^(?=.*[A-Za-z])(?:(?=.*[a-z])(?=.*[A-Z])|(?=.*\d))[A-Za-z0-9_\-=+]{24,512}$/;
+
+/** The command a message starts with, and the bot it names (`/cmd@bot`), if any. */
+function commandOf(ctx: BotContext): { name: string; addressee: string | undefined } | undefined {
+  const message = ctx.message;
+  if (!message || !('text' in message)) return undefined;
+  const entity = message.entities?.[0];
+  if (entity?.type !== 'bot_command' || entity.offset !== 0) return undefined;
+  const [name = '', addressee] = message.text.slice(1, entity.length).split('@');
+  return { name: name.toLowerCase(), addressee };
+}
+
+/**
+ * Groups, until team chats exist: the bot answers only commands addressed to it (`/cmd@bot`,
+ * or `/cmd` naming no bot) and replies to its own messages; plain chatter gets nothing. A command
+ * that needs a partner token is told plainly to go to the private chat, where tokens live. A
+ * token pasted in a group is deleted (when the bot may) and the partner told to revoke it.
+ */
+export function createGroupScope(deps: { logger: Logger }) {
+  return async (ctx: BotContext, next: () => Promise<void>) => {
+    const chat = ctx.chat;
+    if (chat === undefined || (chat.type !== 'group' && chat.type !== 'supergroup')) return next();
+    // Buttons are the bot's own messages: they are answered as anywhere.
+    if (ctx.callbackQuery) return next();
+    const message = ctx.message;
+    if (!message) return;
+    const command = commandOf(ctx);
+    if (command) {
+      const me = ctx.botInfo?.username;
+      if (command.addressee !== undefined && command.addressee.toLowerCase() !== me?.toLowerCase()) return;
+      if (GROUP_COMMANDS.has(command.name)) return next();
+      await ctx.reply(ctx.t('onboarding:groupPrivateOnly'), {
+        reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true },
+      });
+      return;
+    }
+    const text = 'text' in message ? message.text.trim() : '';
+    if (TOKEN_LIKE.test(text)) {
+      await refuseTokenInGroup(ctx as BotContext & { chat: typeof chat }, deps.logger);
+      return;
+    }
+    // A reply to the bot's own message is meant for it (a question it asked); the rest is chatter.
+    const repliedTo = 'reply_to_message' in message ? message.reply_to_message : undefined;
+    if (repliedTo?.from?.id !== undefined && repliedTo.from.id === ctx.botInfo?.id) return next();
+  };
+}

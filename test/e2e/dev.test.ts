@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BotApiDouble, DEFAULT_TOKEN, startBotApiDouble } from '../helpers/bot-api-double.js';
+import { eventually, MAIN_JS } from '../helpers/bot-process.js';
+
+/**
+ * `npm run dev` is `tsx src/dev.ts`; it runs here from a temp folder (so no developer's .env is
+ * read), against the local Bot API double: nothing leaves 127.0.0.1.
+ */
+const TSX_CLI = join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const DEV_TS = join(process.cwd(), 'src', 'dev.ts');
+const WRONG_TOKEN = '7000000002:AAF-not-the-token-the-double-accepts';
+const REFUSED = 'Telegram refused BOT_TOKEN (401 Unauthorized): check the token from @BotFather.';
+
+let telegram: BotApiDouble;
+let workDir: string;
+
+beforeAll(async () => {
+  telegram = await startBotApiDouble({ port: 0 });
+  workDir = await mkdtemp(join(tmpdir(), 'partner-bot-dev-'));
+});
+
+afterAll(async () => {
+  await telegram.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+interface Run {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+}
+
+function run(args: string[], env: Record<string, string>): Run {
+  const child = spawn(process.execPath, args, {
+    cwd: workDir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+      DATA_DIR: join(workDir, 'data'),
+      SANDBOX_PORT: '0',
+      PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+const pastedToken = (stdout: string): string | undefined => /paste: (\S+)/.exec(stdout)?.[1];
+
+describe('npm run dev', () => {
+  it('prints the same one line as npm start when Telegram refuses BOT_TOKEN, no stack', async () => {
+    const dev = run([TSX_CLI, DEV_TS], { BOT_TOKEN: WRONG_TOKEN });
+    const start = run([MAIN_JS], { BOT_TOKEN: WRONG_TOKEN, PARTNER_API_URL: 'http://127.0.0.1:9' });
+    expect(await dev.exited).toBe(1);
+    expect(await start.exited).toBe(1);
+    expect(dev.stderr().trim()).toBe(REFUSED);
+    expect(start.stderr().trim()).toBe(REFUSED);
+    expect(dev.stderr()).not.toContain(WRONG_TOKEN);
+  }, 30_000);
+
+  it('refuses the placeholder BOT_TOKEN of .env.example before dialing Telegram', async () => {
+    const dev = run([TSX_CLI, DEV_TS], { BOT_TOKEN: '123456789:replace-with-your-bot-token-from-botfather' });
+    expect(await dev.exited).toBe(1);
+    expect(dev.stderr()).toContain('BOT_TOKEN is the example placeholder; set the token from @BotFather');
+    // PARTNER_API_URL is the sandbox's under dev: only the token is asked for.
+    expect(dev.stderr()).not.toContain('PARTNER_API_URL');
+  }, 30_000);
+
+  it('keeps the sandbox token and data across a restart, under DATA_DIR', async () => {
+    const tokens: string[] = [];
+    for (const round of [1, 2]) {
+      const since = telegram.calls.length;
+      const dev = run([TSX_CLI, DEV_TS], {
+        BOT_TOKEN: DEFAULT_TOKEN,
+        LOG_LEVEL: 'silent',
+        DATA_DIR: join(workDir, 'kept'),
+      });
+      await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
+        since,
+        timeoutMs: 20_000,
+      });
+      await eventually(() => pastedToken(dev.stdout()) !== undefined);
+      tokens.push(pastedToken(dev.stdout()) ?? '');
+      expect(dev.stdout()).toContain(round === 1 ? '(new; kept in' : '(kept in');
+      expect(dev.stdout()).toContain(round === 1 ? 'Sandbox data: the seed' : 'Sandbox data restored from');
+      dev.child.kill('SIGTERM');
+      expect(await dev.exited).toBe(0);
+    }
+    expect(tokens[0]).toMatch(/^[\w-]{20,}$/);
+    expect(tokens[1]).toBe(tokens[0]);
+  }, 60_000);
+});
