@@ -160,7 +160,7 @@ export function createFeatures(deps: BotDeps) {
     createOnboardingFeature(deps),
     createBillingFeature({ lists }),
     createCatalogFeature({ lists }),
-    createOrdersFeature({ lists }),
+    createOrdersFeature({ lists, chatData: deps.chatData }),
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
     createOrderingFeature({ engine, chatData: deps.chatData }),

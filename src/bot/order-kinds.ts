@@ -46,6 +46,8 @@ interface KindSpec<Req> {
   form(): ProductForm<Req>;
   /** The step the word after `/order <kind>` answers (`/order domain example.by`), if any. */
   prefillStep: string | null;
+  /** The domain a request names where the kind's order list will not show it (hosting, SSL). */
+  domainOf?(request: Req): string | undefined;
 }
 
 /** A kind as the bot uses it: the spec with its form joined to its create call. */
@@ -60,7 +62,15 @@ function defineKind<Req>(spec: KindSpec<Req>): KindEntry {
     ...rest,
     flow: {
       ...form,
-      submit: async (env) => create(env.api, await request(env)),
+      submit: async (env) => {
+        const built = await request(env);
+        const created = await create(env.api, built);
+        const domain = spec.domainOf?.(built);
+        if (domain !== undefined && created.order_id !== undefined && env.ctx.chat !== undefined) {
+          await env.chatData.rememberOrderDomain(env.ctx.chat.id, created.order_id, domain);
+        }
+        return created;
+      },
       listOrders: (api) => spec.listOrders(api),
     },
   };
@@ -96,6 +106,7 @@ export const ORDER_KINDS = {
     create: (api, request) => api.createHostingOrder(request),
     form: () => createHostingForm(hostingTariffs),
     prefillStep: HOSTING_DOMAIN,
+    domainOf: (request) => request.domain,
   }),
   mail: defineKind<MailOrderRequest>({
     labelKey: 'order:kind.mail',
@@ -122,6 +133,7 @@ export const ORDER_KINDS = {
     create: (api, request) => api.createSslOrder(request),
     form: () => createSslForm(sslTariffs),
     prefillStep: SSL_SUBJECT,
+    domainOf: (request) => request.domain,
   }),
 } as const satisfies Record<ProductKind, KindEntry>;
 

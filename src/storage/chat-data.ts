@@ -69,6 +69,10 @@ export interface ChatData {
   deleteProfile(chatId: number, profileId: string): Promise<boolean>;
   getLastCurrencyId(chatId: number): Promise<number | undefined>;
   setLastCurrencyId(chatId: number, currencyId: number): Promise<void>;
+  /** Remembers the domain an order was created for (the last 200 orders of the chat are kept). */
+  rememberOrderDomain(chatId: number, orderId: number, domain: string): Promise<void>;
+  /** The domain remembered for an order, if the chat created it. */
+  getOrderDomain(chatId: number, orderId: number): Promise<string | undefined>;
   /** Forgets everything about the chat: locale, token, profiles, session. */
   wipe(chatId: number): Promise<void>;
   /**
@@ -94,6 +98,9 @@ function isEmptySession(session: Record<string, unknown>): boolean {
     (value) => value === undefined || (isPlainObject(value) && Object.keys(value).length === 0),
   );
 }
+
+/** How many order domains a chat remembers (the oldest go first). */
+const MAX_ORDER_DOMAINS = 200;
 
 type Opened<T> = { ok: true; value: T } | { ok: false; error: Error };
 
@@ -321,6 +328,23 @@ export function createChatData(options: ChatDataOptions): ChatData {
     async setLastCurrencyId(chatId, currencyId) {
       if (!Number.isSafeInteger(currencyId)) throw new TypeError('currency id must be an integer');
       await updateDoc(chatId, (doc) => ({ ...doc, lastCurrencyId: currencyId }));
+    },
+
+    async rememberOrderDomain(chatId, orderId, domain) {
+      await updateDoc(chatId, (doc) => {
+        const kept = Object.entries(doc.orderDomains ?? {}).filter(([id]) => id !== String(orderId));
+        const next = Object.fromEntries([...kept.slice(-(MAX_ORDER_DOMAINS - 1)), [String(orderId), domain]]);
+        return { ...doc, orderDomains: next };
+      });
+    },
+
+    async getOrderDomain(chatId, orderId) {
+      const domains = (await readDoc(chatId))?.orderDomains;
+      const domain =
+        domains !== undefined && Object.hasOwn(domains, String(orderId))
+          ? domains[String(orderId)]
+          : undefined;
+      return typeof domain === 'string' ? domain : undefined;
     },
 
     async wipe(chatId) {

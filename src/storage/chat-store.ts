@@ -20,6 +20,11 @@ export interface ChatDoc {
   /** Currency chosen in the last order, offered first next time. */
   lastCurrencyId?: number;
   /**
+   * Domains of orders this chat created whose list entry carries none (hosting, SSL): order id →
+   * domain as sent. The provider's lists omit it, so the bot remembers what it sent.
+   */
+  orderDomains?: Record<string, string>;
+  /**
    * Sealed JSON of the telegraf session (scene state); absent when empty. A plain object in
    * documents written before sessions were sealed: still read, and sealed by the next write.
    */

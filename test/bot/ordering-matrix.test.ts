@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, texts } from '../helpers/bot-harness.js';
+import { type BotCall, BotHarness, buttonData, buttons, texts } from '../helpers/bot-harness.js';
 
 /*
  * Every kind × every customer type, alternating Russian and English: the bot walks each form and
@@ -190,12 +190,13 @@ describe('kind × customer type', () => {
       if (kind === 'hosting') await answer({ tap: 'Linux' });
       await answer({ tap: tariff.tariff_name });
       await answer(kind === 'ssl' ? t.year : t.month);
-      if (kind === 'hosting') await answer({ tap: t.skip });
+      if (kind === 'hosting') await answer('site.example.by');
       if (kind === 'ssl') await answer('shop.example.by');
       expected = {
         period_unit_count: 1,
         tariff_id: tariff.tariff_id,
         ...(kind === 'ssl' ? { domain: 'shop.example.by' } : {}),
+        ...(kind === 'hosting' ? { domain: 'site.example.by' } : {}),
       };
     }
     await answer({ tap: 'BYN' });
@@ -224,5 +225,13 @@ describe('kind × customer type', () => {
       ...c.block,
       ...whoisBlocks,
     });
+    if (kind === 'hosting') {
+      // The provider's hosting list carries no domain: the details show the one the bot sent.
+      last = await h.send('/orders hosting', user);
+      const [newest] = buttons(last);
+      if (!newest?.callback_data) throw new Error('no order button');
+      last = await h.press(newest.callback_data, user);
+      expect(texts(last).join('\n')).toMatch(/(Домен|Domain): site\.example\.by/);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { Composer, Markup } from 'telegraf';
 import type { PartnerApi } from '../../api/index.js';
 import { providerDateToMinutes } from '../../core/format.js';
 import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../core/product-kinds.js';
+import type { ChatData } from '../../storage/chat-data.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
@@ -89,7 +90,7 @@ function newestFirst(a: AnyOrder, b: AnyOrder): number {
 }
 
 /** /orders [kind], order details, and the certificate link of a domain order. */
-export function createOrdersFeature(deps: { lists: PagedLists }): Feature {
+export function createOrdersFeature(deps: { lists: PagedLists; chatData: ChatData }): Feature {
   const { lists } = deps;
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
@@ -149,7 +150,11 @@ export function createOrdersFeature(deps: { lists: PagedLists }): Feature {
         Markup.button.callback(ctx.t('orders:certificateButton'), encodeCallback('certificate', orderId)),
       ]);
     }
-    await ctx.reply(renderOrderDetails(ctx.t, shown, names.get(shown.service_id), tariffName), {
+    const knownDomain =
+      shown.advanced?.domain === undefined && ctx.chat !== undefined
+        ? await deps.chatData.getOrderDomain(ctx.chat.id, orderId)
+        : undefined;
+    await ctx.reply(renderOrderDetails(ctx.t, shown, names.get(shown.service_id), tariffName, knownDomain), {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard(buttons),
     });

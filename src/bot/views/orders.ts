@@ -63,6 +63,8 @@ export function renderOrderDetails(
   order: AnyOrder,
   serviceName: string | undefined,
   tariffName?: string,
+  /** The domain the bot sent when it created the order, where the list has none. */
+  knownDomain?: string,
 ): string {
   const lines = [
     t('orders:detailsTitle', { number: escapeHtml(order.number), id: order.order_id }),
@@ -75,8 +77,8 @@ export function renderOrderDetails(
   if (order.expiration_date)
     lines.push(t('orders:detailExpires', { date: escapeHtml(order.expiration_date) }));
   const advanced = order.advanced;
-  if (advanced?.domain)
-    lines.push(t('orders:detailDomain', { domain: escapeHtml(toUnicodeDomain(advanced.domain)) }));
+  const domain = advanced?.domain ?? knownDomain;
+  if (domain) lines.push(t('orders:detailDomain', { domain: escapeHtml(toUnicodeDomain(domain)) }));
   if (advanced?.tariff_id !== undefined) {
     // The tariff by name where the list knows it; its id only as the last resort.
     const tariff = tariffName ? escapeHtml(tariffName) : t('orders:tariffId', { id: advanced.tariff_id });
