@@ -53,3 +53,33 @@ export function dayKey(text: string): number | undefined {
 export function isDate(text: string): boolean {
   return !text.includes(' ') && dayKey(text) !== undefined;
 }
+
+/**
+ * The instant of a Minsk-time `DD.MM.YYYY HH:MM` string (a real date and time), or undefined when
+ * the text is not in that form.
+ */
+export function parseDateTime(text: string): Date | undefined {
+  const match = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2})$/.exec(text);
+  if (!match || dayKey(text) === undefined) return undefined;
+  const [day, month, year, hours, minutes] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return new Date(Date.UTC(year, month - 1, day, hours, minutes) - MINSK_OFFSET_MS);
+}
+
+/**
+ * `DD.MM.YYYY` `count` months (or years) after a `DD.MM.YYYY` date; a day the target month does
+ * not have becomes that month's last day (31.01 + 1 month = 28.02 or 29.02).
+ */
+export function addCalendarPeriod(text: string, count: number, unit: 'month' | 'year'): string {
+  const [day = 1, month = 1, year = 1970] = text.slice(0, 10).split('.').map(Number);
+  const months = year * 12 + (month - 1) + (unit === 'year' ? count * 12 : count);
+  const targetYear = Math.floor(months / 12);
+  const targetMonth = months % 12;
+  const lastDay = new Date(Date.UTC(targetYear, targetMonth + 1, 0)).getUTCDate();
+  return `${pad(Math.min(day, lastDay))}.${pad(targetMonth + 1)}.${pad(targetYear, 4)}`;
+}

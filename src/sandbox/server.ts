@@ -7,12 +7,27 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, messages } from './api-errors.js';
+import {
+  ControlError,
+  type CreatedInvoice,
+  completeOrder,
+  controlBody,
+  controlId,
+  createInvoice,
+  type PaidInvoice,
+  payInvoice,
+  sandboxNow,
+  setClock,
+} from './control.js';
+import { formatDateTime } from './dates.js';
 import { type Fault, FaultBook, type FaultRule, parseFaultRule } from './faults.js';
 import { renderLink } from './links.js';
 import { matchRoute } from './router.js';
 import { createSeed } from './seed.js';
 import type { SandboxState } from './state.js';
 
+export type { CreatedInvoice, PaidInvoice } from './control.js';
+export { ControlError } from './control.js';
 export type { Fault, FaultRule } from './faults.js';
 
 export interface SandboxOptions {
@@ -49,6 +64,20 @@ export interface Sandbox {
   requests: RecordedRequest[];
   addFault(rule: FaultRule): void;
   clearFaults(): void;
+  /**
+   * Control calls (also over HTTP under `/__sandbox/`, no token). Each throws a ControlError
+   * (status 400, 404 or 409 and an English message) when it cannot be done.
+   * Pays what is left of an unpaid invoice today: a payment appears, the invoice becomes `Paid`.
+   */
+  payInvoice(invoiceId: number): PaidInvoice;
+  /** The order becomes `Active`, completed today, expiring one period later. */
+  completeOrder(orderId: number): void;
+  /** A new `WaitingForPayment` invoice for the order, as a renewal makes it. */
+  createInvoice(orderId: number): CreatedInvoice;
+  /** Moves the sandbox's now to `DD.MM.YYYY HH:MM` (Minsk time); it keeps running from there. */
+  setClock(now: string): void;
+  /** The sandbox's now, `DD.MM.YYYY HH:MM` in Minsk time. */
+  now(): string;
   /** Stops the server and ends every connection, hanging and keep-alive ones included. */
   close(): Promise<void>;
 }
@@ -115,6 +144,13 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+/** True for a connection from this machine (127.0.0.0/8 or ::1, also IPv4-mapped). */
+function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
 function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -179,6 +215,63 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }) as typeof res.end;
         proceed();
         return;
+    }
+  }
+
+  /** A tokenless control call's answer, or undefined when the path is none of them. */
+  function openControl(method: string, path: string, bodyText: string): (() => object) | undefined {
+    const body = (field: string): unknown => {
+      let parsed: unknown;
+      try {
+        parsed = bodyText.trim() === '' ? undefined : (JSON.parse(bodyText) as unknown);
+      } catch {
+        throw new ControlError(400, 'the body is not valid JSON');
+      }
+      return controlBody(parsed, field);
+    };
+    let match = /^\/__sandbox\/invoices\/([^/]*)\/pay$/.exec(path);
+    if (match && method === 'POST') {
+      const id = match[1] ?? '';
+      return () => payInvoice(state, controlId(id, 'invoice id'), sandboxNow(state));
+    }
+    match = /^\/__sandbox\/orders\/([^/]*)\/complete$/.exec(path);
+    if (match && method === 'POST') {
+      const id = match[1] ?? '';
+      return () => {
+        const order = completeOrder(state, controlId(id, 'order id'), sandboxNow(state));
+        return {
+          order_id: order.order_id,
+          state: order.state,
+          complete_date: order.complete_date,
+          expiration_date: order.expiration_date,
+        };
+      };
+    }
+    if (path === '/__sandbox/invoices' && method === 'POST') {
+      return () => createInvoice(state, controlId(body('order_id'), 'order_id'), sandboxNow(state), linkBase);
+    }
+    if (path === '/__sandbox/clock' && method === 'POST') {
+      return () => setClock(state, body('now'));
+    }
+    if (path === '/__sandbox/clock' && method === 'GET') {
+      return () => ({ now: formatDateTime(sandboxNow(state)) });
+    }
+    return undefined;
+  }
+
+  function handleOpenControl(req: IncomingMessage, res: ServerResponse, run: () => object): void {
+    if (!isLoopback(req.socket.remoteAddress)) {
+      sendJson(res, 403, { message: 'sandbox control calls answer only to 127.0.0.1' });
+      return;
+    }
+    try {
+      sendJson(res, 200, run());
+    } catch (error: unknown) {
+      if (error instanceof ControlError) sendJson(res, error.status, { message: error.message });
+      else {
+        process.stderr.write(`sandbox: internal error on ${req.method} ${req.url}: ${String(error)}\n`);
+        sendEmpty(res, 500);
+      }
     }
   }
 
@@ -259,7 +352,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         query,
         body,
         linkBase,
-        now: new Date(),
+        now: sandboxNow(state),
       });
       if (answer === undefined) sendEmpty(res, 200, true);
       else sendJson(res, 200, answer);
@@ -281,6 +374,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (onChange && method !== 'GET') res.once('close', () => onChange(state));
     if (bodyText === undefined) {
       sendJson(res, 413, { message: 'Слишком большой запрос' });
+      return;
+    }
+    const open = path.startsWith('/__sandbox/') ? openControl(method, path, bodyText) : undefined;
+    if (open) {
+      handleOpenControl(req, res, open);
       return;
     }
     if (path.startsWith('/__sandbox/')) {
@@ -326,6 +424,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${hostForUrl(host)}:${address.port}`;
   linkBase = (options.linkBase ?? url).replace(/\/+$/, '');
 
+  /** Runs an in-process control call and keeps the change, as after an HTTP one. */
+  const changing = <T>(run: () => T): T => {
+    const result = run();
+    options.onChange?.(state);
+    return result;
+  };
+
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -333,6 +438,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests,
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
+    payInvoice: (invoiceId) =>
+      changing(() => payInvoice(state, controlId(invoiceId, 'invoice id'), sandboxNow(state))),
+    completeOrder: (orderId) => {
+      changing(() => completeOrder(state, controlId(orderId, 'order id'), sandboxNow(state)));
+    },
+    createInvoice: (orderId) =>
+      changing(() => createInvoice(state, controlId(orderId, 'order_id'), sandboxNow(state), linkBase)),
+    setClock: (now) => {
+      changing(() => setClock(state, now));
+    },
+    now: () => formatDateTime(sandboxNow(state)),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

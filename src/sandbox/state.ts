@@ -194,6 +194,11 @@ export interface SandboxState {
   hostingServers: NameServer[];
   editorServers: NameServer[];
   nextIds: { order: number; invoice: number; record: number };
+  /**
+   * How far the sandbox's "now" is from the machine's, in ms (set by the clock control call);
+   * absent = the real time. Optional so that snapshots kept before it existed still load.
+   */
+  clockOffsetMs?: number;
 }
 
 /** Rounds a money amount to kopecks/cents. */
