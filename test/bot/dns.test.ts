@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { orderTestDomain } from '../helpers/fixtures.js';
 
 let h: BotHarness;
 const en = { userId: 777, chatId: 777, languageCode: 'en' };
@@ -22,34 +23,7 @@ const all = (calls: BotCall[]) => texts(calls).join('\n');
 const writes = () =>
   h.sandbox.requests.filter((r) => r.method !== 'GET' && r.path.startsWith('/v1/domains/')).length;
 
-/** A fresh domain order of the partner, so tests do not share records. */
-async function newDomain(name: string): Promise<number> {
-  const api = h.api();
-  const [zone] = (await api.listDomainZones()).filter((z) => z.name === 'com');
-  const created = await api.createDomainOrder({
-    period_unit_count: 1,
-    currency_id: 1,
-    tariff_id: zone?.actual_registration_tariff_id ?? 0,
-    domain: name,
-    phone: '+375291234567',
-    email: 'ivan@example.by',
-    natural_person_requisites: {
-      last_name: 'Иванов',
-      first_name: 'Иван',
-      middle_name: 'Иванович',
-      address: {
-        postal_code: '1',
-        country_code: 'BY',
-        region: 'М',
-        city: 'М',
-        street: 'М',
-        building: '1',
-        room: '1',
-      },
-    },
-  });
-  return created.order_id as number;
-}
+const newDomain = (name: string) => orderTestDomain(h.api(), name);
 
 describe('/dns lists records', () => {
   it('shows the records of a domain as a table, by name, IDN name or order id, in ru and en', async () => {

@@ -10,6 +10,7 @@ import {
   type UserOptions,
 } from '../helpers/bot-harness.js';
 import { Conversation } from '../helpers/conversation.js';
+import { orderTestDomain, PERSON_ANSWERS } from '../helpers/fixtures.js';
 
 /*
  * Guided forms across a kill -9. The harness runs an update to its end; "killed" then puts back
@@ -41,34 +42,7 @@ async function freshChat(): Promise<Chat> {
   return chat;
 }
 
-/** A fresh domain order of the partner, for the DNS form. */
-async function newDomain(name: string): Promise<number> {
-  const api = h.api();
-  const [zone] = (await api.listDomainZones()).filter((z) => z.name === 'com');
-  const created = await api.createDomainOrder({
-    period_unit_count: 1,
-    currency_id: 1,
-    tariff_id: zone?.actual_registration_tariff_id ?? 0,
-    domain: name,
-    phone: '+375291234567',
-    email: 'ivan@example.by',
-    natural_person_requisites: {
-      last_name: 'Иванов',
-      first_name: 'Иван',
-      middle_name: 'Иванович',
-      address: {
-        postal_code: '220030',
-        country_code: 'BY',
-        region: 'М',
-        city: 'М',
-        street: 'М',
-        building: '1',
-        room: '1',
-      },
-    },
-  });
-  return created.order_id as number;
-}
+const newDomain = (name: string) => orderTestDomain(h.api(), name);
 
 /** A stored session, with how far the bot (Bot API calls) and the provider (requests) had got. */
 interface Written {
@@ -135,18 +109,7 @@ const afterLastSend = (calls: BotCall[]): KillPoint => ({ call: lastSend(calls),
 /** The kill comes just before the last message of the update would have been sent. */
 const beforeLastSend = (calls: BotCall[]): KillPoint => ({ call: lastSend(calls), sent: false });
 
-const PERSON = [
-  'Иванов',
-  'Иван',
-  'Иванович',
-  'BY',
-  '220030',
-  'Минская',
-  'Минск',
-  'пр. Независимости',
-  '4',
-  '12',
-];
+const PERSON = PERSON_ANSWERS;
 
 async function startProfile(chat: Chat): Promise<void> {
   await chat.say('/requisites');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotHarness, buttons, lastText, type UserOptions } from '../helpers/bot-harness.js';
 import { Conversation } from '../helpers/conversation.js';
+import { PERSON_ANSWERS } from '../helpers/fixtures.js';
 
 /*
  * Effort stories: what the partner does, counted as messages sent plus buttons tapped, from the
@@ -45,18 +46,7 @@ const WHOIS_PERSON = {
   identity_number: '3140580A001PB1',
   date_of_issue: '01.02.2020',
 };
-const PERSON = [
-  'Иванов',
-  'Иван',
-  'Иванович',
-  'BY',
-  '220030',
-  'Минская',
-  'Минск',
-  'пр. Независимости',
-  '4',
-  '12',
-];
+const PERSON = PERSON_ANSWERS;
 
 const COMPANY_CARD = `ООО «Пример Плюс»
 УНП: 190123456

@@ -1,3 +1,5 @@
+import type { PartnerApi } from '../../src/api/index.js';
+
 /** Shared test data: a customer as a partner would enter one, and a real (throwaway) CSR. */
 
 export const ADDRESS = {
@@ -27,3 +29,32 @@ nJ7s6V15U9+cZXKrt/tpz9jQdXN3crR7phm76l/VUKAAMAoGCCqGSM49BAMCA0cA
 MEQCIFkmbCtQJ//R8g/jWx9EteOWCc6NF+6NjefDd5Imm3ohAiBpio5Taq7yXjvx
 qXXPufCrcZBuF3nOV3GE8URGKxbC3A==
 -----END CERTIFICATE REQUEST-----`;
+
+/** A natural person's answers, typed one per question in the order form asks them (ru). */
+export const PERSON_ANSWERS = [
+  NATURAL_PERSON.last_name,
+  NATURAL_PERSON.first_name,
+  NATURAL_PERSON.middle_name,
+  ADDRESS.country_code,
+  ADDRESS.postal_code,
+  'Минская',
+  ADDRESS.city,
+  ADDRESS.street,
+  ADDRESS.building,
+  ADDRESS.room,
+];
+
+/** Orders a .com domain for `name` straight at the provider (not through the bot); its order id. */
+export async function orderTestDomain(api: PartnerApi, name: string): Promise<number> {
+  const [zone] = (await api.listDomainZones()).filter((z) => z.name === 'com');
+  const created = await api.createDomainOrder({
+    period_unit_count: 1,
+    currency_id: 1,
+    tariff_id: zone?.actual_registration_tariff_id ?? 0,
+    domain: name,
+    ...CONTACTS,
+    natural_person_requisites: NATURAL_PERSON,
+  });
+  if (created.order_id === undefined) throw new Error('the sandbox created no order');
+  return created.order_id;
+}

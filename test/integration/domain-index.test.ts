@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiFactory, type PartnerApi, PartnerTransport } from '../../src/api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { orderTestDomain } from '../helpers/fixtures.js';
 
 /*
  * The domain order index behind `/dns <domain>`: one list call, kept briefly per token, fetched
@@ -23,31 +24,7 @@ afterAll(async () => {
 const listCalls = (since: number) =>
   sandbox.requests.slice(since).filter((r) => r.method === 'GET' && r.path === '/v1/orders/domains').length;
 
-async function orderDomain(api: PartnerApi, name: string): Promise<void> {
-  const [zone] = (await api.listDomainZones()).filter((z) => z.name === 'com');
-  await api.createDomainOrder({
-    period_unit_count: 1,
-    currency_id: 1,
-    tariff_id: zone?.actual_registration_tariff_id ?? 0,
-    domain: name,
-    phone: '+375291234567',
-    email: 'ivan@example.by',
-    natural_person_requisites: {
-      last_name: 'Иванов',
-      first_name: 'Иван',
-      middle_name: 'Иванович',
-      address: {
-        postal_code: '220030',
-        country_code: 'BY',
-        region: 'Минская',
-        city: 'Минск',
-        street: 'Ленина',
-        building: '1',
-        room: '1',
-      },
-    },
-  });
-}
+const orderDomain = (api: PartnerApi, name: string) => orderTestDomain(api, name);
 
 describe('the domain order index', () => {
   it('is kept within its TTL, fetched again when asked fresh or after the TTL', async () => {
