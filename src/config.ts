@@ -92,6 +92,19 @@ const configSchema = z
         .optional(),
     ),
     DEFAULT_LOCALE: z.preprocess(emptyAsUndefined, locale.default('ru')),
+    NOTIFY_INTERVAL_S: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number({ error: 'must be seconds (0 turns the watchers off)' })
+        .int()
+        .min(0)
+        .max(86_400)
+        .default(300),
+    ),
+    NOTIFY_JOB_LOCK_S: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be seconds' }).int().min(2).max(600).default(30),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

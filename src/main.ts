@@ -6,6 +6,7 @@ import { createApiFactory, PartnerTransport } from './api/index.js';
 import { loadTranslations } from './bot/i18n.js';
 import { createBot, registerCommandMenus } from './bot/index.js';
 import { errorForLog } from './bot/middlewares/errors.js';
+import { createNotificationSender } from './bot/notify-sender.js';
 import { installTelegramRetry } from './bot/telegram-retry.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startBotServer } from './http-server.js';
@@ -19,6 +20,12 @@ import { createLowdbStore } from './storage/lowdb-store.js';
 import { closeRedis, connectRedis, RedisUnreachableError } from './storage/redis-connection.js';
 import { createRedisChatLock, createRedisDeduper } from './storage/redis-coordination.js';
 import { createRedisStore } from './storage/redis-store.js';
+import { createRedisWatchStore } from './storage/redis-watch-store.js';
+import { createWatchData } from './storage/watch-data.js';
+import { createLowdbWatchStore } from './storage/watch-store.js';
+import { createBullmqScheduler } from './watchers/bullmq-scheduler.js';
+import { createInProcessScheduler } from './watchers/scheduler.js';
+import { createWatchers, type Watchers } from './watchers/watchers.js';
 
 /**
  * A stop (SIGTERM from a deploy, SIGINT) lets running updates finish for STOP_GRACE_MS, then
@@ -81,12 +88,67 @@ export async function main(env: Record<string, string | undefined> = process.env
     onCall: (event) => logger.debug(event, 'partner api call'),
   });
   const translations = loadTranslations();
+  const apiFor = createApiFactory(transport);
+
+  // The watchers behind /notify poll with a transport of their own: no retries (one call per list
+  // per poll; a failure backs the token off instead), and their polls never queue behind a chat's.
+  const watcherTransport =
+    config.NOTIFY_INTERVAL_S > 0
+      ? new PartnerTransport({
+          baseUrl: config.PARTNER_API_URL,
+          timeoutMs: config.PARTNER_API_TIMEOUT_MS,
+          apiVersion: config.PARTNER_API_VERSION,
+          maxRetries: 0,
+        })
+      : undefined;
+  const watchStore = redis
+    ? createRedisWatchStore({ redis })
+    : createLowdbWatchStore({ dataDir: config.DATA_DIR });
+  const watchers: Watchers | undefined = watcherTransport
+    ? createWatchers({
+        watchData: createWatchData({
+          store: watchStore,
+          keyring,
+          onUnreadable: (event) =>
+            logger.warn({ watchId: event.watchId, err: event.error.message }, 'stored watch unreadable'),
+        }),
+        chatData,
+        apiFor: createApiFactory(watcherTransport),
+        // Its own Telegram client: the sender exists before the bot, which is handed the watchers.
+        sender: createNotificationSender({
+          telegram: new Telegram(config.BOT_TOKEN, { apiRoot: config.TELEGRAM_API_ROOT }),
+          chatData,
+          apiFor,
+          translations,
+          defaultLocale: config.DEFAULT_LOCALE,
+          logger,
+        }),
+        scheduler:
+          redis && config.REDIS_URL
+            ? createBullmqScheduler({
+                redisUrl: config.REDIS_URL,
+                intervalMs: config.NOTIFY_INTERVAL_S * 1000,
+                lockMs: config.NOTIFY_JOB_LOCK_S * 1000,
+                onError: (watchId, error) =>
+                  logger.warn({ watchId, err: errorForLog(error) }, 'watch job failed'),
+              })
+            : createInProcessScheduler({
+                intervalMs: config.NOTIFY_INTERVAL_S * 1000,
+                onError: (watchId, error) =>
+                  logger.warn({ watchId, err: errorForLog(error) }, 'watch run failed'),
+              }),
+        logger,
+        intervalMs: config.NOTIFY_INTERVAL_S * 1000,
+      })
+    : undefined;
+
   const { bot, drain } = createBot({
     botToken: config.BOT_TOKEN,
     telegramApiRoot: config.TELEGRAM_API_ROOT,
     chatData,
-    apiFor: createApiFactory(transport),
+    apiFor,
     translations,
+    watches: watchers,
     logger,
     defaultLocale: config.DEFAULT_LOCALE,
     allowedUserIds: config.ALLOWED_USER_IDS,
@@ -139,6 +201,9 @@ export async function main(env: Record<string, string | undefined> = process.env
     deadline.unref();
     await polling?.stop();
     await server.close();
+    // A poll out on the provider is cut off (it writes nothing then); it is simply asked again later.
+    watcherTransport?.interrupt();
+    await watchers?.stop();
     // Running updates get a grace period; then their provider calls are interrupted, so each
     // still tells its partner (the bot is restarting) instead of dying silently with the process.
     if (!(await settleWithin(inflight, STOP_GRACE_MS))) {
@@ -151,8 +216,10 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
     await drain();
     await store.close();
+    await watchStore.close();
     await releaseDataDir();
     await transport.close();
+    await watcherTransport?.close();
     if (redis) await closeRedis(redis);
     logger.flush();
     clearTimeout(deadline);
@@ -163,6 +230,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   bot.botInfo = await bot.telegram.getMe();
   await registerCommandMenus(bot.telegram, translations, logger);
   logger.info({ username: bot.botInfo.username, mode, port: server.port }, 'bot started');
+  if (!stopping) await watchers?.start();
   if (config.WEBHOOK_URL) {
     await bot.telegram.setWebhook(config.WEBHOOK_URL, {
       ...(config.WEBHOOK_SECRET ? { secret_token: config.WEBHOOK_SECRET } : {}),

@@ -36,6 +36,19 @@ export interface BotContext extends Context {
   partnerApi(): Promise<PartnerApi>;
 }
 
+/**
+ * What the bot tells the watchers behind /notify (main.ts hands them in; the bot does not import
+ * them): a token connected or forgotten in a chat, an invoice the bot created itself.
+ */
+export interface WatchPort {
+  /** A token the provider just accepted here: watched from now on (a stopped watch resumes). */
+  connect(chatId: number, token: string): Promise<void>;
+  /** A token stored earlier: watched if it is not yet. */
+  ensureWatched(chatId: number, token: string): Promise<void>;
+  disconnect(chatId: number, token: string): Promise<void>;
+  noteCreatedInvoice(token: string, invoiceId: number): Promise<void>;
+}
+
 /** Thrown by `ctx.partnerApi()` when the chat has no token; the user is pointed to /token. */
 export class NoTokenError extends Error {
   constructor() {

@@ -10,10 +10,11 @@ import { createCatalogFeature } from './commands/catalog.js';
 import { createDnsFeature, createDnsRecordList } from './commands/dns.js';
 import { createDomainsFeature } from './commands/domains.js';
 import { createFreeTextFeature } from './commands/free-text.js';
+import { createNotifyFeature } from './commands/notify.js';
 import { createOnboardingFeature } from './commands/onboarding.js';
 import { createOrderFormsFeature, createOrderingFeature } from './commands/ordering.js';
 import { createOrdersFeature } from './commands/orders.js';
-import type { BotContext, BotSession } from './context.js';
+import type { BotContext, BotSession, WatchPort } from './context.js';
 import { type Feature, registerFeatures } from './feature.js';
 import { LOCALES, pickLocale, type Translations } from './i18n.js';
 import { createAccessGuard } from './middlewares/access.js';
@@ -22,6 +23,7 @@ import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlew
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
 import { createGroupScope } from './middlewares/group-scope.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
+import { createWatchEnsurer } from './middlewares/watch-ensurer.js';
 import { PagedLists } from './paged-list.js';
 import { createDnsAddFlow } from './scenes/order/dns-add-flow.js';
 import { OrderEngine } from './scenes/order/engine.js';
@@ -42,6 +44,8 @@ export interface BotDeps {
   deduper?: UpdateDeduper;
   /** Keeps other instances out of a chat while this one handles it (Redis). */
   chatLock?: ChatLock;
+  /** The watchers behind /notify (absent when NOTIFY_INTERVAL_S=0). */
+  watches?: WatchPort | undefined;
 }
 
 /** Commands in menu order; each has `commands.<name>` descriptions in both languages. */
@@ -52,6 +56,7 @@ export const MENU_COMMANDS = [
   'order',
   'orders',
   'requisites',
+  'notify',
   'dns',
   'ns',
   'cert',
@@ -108,6 +113,8 @@ export function createBot(deps: BotDeps): PartnerBot {
   );
   bot.use(createChatContext(deps));
   bot.use(createAccessGuard(deps.allowedUserIds));
+  // A token stored before the watchers existed (or while they were off) is watched from its next update.
+  if (deps.watches) bot.use(createWatchEnsurer(deps.chatData, deps.watches, deps.logger));
   // Until team chats exist: in groups only commands addressed to the bot and replies to it.
   bot.use(createGroupScope(deps));
   bot.use(
@@ -155,12 +162,14 @@ export function createFeatures(deps: BotDeps) {
       dnsAdd: createDnsAddFlow({ showAdded }),
     },
     downloadFile: downloadTelegramFile,
+    watches: deps.watches,
   });
   const features: Feature[] = [
     createOnboardingFeature(deps),
-    createBillingFeature({ lists }),
+    createBillingFeature({ lists, chatData: deps.chatData }),
     createCatalogFeature({ lists }),
     createOrdersFeature({ lists, chatData: deps.chatData }),
+    createNotifyFeature({ chatData: deps.chatData, watching: deps.watches !== undefined }),
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
     createOrderingFeature({ engine, chatData: deps.chatData }),

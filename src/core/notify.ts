@@ -123,6 +123,8 @@ export interface PaymentArrivedEvent extends EventBase<'paymentArrived'> {
   readonly invoiceId: number;
   /** The invoice's number when the invoice is in the list. */
   readonly invoiceNumber: string | undefined;
+  /** The invoice's currency when the invoice is in the list (payments carry none). */
+  readonly currencyId: number | undefined;
   readonly amount: number;
   readonly paymentDate: string;
 }
@@ -327,7 +329,7 @@ export function diff(
   }
 
   const events: NotificationEvent[] = [];
-  const invoiceNumbers = new Map(lists.invoices.map((i) => [i.invoice_id, i.invoice_number]));
+  const invoicesById = new Map(lists.invoices.map((i) => [i.invoice_id, i]));
 
   const seenPayments = new Set(previous.payments);
   for (const payment of lists.payments) {
@@ -338,7 +340,8 @@ export function diff(
       id: `paymentArrived:${payment.payment_id}`,
       paymentId: payment.payment_id,
       invoiceId: payment.invoice_id,
-      invoiceNumber: invoiceNumbers.get(payment.invoice_id),
+      invoiceNumber: invoicesById.get(payment.invoice_id)?.invoice_number,
+      currencyId: invoicesById.get(payment.invoice_id)?.currency_id,
       amount: payment.amount,
       paymentDate: payment.payment_date,
     });

@@ -11,7 +11,7 @@
  * session, which telegraf makes after every update: a draft that does not open is lost anyway).
  */
 import { isPlainObject, serializeCanonical, toJsonObject } from './chat-doc.js';
-import type { ChatDoc, ChatStore, Locale } from './chat-store.js';
+import type { ChatDoc, ChatStore, Locale, NotifySettings } from './chat-store.js';
 import type { Keyring } from './crypto.js';
 
 /** A saved set of customer requisites, offered again in later orders. */
@@ -73,6 +73,13 @@ export interface ChatData {
   rememberOrderDomain(chatId: number, orderId: number, domain: string): Promise<void>;
   /** The domain remembered for an order, if the chat created it. */
   getOrderDomain(chatId: number, orderId: number): Promise<string | undefined>;
+  /** The chat's `/notify` settings (`{}`: every kind on, no quiet hours). */
+  getNotifySettings(chatId: number): Promise<NotifySettings>;
+  setNotifySettings(chatId: number, settings: NotifySettings): Promise<void>;
+  /** Remembers the message that carried an invoice's link (the chat's latest 200 are kept). */
+  rememberInvoiceLink(chatId: number, invoiceId: number, messageId: number): Promise<void>;
+  /** The message that carried the invoice's link in this chat, if the bot sent one. */
+  getInvoiceLink(chatId: number, invoiceId: number): Promise<number | undefined>;
   /** Forgets everything about the chat: locale, token, profiles, session. */
   wipe(chatId: number): Promise<void>;
   /**
@@ -98,6 +105,9 @@ function isEmptySession(session: Record<string, unknown>): boolean {
     (value) => value === undefined || (isPlainObject(value) && Object.keys(value).length === 0),
   );
 }
+
+/** How many invoice link messages a chat remembers (the lowest invoice ids go first). */
+const MAX_INVOICE_LINKS = 200;
 
 /** How many order domains a chat remembers (the oldest go first). */
 const MAX_ORDER_DOMAINS = 200;
@@ -345,6 +355,34 @@ export function createChatData(options: ChatDataOptions): ChatData {
           ? domains[String(orderId)]
           : undefined;
       return typeof domain === 'string' ? domain : undefined;
+    },
+
+    async getNotifySettings(chatId) {
+      const settings = (await readDoc(chatId))?.notify;
+      return isPlainObject(settings) ? settings : {};
+    },
+
+    async setNotifySettings(chatId, settings) {
+      const empty = (settings.off ?? []).length === 0 && settings.quiet === undefined;
+      await updateDoc(chatId, ({ notify: _old, ...rest }) => (empty ? rest : { ...rest, notify: settings }));
+    },
+
+    async rememberInvoiceLink(chatId, invoiceId, messageId) {
+      await updateDoc(chatId, (doc) => {
+        const kept = Object.entries(doc.invoiceLinks ?? {}).filter(([id]) => id !== String(invoiceId));
+        const next = Object.fromEntries([
+          ...kept.slice(-(MAX_INVOICE_LINKS - 1)),
+          [String(invoiceId), messageId],
+        ]);
+        return { ...doc, invoiceLinks: next };
+      });
+    },
+
+    async getInvoiceLink(chatId, invoiceId) {
+      const links = (await readDoc(chatId))?.invoiceLinks;
+      const message =
+        links !== undefined && Object.hasOwn(links, String(invoiceId)) ? links[String(invoiceId)] : undefined;
+      return Number.isSafeInteger(message) ? message : undefined;
     },
 
     async wipe(chatId) {

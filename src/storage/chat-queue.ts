@@ -5,18 +5,18 @@
  */
 
 /** Per-chat serial execution with a way to wait for everything in flight. */
-export interface ChatQueue {
+export interface ChatQueue<K extends number | string = number> {
   /** Runs `task` after every earlier task of the same chat has settled. */
-  run<T>(chatId: number, task: () => Promise<T>): Promise<T>;
+  run<T>(chatId: K, task: () => Promise<T>): Promise<T>;
   /** Resolves once every task queued so far has settled. */
   drain(): Promise<void>;
   /** Whether a task of this chat is queued or running. */
-  isBusy(chatId: number): boolean;
+  isBusy(chatId: K): boolean;
 }
 
-/** Creates an empty queue; idle chats leave no trace in it. */
-export function createChatQueue(): ChatQueue {
-  const tails = new Map<number, Promise<void>>();
+/** Creates an empty queue (keyed by chat id, or by any other name); idle keys leave no trace. */
+export function createChatQueue<K extends number | string = number>(): ChatQueue<K> {
+  const tails = new Map<K, Promise<void>>();
 
   return {
     run(chatId, task) {

@@ -24,11 +24,23 @@ export interface ChatDoc {
    * domain as sent. The provider's lists omit it, so the bot remembers what it sent.
    */
   orderDomains?: Record<string, string>;
+  /** What `/notify` tells this chat; absent: every kind on, no quiet hours. */
+  notify?: NotifySettings;
+  /** Invoice id → the message that carried its link (the latest 200), edited once it is paid. */
+  invoiceLinks?: Record<string, number>;
   /**
    * Sealed JSON of the telegraf session (scene state); absent when empty. A plain object in
    * documents written before sessions were sealed: still read, and sealed by the next write.
    */
   session?: string | Record<string, unknown>;
+}
+
+/** A chat's `/notify` settings. */
+export interface NotifySettings {
+  /** Notification kinds this chat turned off (`NotificationKind` names). */
+  off?: string[];
+  /** Quiet hours on a Minsk clock: messages wait until `to`. */
+  quiet?: { from: number; to: number };
 }
 
 /** Raw per-chat document storage: lowdb (one process) or Redis (several processes). */

@@ -60,11 +60,20 @@ export interface Keyring {
   readonly currentKeyId: string;
   /** Ids of every key that can open values, the current one first. */
   readonly keyIds: readonly string[];
-  /** Seals `plaintext` for `chatId` with the current key. */
-  seal(plaintext: string, chatId: number): string;
-  /** Opens a value sealed for `chatId` by any key of the ring; throws `SealError` when it can't. */
-  open(sealed: string, chatId: number): string;
+  /**
+   * Seals `plaintext` for its owner with the current key: a chat id, or a scoped name such as
+   * `watch:<id>` for what is kept per token rather than per chat.
+   */
+  seal(plaintext: string, owner: SealOwner): string;
+  /** Opens a value sealed for `owner` by any key of the ring; throws `SealError` when it can't. */
+  open(sealed: string, owner: SealOwner): string;
 }
+
+/**
+ * Whom a sealed value belongs to, bound as additional data: a chat id, or `<scope>:<name>`
+ * (the colon keeps a scoped owner from ever reading as a chat id).
+ */
+export type SealOwner = number | `${string}:${string}`;
 
 /** One named 32-byte key. */
 export interface KeyEntry {
@@ -97,11 +106,11 @@ export function createKeyring(entries: readonly KeyEntry[]): Keyring {
   return {
     currentKeyId,
     keyIds: [...keys.keys()],
-    seal(plaintext, chatId) {
-      assertChatId(chatId);
+    seal(plaintext, owner) {
+      assertOwner(owner);
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', currentKey, iv, { authTagLength: TAG_BYTES });
-      cipher.setAAD(buildAad(currentKeyId, chatId));
+      cipher.setAAD(buildAad(currentKeyId, owner));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       const tag = cipher.getAuthTag();
       return [
@@ -112,8 +121,8 @@ export function createKeyring(entries: readonly KeyEntry[]): Keyring {
         ciphertext.toString('base64url'),
       ].join('.');
     },
-    open(sealed, chatId) {
-      assertChatId(chatId);
+    open(sealed, owner) {
+      assertOwner(owner);
       const parts = sealed.split('.');
       if (parts.length !== 5) throw new SealError('malformed', 'sealed value is not in the v1 format');
       const [version, keyId, ivPart, tagPart, ciphertextPart] = parts as [
@@ -139,7 +148,7 @@ export function createKeyring(entries: readonly KeyEntry[]): Keyring {
         throw new SealError('malformed', 'sealed value has a malformed part');
       }
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-      decipher.setAAD(buildAad(keyId, chatId));
+      decipher.setAAD(buildAad(keyId, owner));
       decipher.setAuthTag(tag);
       try {
         return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
@@ -231,8 +240,15 @@ async function readKeyFile(file: string): Promise<Keyring> {
 }
 
 /** Binds format, key id and chat id: a value moved to another chat or relabelled fails to open. */
-function buildAad(keyId: string, chatId: number): Buffer {
-  return Buffer.from(`${FORMAT_VERSION}.${keyId}.${chatId}`, 'utf8');
+function buildAad(keyId: string, owner: SealOwner): Buffer {
+  return Buffer.from(`${FORMAT_VERSION}.${keyId}.${owner}`, 'utf8');
+}
+
+const SCOPED_OWNER = /^[a-z]+:[A-Za-z0-9_-]{1,64}$/;
+
+function assertOwner(owner: SealOwner): void {
+  if (typeof owner === 'number') assertChatId(owner);
+  else if (!SCOPED_OWNER.test(owner)) throw new TypeError('a scoped seal owner is <scope>:<name>');
 }
 
 /** Decodes base64url and rejects non-canonical spellings, so every changed character is noticed. */

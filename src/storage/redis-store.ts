@@ -65,6 +65,27 @@ redis.call('RENAME', KEYS[1], KEYS[2])
 return 1
 `;
 
+/**
+ * Writes `next` ('' deletes) only if `key` still holds `expected` ('' = absent); false when
+ * another writer came first. Shared by every optimistic read-modify-write on Redis.
+ */
+export async function compareAndSet(
+  redis: Redis,
+  key: string,
+  expected: string,
+  next: string,
+): Promise<boolean> {
+  let result: unknown;
+  try {
+    result = await redis.evalsha(COMPARE_AND_SET_SHA, 1, key, expected, next);
+  } catch (error) {
+    // The server forgets scripts on restart or SCRIPT FLUSH; EVAL loads it again.
+    if (!(error instanceof Error && error.message.includes('NOSCRIPT'))) throw error;
+    result = await redis.eval(COMPARE_AND_SET, 1, key, expected, next);
+  }
+  return result === 1;
+}
+
 /** Key of a chat's document. */
 export function formatChatKey(prefix: string, chatId: number): string {
   assertChatId(chatId);
@@ -84,18 +105,6 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
     return queue.run(chatId, () => task(key));
   }
 
-  async function compareAndSet(key: string, expected: string, next: string): Promise<boolean> {
-    let result: unknown;
-    try {
-      result = await redis.evalsha(COMPARE_AND_SET_SHA, 1, key, expected, next);
-    } catch (error) {
-      // The server forgets scripts on restart or SCRIPT FLUSH; EVAL loads it again.
-      if (!(error instanceof Error && error.message.includes('NOSCRIPT'))) throw error;
-      result = await redis.eval(COMPARE_AND_SET, 1, key, expected, next);
-    }
-    return result === 1;
-  }
-
   return {
     read(chatId) {
       return withChat(chatId, async (key) => {
@@ -113,7 +122,7 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
           const nextText = isEmptyChatDoc(next) ? '' : serializeChatDoc(next);
           const currentText = raw === null ? '' : serializeChatDoc(current);
           if (nextText === currentText) return next;
-          if (await compareAndSet(key, raw ?? '', nextText)) return next;
+          if (await compareAndSet(redis, key, raw ?? '', nextText)) return next;
           if (attempt >= maxAttempts) {
             throw new UpdateConflictError(`chat ${chatId} kept changing; gave up after ${attempt} attempts`);
           }

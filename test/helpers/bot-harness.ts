@@ -16,6 +16,7 @@ import {
 } from '../../src/api/index.js';
 import { loadTranslations } from '../../src/bot/i18n.js';
 import { createBot } from '../../src/bot/index.js';
+import { createNotificationSender } from '../../src/bot/notify-sender.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
@@ -24,6 +25,11 @@ import { createKeyring, type Keyring } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { createRedisChatLock, createRedisDeduper } from '../../src/storage/redis-coordination.js';
 import { createRedisStore } from '../../src/storage/redis-store.js';
+import { createRedisWatchStore } from '../../src/storage/redis-watch-store.js';
+import { createWatchData } from '../../src/storage/watch-data.js';
+import { createLowdbWatchStore, type WatchStore } from '../../src/storage/watch-store.js';
+import { createInProcessScheduler } from '../../src/watchers/scheduler.js';
+import { createWatchers, type Watchers } from '../../src/watchers/watchers.js';
 
 /** One Bot API call the bot made, as telegraf passed it to `callApi`. */
 export interface BotCall {
@@ -31,6 +37,8 @@ export interface BotCall {
   payload: Record<string, unknown>;
   /** How many requests the sandbox had received when this call was made. */
   providerRequestsBefore: number;
+  /** The message id Telegram gave a sent message. */
+  messageId?: number;
 }
 
 export interface UserOptions {
@@ -61,6 +69,11 @@ export interface HarnessOptions {
   keyring?: Keyring;
   /** Where this harness starts numbering update ids (instances must not collide). */
   firstUpdateId?: number;
+  /**
+   * The watchers behind /notify, wired as main.ts wires them, with a scheduler that never fires on
+   * its own: a test polls with `pollWatches()`, at the harness's clock (`now`).
+   */
+  watchers?: boolean;
 }
 const BOT_INFO = {
   id: 7_000_000_001,
@@ -89,6 +102,10 @@ export class BotHarness {
 
   store!: ChatStore;
   chatData!: ChatData;
+  watchStore: WatchStore | undefined;
+  watchers: Watchers | undefined;
+  /** The watchers' clock; a test moves it (quiet hours, reminders). */
+  now: Date | undefined;
   bot!: ReturnType<typeof createBot>['bot'];
   /** Every line the bot's logger wrote. */
   readonly logLines: string[] = [];
@@ -100,6 +117,7 @@ export class BotHarness {
     readonly dataDir: string,
     private readonly keyring: Keyring,
     private readonly transport: PartnerTransport,
+    private readonly watcherTransport: PartnerTransport,
     private readonly fileServer: Server,
     private readonly options: HarnessOptions,
   ) {}
@@ -115,7 +133,16 @@ export class BotHarness {
     const fileServer = createServer();
     await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
     const keyring = options.keyring ?? createKeyring([{ id: 't1', key: randomBytes(32) }]);
-    const harness = new BotHarness(sandbox, dataDir, keyring, transport, fileServer, options);
+    const watcherTransport = new PartnerTransport({ baseUrl: sandbox.url, timeoutMs: 3_000, maxRetries: 0 });
+    const harness = new BotHarness(
+      sandbox,
+      dataDir,
+      keyring,
+      transport,
+      watcherTransport,
+      fileServer,
+      options,
+    );
     fileServer.on('request', (req, res) => {
       const id = decodeURIComponent(req.url?.split('/').at(-1) ?? '');
       const content = harness.files.get(id);
@@ -137,14 +164,39 @@ export class BotHarness {
       destination: { write: (line: string) => this.logLines.push(line) },
     });
     const { port } = this.fileServer.address() as AddressInfo;
+    const translations = loadTranslations();
+    if (this.options.watchers) {
+      this.watchStore = redis
+        ? createRedisWatchStore({ redis: redis.redis, prefix: redis.prefix })
+        : createLowdbWatchStore({ dataDir: this.dataDir });
+      this.watchers = createWatchers({
+        watchData: createWatchData({ store: this.watchStore, keyring: this.keyring }),
+        chatData: this.chatData,
+        // As main.ts: the watchers' own transport, which never retries (one call per list per poll).
+        apiFor: createApiFactory(this.watcherTransport),
+        sender: createNotificationSender({
+          telegram: new Telegram(this.botToken, { apiRoot: `http://127.0.0.1:${port}` }),
+          chatData: this.chatData,
+          apiFor: createApiFactory(this.transport),
+          translations,
+          defaultLocale: this.options.defaultLocale ?? 'ru',
+          logger,
+        }),
+        scheduler: createInProcessScheduler({ intervalMs: 300_000 }),
+        logger,
+        intervalMs: 300_000,
+        now: () => this.now ?? new Date(),
+      });
+    }
     this.bot = createBot({
       botToken: this.botToken,
       telegramApiRoot: `http://127.0.0.1:${port}`,
       chatData: this.chatData,
       apiFor: createApiFactory(this.transport),
-      translations: loadTranslations(),
+      translations,
       logger,
       defaultLocale: this.options.defaultLocale ?? 'ru',
+      watches: this.watchers,
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     }).bot;
@@ -154,7 +206,16 @@ export class BotHarness {
   /** A new bot on the same stored data, as after a process restart. */
   async restart() {
     await this.store.close();
+    await this.watchStore?.close();
     this.build();
+  }
+
+  /** Runs one poll of every watch (as the schedule would) and returns the Bot API calls it caused. */
+  async pollWatches(): Promise<BotCall[]> {
+    const before = this.calls.length;
+    if (!this.watchers || !this.watchStore) throw new Error('start the harness with { watchers: true }');
+    for (const id of await this.watchStore.ids()) await this.watchers.runWatch(id);
+    return this.calls.slice(before);
   }
 
   /** Feeds a message carrying a document; the bot downloads it through getFile. */
@@ -187,7 +248,8 @@ export class BotHarness {
   }
 
   private answer(method: string, payload: Record<string, unknown>): unknown {
-    this.calls.push({ method, payload, providerRequestsBefore: this.sandbox.requests.length });
+    const call: BotCall = { method, payload, providerRequestsBefore: this.sandbox.requests.length };
+    this.calls.push(call);
     const failure = this.failures.get(method);
     if (failure) {
       this.failures.delete(method);
@@ -197,7 +259,8 @@ export class BotHarness {
     switch (method) {
       case 'sendMessage':
       case 'sendDocument':
-        return { message_id: this.nextMessageId++, date: 0, chat, text: payload.text };
+        call.messageId = this.nextMessageId++;
+        return { message_id: call.messageId, date: 0, chat, text: payload.text };
       case 'editMessageText':
         return { message_id: payload.message_id, date: 0, chat, text: payload.text };
       case 'getFile':
@@ -253,7 +316,9 @@ export class BotHarness {
       spy = undefined;
     }
     await this.store.close();
+    await this.watchStore?.close();
     await this.transport.close();
+    await this.watcherTransport.close();
     if (!this.options.sandbox) await this.sandbox.close();
     await new Promise((resolve) => this.fileServer.close(resolve));
     await rm(this.dataDir, { recursive: true, force: true });

@@ -48,6 +48,8 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   nsApply: { code: 'nx', args: ['int', 'word'] },
   checkDomain: { code: 'cd', args: ['word'] },
   dismiss: { code: 'dn', args: ['word'] },
+  notifyToggle: { code: 'nt', args: ['word'] },
+  notifyQuiet: { code: 'nq', args: ['word'] },
   noop: { code: 'x', args: [] },
 };
 

@@ -136,6 +136,7 @@ describe('diff', () => {
         paymentId: 7,
         invoiceId: 1,
         invoiceNumber: 'СФ-2026-1',
+        currencyId: 933,
         amount: 12.5,
         paymentDate: '10.03.2026',
       },

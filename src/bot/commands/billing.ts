@@ -2,6 +2,7 @@ import { Composer, Markup } from 'telegraf';
 import type { Invoice, PartnerApi } from '../../api/index.js';
 import { escapeHtml } from '../../core/format.js';
 import { echoInput } from '../../core/text.js';
+import type { ChatData } from '../../storage/chat-data.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
@@ -38,7 +39,7 @@ const idOf = (filter: string) => (filter === '-' ? undefined : Number(filter));
 
 /** Sends a public link as text (to forward) and as a URL button. */
 async function sendLink(ctx: BotContext, titleKey: string, params: Record<string, unknown>, url: string) {
-  await ctx.reply(renderLink(ctx.t, titleKey, params, url), {
+  return ctx.reply(renderLink(ctx.t, titleKey, params, url), {
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
     ...linkKeyboard(ctx.t('common:openLink'), url),
@@ -46,8 +47,8 @@ async function sendLink(ctx: BotContext, titleKey: string, params: Record<string
 }
 
 /** /invoices, /invoice, /payments, /statements, /statement, /partner_statements, /partner_statement. */
-export function createBillingFeature(deps: { lists: PagedLists }): Feature {
-  const { lists } = deps;
+export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatData }): Feature {
+  const { lists, chatData } = deps;
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
 
@@ -151,7 +152,14 @@ export function createBillingFeature(deps: { lists: PagedLists }): Feature {
 
   /** The link of an invoice, named by its number as the client sees it (`СФ-2026-5001`). */
   const sendInvoiceLink = async (ctx: BotContext, invoice: Invoice, url: string) => {
-    await sendLink(ctx, 'billing:invoiceLink', { number: escapeHtml(invoice.invoice_number) }, url);
+    const sent = await sendLink(
+      ctx,
+      'billing:invoiceLink',
+      { number: escapeHtml(invoice.invoice_number) },
+      url,
+    );
+    // Remembered so that the message is marked paid when the payment arrives (/notify).
+    if (ctx.chat) await chatData.rememberInvoiceLink(ctx.chat.id, invoice.invoice_id, sent.message_id);
   };
   const showInvoiceLink = async (ctx: BotContext, invoiceId: number) => {
     const api = await ctx.partnerApi();

@@ -57,6 +57,9 @@ export function createOnboardingFeature(deps: TokenDeps): Feature {
       return;
     }
     await ctx.scene.leave();
+    // The watch first: should it fail, the partner is told and the chat is still as it was.
+    const token = await deps.chatData.getToken(ctx.chat.id);
+    if (token !== undefined) await deps.watches?.disconnect(ctx.chat.id, token);
     await deps.chatData.wipe(ctx.chat.id);
     // The session middleware writes the (now empty) session back after this handler.
     ctx.session = {};

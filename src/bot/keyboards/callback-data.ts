@@ -65,6 +65,9 @@ const ACTIONS = {
   checkDomain: { code: 'cd', args: ['word'] },
   /** "No" on a confirmation: the question is edited to say what was left unchanged (its topic). */
   dismiss: { code: 'dn', args: ['word'] },
+  /** `/notify`: turn a notification kind on or off; set quiet hours (`22-8`) or none (`off`). */
+  notifyToggle: { code: 'nt', args: ['word'] },
+  notifyQuiet: { code: 'nq', args: ['word'] },
   /** A button that does nothing (page counter). */
   noop: { code: 'x', args: [] },
 } as const satisfies Record<string, { code: string; args: readonly ArgKind[] }>;

@@ -2,7 +2,7 @@ import { Composer, Scenes } from 'telegraf';
 import { type ApiFactory, ApiHttpError } from '../../api/index.js';
 import type { Logger } from '../../logger.js';
 import type { ChatData } from '../../storage/chat-data.js';
-import type { BotContext } from '../context.js';
+import type { BotContext, WatchPort } from '../context.js';
 import { errorForLog } from '../middlewares/errors.js';
 import { sceneAnswers } from './guards.js';
 
@@ -16,6 +16,7 @@ export interface TokenDeps {
   chatData: ChatData;
   apiFor: ApiFactory;
   logger: Logger;
+  watches?: WatchPort | undefined;
 }
 
 type ChatContext = BotContext & { chat: NonNullable<BotContext['chat']> };
@@ -73,7 +74,10 @@ export async function takeToken(ctx: ChatContext, text: string, deps: TokenDeps)
     await reply('onboarding:tokenUncheckable');
     return;
   }
+  const previous = await deps.chatData.getToken(ctx.chat.id);
   await deps.chatData.setToken(ctx.chat.id, token);
+  if (previous !== undefined && previous !== token) await deps.watches?.disconnect(ctx.chat.id, previous);
+  await deps.watches?.connect(ctx.chat.id, token);
   await leaveTokenStep(ctx);
   deps.logger.info({ chatId: ctx.chat.id }, 'partner token stored');
   await reply('onboarding:tokenSaved');

@@ -7,7 +7,7 @@ import { MESSAGE_LIMIT } from '../../../core/paging.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../../core/text.js';
 import type { Logger } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
-import { type BotContext, UserInputError } from '../../context.js';
+import { type BotContext, UserInputError, type WatchPort } from '../../context.js';
 import type { CallbackRegistrar } from '../../feature.js';
 import { encodeCallback } from '../../keyboards/callback-data.js';
 import { inRows, linkKeyboard } from '../../keyboards/list.js';
@@ -49,6 +49,8 @@ export interface OrderEngineDeps {
   flows: Record<FormKind, OrderFlow>;
   /** Downloads a file the user sent (a CSR); the bot passes telegraf's file link + fetch. */
   downloadFile(ctx: BotContext, fileId: string): Promise<string>;
+  /** The watchers: an invoice the bot created is never announced to the partner as "new". */
+  watches?: WatchPort | undefined;
 }
 
 /**
@@ -563,18 +565,32 @@ export class OrderEngine {
       { chatId: ctx.chat?.id, orderId: result.order_id, kind: draft.kind },
       'order created',
     );
+    const chatId = ctx.chat?.id;
+    const invoiceId = result.invoice_id;
+    if (invoiceId !== undefined && chatId !== undefined && this.deps.watches) {
+      // Before anything else: the next poll must already know this invoice is the bot's own.
+      const token = await this.deps.chatData.getToken(chatId);
+      if (token !== undefined) {
+        await this.deps.watches.noteCreatedInvoice(token, invoiceId).catch((error: unknown) => {
+          this.deps.logger.warn({ chatId, err: errorForLog(error) }, 'could not note a created invoice');
+        });
+      }
+    }
     let url = result.invoice_url;
-    if (!url && result.invoice_id !== undefined)
-      url = await env.api.getInvoiceUrl(result.invoice_id).catch(() => undefined);
+    if (!url && invoiceId !== undefined) url = await env.api.getInvoiceUrl(invoiceId).catch(() => undefined);
     const text = ctx.t('order:created', {
       orderId: result.order_id ?? '—',
-      invoiceId: result.invoice_id ?? '—',
+      invoiceId: invoiceId ?? '—',
     });
-    await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
+    const sent = await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
       ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url) : {}),
     });
+    // The message carries the invoice's link: it is marked paid when the payment arrives.
+    if (url && invoiceId !== undefined && chatId !== undefined) {
+      await this.deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
+    }
   }
 
   /** After a timeout the order may exist: look for it before offering to try again. */

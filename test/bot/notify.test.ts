@@ -1,0 +1,225 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Invoice } from '../../src/api/index.js';
+import { type BotCall, BotHarness, buttonData, buttons, texts } from '../helpers/bot-harness.js';
+
+/*
+ * The bot comes to the partner (/notify): stories of what the partner sees when the provider's
+ * state changes (the sandbox's control calls), polled as the schedule would poll.
+ */
+
+const sent = (calls: BotCall[]) => calls.filter((c) => c.method === 'sendMessage');
+const edits = (calls: BotCall[]) => calls.filter((c) => c.method === 'editMessageText');
+
+/** A Minsk wall-clock time as an instant (Minsk is UTC+3). */
+const minsk = (iso: string) => new Date(`${iso}+03:00`);
+
+let h: BotHarness;
+afterEach(async () => {
+  await h?.stop();
+});
+
+async function connected(options: Parameters<typeof BotHarness.start>[0] = {}) {
+  h = await BotHarness.start({ watchers: true, ...options });
+  await h.connect();
+  return h;
+}
+
+async function unpaidInvoices(): Promise<Invoice[]> {
+  return (await h.api().listInvoices()).filter((i) => i.state === 'WaitingForPayment');
+}
+
+async function firstUnpaid(): Promise<Invoice> {
+  const [invoice] = await unpaidInvoices();
+  if (!invoice) throw new Error('the seed has no unpaid invoice');
+  return invoice;
+}
+
+describe('a payment arrives', () => {
+  it('is told once, and the earlier link message is marked paid', async () => {
+    await connected();
+    expect(sent(await h.pollWatches())).toEqual([]);
+    const invoice = await firstUnpaid();
+    const link = await h.send(`/invoice ${invoice.invoice_id}`);
+    const linkMessage = sent(link).at(-1);
+    expect(String(linkMessage?.payload.text)).toContain(invoice.invoice_number);
+
+    h.sandbox.payInvoice(invoice.invoice_id);
+    const calls = await h.pollWatches();
+    const told = sent(calls);
+    expect(told).toHaveLength(1);
+    expect(String(told[0]?.payload.text)).toContain(`Пришла оплата по счёту № ${invoice.invoice_number}`);
+    expect(String(told[0]?.payload.text)).toMatch(/\d+,\d\d BYN|\d+,\d\d USD|\d+,\d\d EUR|\d+,\d\d RUB/);
+    const edited = edits(calls);
+    expect(edited).toHaveLength(1);
+    expect(edited[0]?.payload.message_id).toBe(linkMessage?.messageId);
+    expect(String(edited[0]?.payload.text)).toContain(`Счёт № ${invoice.invoice_number} — ✅ оплачен`);
+    expect(buttons(edited).map((b) => b.url)).toEqual([expect.stringContaining('/s/')]);
+
+    expect(sent(await h.pollWatches())).toEqual([]);
+  });
+
+  it('restarting between the payment and the poll still tells it exactly once', async () => {
+    await connected();
+    await h.pollWatches();
+    const invoice = await firstUnpaid();
+    h.sandbox.payInvoice(invoice.invoice_id);
+    await h.restart();
+    expect(texts(await h.pollWatches()).filter((t) => t.includes('Пришла оплата'))).toHaveLength(1);
+    await h.restart();
+    expect(sent(await h.pollWatches())).toEqual([]);
+  });
+
+  it('the first poll after connecting records silently, whatever is already there', async () => {
+    await connected();
+    const first = await h.pollWatches();
+    expect(sent(first)).toEqual([]);
+    // Four list calls, and nothing more.
+    const polled = h.sandbox.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+    expect(polled).toEqual(
+      expect.arrayContaining([
+        '/v1/billing/invoices',
+        '/v1/billing/payments',
+        '/v1/orders',
+        '/v1/orders/domains',
+      ]),
+    );
+  });
+
+  it('more than three events at once come as one digest, in the chat’s language', async () => {
+    await connected();
+    await h.send('/lang en');
+    await h.pollWatches();
+    const unpaid = await unpaidInvoices();
+    expect(unpaid.length).toBeGreaterThanOrEqual(4);
+    for (const invoice of unpaid.slice(0, 4)) h.sandbox.payInvoice(invoice.invoice_id);
+    const told = sent(await h.pollWatches());
+    expect(told).toHaveLength(1);
+    const text = String(told[0]?.payload.text);
+    expect(text).toContain('4 new events');
+    expect(text.match(/Payment received/g)).toHaveLength(4);
+    expect(text).not.toMatch(/WaitingForPayment|Paid\b|оплат/);
+  });
+});
+
+describe('other events', () => {
+  it('a renewal invoice made outside the bot is told with its link button', async () => {
+    await connected();
+    await h.pollWatches();
+    const [order] = (await h.api().listOrders()).filter((o) => o.completed);
+    if (!order) throw new Error('no completed order in the seed');
+    const created = h.sandbox.createInvoice(order.order_id);
+    const calls = await h.pollWatches();
+    const told = sent(calls);
+    expect(told).toHaveLength(1);
+    expect(String(told[0]?.payload.text)).toContain(`Новый счёт № ${created.invoice_number}`);
+    expect(buttons(told)).toMatchObject([
+      { text: `🔗 Счёт ${created.invoice_number}`, url: created.invoice_url },
+    ]);
+  });
+
+  it('an order completed at the provider is told by its number', async () => {
+    await connected();
+    await h.pollWatches();
+    const [order] = (await h.api().listOrders()).filter((o) => !o.completed);
+    if (!order) throw new Error('no open order in the seed');
+    h.sandbox.completeOrder(order.order_id);
+    const told = texts(await h.pollWatches());
+    expect(told).toEqual([expect.stringContaining(`✅ Заказ № ${order.number} выполнен`)]);
+  });
+
+  it('a domain 7 days before expiry is reminded once, by name, with the day count in words', async () => {
+    await connected();
+    h.now = minsk('2026-11-24T12:00:00');
+    await h.pollWatches();
+    const isoOf = (date: string) => date.split('.').reverse().join('-');
+    const domain = (await h.api().listDomainOrders())
+      .filter((d) => d.expiration_date && d.advanced?.domain && isoOf(d.expiration_date) > '2026-12-31')
+      .sort((a, b) => isoOf(a.expiration_date ?? '').localeCompare(isoOf(b.expiration_date ?? '')))[0];
+    const name = domain?.advanced?.domain;
+    const expires = domain?.expiration_date;
+    if (!name || !expires) throw new Error('no domain order expiring next year in the seed');
+    const weekBefore = new Date(minsk(`${isoOf(expires)}T10:00:00`).getTime() - 7 * 24 * 60 * 60_000);
+    h.now = weekBefore;
+    const told = texts(await h.pollWatches()).join('\n');
+    expect(told).toContain(`${name}</b> истекает ${expires} — через 7 дней`);
+    h.now = new Date(weekBefore.getTime() + 6 * 60 * 60_000);
+    expect(texts(await h.pollWatches()).join('\n')).not.toContain(name);
+  });
+});
+
+describe('/notify settings', () => {
+  it('shows every kind as a button in Russian, and a tap turns a kind off with a toast and an edit', async () => {
+    await connected();
+    const screen = await h.send('/notify');
+    expect(texts(screen)[0]).toContain('Уведомления');
+    expect(texts(screen)[0]).toContain('Тихие часы: нет');
+    expect(buttons(screen).map((b) => b.text)).toEqual([
+      '✅ оплата счёта',
+      '✅ заказ выполнен',
+      '✅ новый счёт (продление и другие, выставленные не через бота)',
+      '✅ счёт истекает завтра',
+      '✅ домен истекает через 30, 7 и 1 день',
+      '🌙 Тихие часы 22–8',
+      '🌙 Тихие часы 23–9',
+    ]);
+    const tap = await h.press(buttonData(screen, 'оплата счёта'));
+    expect(tap.find((c) => c.method === 'answerCallbackQuery')?.payload.text).toBe('Выключено: оплата счёта');
+    expect(buttons(edits(tap)).map((b) => b.text)).toContain('🚫 оплата счёта');
+
+    await h.pollWatches();
+    h.sandbox.payInvoice((await firstUnpaid()).invoice_id);
+    expect(sent(await h.pollWatches())).toEqual([]);
+  });
+
+  it('quiet hours hold messages and release them in the morning', async () => {
+    await connected();
+    expect(texts(await h.send('/notify quiet 22-8')).join('\n')).toContain(
+      'Тихие часы: 22:00–8:00 по Минску',
+    );
+    h.now = minsk('2026-11-24T23:30:00');
+    await h.pollWatches();
+    h.sandbox.payInvoice((await firstUnpaid()).invoice_id);
+    expect(sent(await h.pollWatches())).toEqual([]);
+    h.now = minsk('2026-11-25T07:59:00');
+    expect(sent(await h.pollWatches())).toEqual([]);
+    h.now = minsk('2026-11-25T08:00:00');
+    expect(texts(await h.pollWatches())).toEqual([expect.stringContaining('Пришла оплата')]);
+  });
+
+  it('a wrong quiet-hours line is explained, and the settings stay', async () => {
+    await connected();
+    const reply = texts(await h.send('/notify quiet 25-8')).join('\n');
+    expect(reply).toContain('/notify quiet 22-8');
+    expect(await h.chatData.getNotifySettings(424_242)).toEqual({});
+  });
+});
+
+describe('a token the provider rejects', () => {
+  it('is told once, and its polling stops', async () => {
+    await connected();
+    await h.pollWatches();
+    h.sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'status', status: 401 } });
+    const told = texts(await h.pollWatches());
+    expect(told).toEqual([expect.stringContaining('Провайдер больше не принимает токен API')]);
+    h.sandbox.clearFaults();
+    const before = h.sandbox.requests.length;
+    expect(sent(await h.pollWatches())).toEqual([]);
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
+  it('a provider failure backs off without losing the event', async () => {
+    await connected();
+    await h.pollWatches();
+    const invoice = await firstUnpaid();
+    h.sandbox.payInvoice(invoice.invoice_id);
+    h.sandbox.addFault({ path: '/v1/billing/payments', fault: { kind: 'status', status: 503 } });
+    expect(sent(await h.pollWatches())).toEqual([]);
+    h.sandbox.clearFaults();
+    // Backing off: the next poll asks nothing until its time has come.
+    const before = h.sandbox.requests.length;
+    await h.pollWatches();
+    expect(h.sandbox.requests.length).toBe(before);
+    h.now = new Date(Date.now() + 2 * 60 * 60_000);
+    expect(texts(await h.pollWatches())).toEqual([expect.stringContaining(invoice.invoice_number)]);
+  });
+});
