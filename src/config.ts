@@ -101,6 +101,10 @@ const configSchema = z
         .max(86_400)
         .default(300),
     ),
+    NOTIFY_CALLS_PER_S: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be calls per second' }).min(0.1).max(1_000).default(20),
+    ),
     NOTIFY_JOB_LOCK_S: z.preprocess(
       emptyAsUndefined,
       z.coerce.number({ error: 'must be seconds' }).int().min(2).max(600).default(30),

@@ -24,7 +24,7 @@ import { createRedisWatchStore } from './storage/redis-watch-store.js';
 import { createWatchData } from './storage/watch-data.js';
 import { createLowdbWatchStore } from './storage/watch-store.js';
 import { createBullmqScheduler } from './watchers/bullmq-scheduler.js';
-import { createInProcessScheduler } from './watchers/scheduler.js';
+import { createInProcessScheduler, pollsPerSecond } from './watchers/scheduler.js';
 import { createWatchers, type Watchers } from './watchers/watchers.js';
 
 /**
@@ -128,12 +128,14 @@ export async function main(env: Record<string, string | undefined> = process.env
             ? createBullmqScheduler({
                 redisUrl: config.REDIS_URL,
                 intervalMs: config.NOTIFY_INTERVAL_S * 1000,
+                pollsPerS: pollsPerSecond(config.NOTIFY_CALLS_PER_S),
                 lockMs: config.NOTIFY_JOB_LOCK_S * 1000,
                 onError: (watchId, error) =>
                   logger.warn({ watchId, err: errorForLog(error) }, 'watch job failed'),
               })
             : createInProcessScheduler({
                 intervalMs: config.NOTIFY_INTERVAL_S * 1000,
+                pollsPerS: pollsPerSecond(config.NOTIFY_CALLS_PER_S),
                 onError: (watchId, error) =>
                   logger.warn({ watchId, err: errorForLog(error) }, 'watch run failed'),
               }),

@@ -17,6 +17,8 @@ export interface BullmqSchedulerOptions {
   intervalMs: number;
   /** Polls one instance runs at once. Default 8. */
   concurrency?: number;
+  /** At most this many polls start per second across every instance (BullMQ's queue limiter). */
+  pollsPerS?: number;
   /** How long a poll's lock lasts without renewal: a dead instance's poll is taken over after it. */
   lockMs?: number;
   onError?: (id: string, error: unknown) => void;
@@ -62,6 +64,11 @@ export function createBullmqScheduler(options: BullmqSchedulerOptions): WatchSch
           stalledInterval: Math.max(1_000, Math.floor(lockMs / 2)),
           // A poll that keeps killing its instance is not worth more than a few tries.
           maxStalledCount: 3,
+          ...(options.pollsPerS === undefined
+            ? {}
+            : options.pollsPerS >= 1
+              ? { limiter: { max: Math.floor(options.pollsPerS), duration: 1_000 } }
+              : { limiter: { max: 1, duration: Math.ceil(1_000 / options.pollsPerS) } }),
         },
       );
       worker.on('failed', (job, error) => {

@@ -21,8 +21,18 @@ export function jitterOf(id: string, intervalMs: number): number {
   return createHash('sha256').update(id).digest().readUInt32BE(0) % Math.max(1, intervalMs);
 }
 
+/** Provider calls one poll makes: the four lists. */
+export const CALLS_PER_POLL = 4;
+
+/** Polls a second that keep the watchers within `callsPerS` provider calls a second. */
+export function pollsPerSecond(callsPerS: number): number {
+  return callsPerS / CALLS_PER_POLL;
+}
+
 export interface InProcessSchedulerOptions {
   intervalMs: number;
+  /** At most this many polls start per second (the provider budget / 4); default unlimited. */
+  pollsPerS?: number;
   /** Polls running at once (each waits on the provider most of its time). Default 8. */
   concurrency?: number;
   now?: () => number;
@@ -37,6 +47,11 @@ export function createInProcessScheduler(options: InProcessSchedulerOptions): Wa
   const tickMs = options.tickMs ?? Math.min(1_000, intervalMs);
   const due = new Map<string, number>();
   const running = new Map<string, Promise<void>>();
+  // A token bucket: polls start no faster than the budget, a second's worth at most at once.
+  const rate = options.pollsPerS ?? Number.POSITIVE_INFINITY;
+  const capacity = Math.max(1, rate);
+  let allowance = capacity;
+  let refilledAt = now();
   let run: ((id: string) => Promise<void>) | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -50,9 +65,12 @@ export function createInProcessScheduler(options: InProcessSchedulerOptions): Wa
   const tick = () => {
     if (run === undefined) return;
     const at = now();
+    allowance = Math.min(capacity, allowance + ((at - refilledAt) / 1000) * rate);
+    refilledAt = at;
     for (const [id, when] of due) {
-      if (running.size >= concurrency) break;
+      if (running.size >= concurrency || allowance < 1) break;
       if (when > at || running.has(id)) continue;
+      allowance -= 1;
       due.set(id, nextSlot(id, at));
       const poll = run(id)
         .catch((error: unknown) => options.onError?.(id, error))
