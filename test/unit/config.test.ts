@@ -34,6 +34,9 @@ describe('loadConfig', () => {
       PORT: 8080,
       DEFAULT_LOCALE: 'ru',
       LOG_LEVEL: 'info',
+      NOTIFY_INTERVAL_S: 300,
+      NOTIFY_CALLS_PER_S: 20,
+      NOTIFY_JOB_LOCK_S: 30,
     });
   });
 
