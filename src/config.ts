@@ -68,6 +68,13 @@ const configSchema = z
       emptyAsUndefined,
       z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
     ),
+    REDIS_PREFIX: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, :, _, . and -')
+        .default('partner-bot:'),
+    ),
     WEBHOOK_URL: z.preprocess(
       emptyAsUndefined,
       z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),

@@ -69,7 +69,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   // lowdb serves one process: a second one on the same DATA_DIR is refused, not corrupting it.
   const releaseDataDir = redis ? async () => undefined : await lockDataDir(config.DATA_DIR);
   const store: ChatStore = redis
-    ? createRedisStore({ redis })
+    ? createRedisStore({ redis, prefix: config.REDIS_PREFIX })
     : createLowdbStore({ dataDir: config.DATA_DIR });
   const chatData = createChatData({
     store,
@@ -102,7 +102,7 @@ export async function main(env: Record<string, string | undefined> = process.env
         })
       : undefined;
   const watchStore = redis
-    ? createRedisWatchStore({ redis })
+    ? createRedisWatchStore({ redis, prefix: config.REDIS_PREFIX })
     : createLowdbWatchStore({ dataDir: config.DATA_DIR });
   const watchers: Watchers | undefined = watcherTransport
     ? createWatchers({
@@ -127,6 +127,7 @@ export async function main(env: Record<string, string | undefined> = process.env
           redis && config.REDIS_URL
             ? createBullmqScheduler({
                 redisUrl: config.REDIS_URL,
+                prefix: `${config.REDIS_PREFIX}bull`,
                 intervalMs: config.NOTIFY_INTERVAL_S * 1000,
                 pollsPerS: pollsPerSecond(config.NOTIFY_CALLS_PER_S),
                 lockMs: config.NOTIFY_JOB_LOCK_S * 1000,
@@ -158,12 +159,13 @@ export async function main(env: Record<string, string | undefined> = process.env
       ? {
           chatLock: createRedisChatLock({
             redis,
+            prefix: config.REDIS_PREFIX,
             // Behind a load balancer two instances may get one chat's updates a moment apart.
             reorderWindowMs: config.WEBHOOK_URL ? REORDER_WINDOW_MS : 0,
             onLate: (chatId, updateId) =>
               logger.warn({ chatId, updateId }, 'update arrived after a later one of its chat'),
           }),
-          deduper: createRedisDeduper({ redis }),
+          deduper: createRedisDeduper({ redis, prefix: config.REDIS_PREFIX }),
         }
       : {}),
   });

@@ -25,7 +25,13 @@ describe.skipIf(!url)('notifications with two instances on one Redis', () => {
     connections = [new Redis(url as string), new Redis(url as string)];
     const keyring = createKeyring([{ id: 'shared', key: Buffer.alloc(32, 5) }]);
     const [ra, rb] = connections as [Redis, Redis];
-    a = await BotHarness.start({ sandbox, keyring, redis: { redis: ra, prefix }, watchers: true, firstUpdateId: 1 });
+    a = await BotHarness.start({
+      sandbox,
+      keyring,
+      redis: { redis: ra, prefix },
+      watchers: true,
+      firstUpdateId: 1,
+    });
     b = await BotHarness.start({
       sandbox,
       keyring,

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       PARTNER_API_VERSION: '1.0',
       DATA_DIR: './data',
       STORAGE: 'lowdb',
+      REDIS_PREFIX: 'partner-bot:',
       PORT: 8080,
       DEFAULT_LOCALE: 'ru',
       LOG_LEVEL: 'info',
