@@ -1,6 +1,7 @@
 import { Composer, Markup } from 'telegraf';
 import type { Invoice, PartnerApi } from '../../api/index.js';
 import { escapeHtml } from '../../core/format.js';
+import { invoiceNumberKey } from '../../core/invoice-search.js';
 import { echoInput } from '../../core/text.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
@@ -22,13 +23,6 @@ export async function loadCurrencyCodes(api: PartnerApi): Promise<CurrencyCodes>
   const currencies = await api.listCurrencies();
   return new Map(currencies.map((c) => [c.currency_id, c.currency_code]));
 }
-
-/** An invoice number as compared: case, spaces and dash variants do not matter. */
-const invoiceNumberKey = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[\s\u2010-\u2015]/g, (c) => (/\s/.test(c) ? '' : '-'))
-    .replace(/^№/, '');
 
 /** What an invoice number may look like (`СФ-2026-5001`): letters, digits, dashes, slashes. */
 const INVOICE_NUMBER = /^[\p{L}\p{N}][\p{L}\p{N}/._\u2010-\u2015-]{0,39}$/u;
