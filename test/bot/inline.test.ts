@@ -3,11 +3,14 @@ import { formatMoney } from '../../src/core/format.js';
 import {
   type BotCall,
   BotHarness,
+  buttons,
   type InlineResult,
   inlineAnswer,
   lastText,
   USER_ID,
 } from '../helpers/bot-harness.js';
+import { Conversation } from '../helpers/conversation.js';
+import { PERSON_ANSWERS } from '../helpers/fixtures.js';
 
 /*
  * Inline mode as a partner uses it: in a client's chat they type `@bot` (or tap "Send to client"),
@@ -218,5 +221,58 @@ describe('after the partner picked a card', () => {
     const line = h.logLines.find((l) => l.includes('invoice card sent in inline mode'));
     expect(line).toContain('"invoiceId":5008');
     expect(h.logLines.some((l) => l.includes('секретный-запрос-клиента'))).toBe(false);
+  });
+});
+
+describe('"Send to client" buttons', () => {
+  const switchButtons = (calls: BotCall[]) =>
+    buttons(calls).filter((b) => b.switch_inline_query !== undefined);
+
+  it('an unpaid invoice’s link message opens the picker with its number, which finds exactly that invoice', async () => {
+    const calls = await h.send('/invoice 5008');
+    expect(switchButtons(calls)).toEqual([
+      { text: '📤 Отправить клиенту', switch_inline_query: 'СФ-2026-5008' },
+    ]);
+    // The link itself stays the first button.
+    expect(buttons(calls)[0]?.url).toBe(await h.api().getInvoiceUrl(5008));
+    const picked = await h.inlineQuery(switchButtons(calls)[0]?.switch_inline_query ?? '');
+    expect(ids(picked)).toEqual(['invoice-5008']);
+    expect(switchButtons(await h.send('/invoice СФ-2026-5002', en))).toEqual([
+      { text: '📤 Send to client', switch_inline_query: 'СФ-2026-5002' },
+    ]);
+  });
+
+  it('a paid invoice has nothing to send', async () => {
+    expect(switchButtons(await h.send('/invoice 5001'))).toEqual([]);
+  });
+
+  it('the invoice list carries one under the list, for its unpaid invoices (the order’s, on an order’s list)', async () => {
+    const all = switchButtons(await h.send('/invoices'));
+    expect(all).toEqual([{ text: '📤 Отправить клиенту', switch_inline_query: '' }]);
+    const ofOrder = switchButtons(await h.send('/invoices 1008'));
+    expect(ofOrder).toEqual([{ text: '📤 Отправить клиенту', switch_inline_query: '1008' }]);
+    expect(ids(await h.inlineQuery('1008'))).toEqual(['invoice-5008']);
+    // Order 1001 is paid: nothing to send.
+    expect(switchButtons(await h.send('/invoices 1001'))).toEqual([]);
+  });
+
+  it('a new order’s result carries it too, with the new invoice’s number', async () => {
+    const chat = new Conversation(() => h, { userId: 779, chatId: 779, languageCode: 'ru' });
+    await h.connect(chat.user);
+    const [tariff] = await h.api().listMailTariffs();
+    if (!tariff) throw new Error('no mail tariff');
+    await chat.say('/order mail');
+    await chat.tap(tariff.tariff_name);
+    await chat.tap(/^1 мес/);
+    await chat.tap('BYN');
+    await chat.answer('[Физическое лицо]', ...PERSON_ANSWERS, '+375291234567', 'ivan@example.by');
+    await chat.tap('Нет');
+    expect(await chat.tap('Подтвердить')).toContain('Заказ создан');
+    const [share] = switchButtons(chat.last);
+    const newest = (await h.api().listInvoices()).sort((a, b) => b.invoice_id - a.invoice_id)[0];
+    expect(share).toEqual({ text: '📤 Отправить клиенту', switch_inline_query: newest?.invoice_number });
+    expect(ids(await h.inlineQuery(share?.switch_inline_query ?? ''))).toEqual([
+      `invoice-${newest?.invoice_id}`,
+    ]);
   });
 });
