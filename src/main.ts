@@ -270,8 +270,16 @@ async function settleWithin(pending: Set<Promise<unknown>>, ms: number): Promise
   return true;
 }
 
-/** The update kinds the bot handles; Telegram sends nothing else. */
-const ALLOWED_UPDATES: AllowedUpdate[] = ['message', 'callback_query'];
+/**
+ * The update kinds the bot handles; Telegram sends nothing else. The inline ones arrive only once
+ * BotFather's /setinline (and /setinlinefeedback for chosen results) is on for the bot.
+ */
+const ALLOWED_UPDATES: AllowedUpdate[] = [
+  'message',
+  'callback_query',
+  'inline_query',
+  'chosen_inline_result',
+];
 
 /** The Bot API error code of a telegraf error (polling rethrows it as a plain error with `code`). */
 function telegramErrorCode(error: unknown): number | undefined {

@@ -10,6 +10,7 @@ import { createCatalogFeature } from './commands/catalog.js';
 import { createDnsFeature, createDnsRecordList } from './commands/dns.js';
 import { createDomainsFeature } from './commands/domains.js';
 import { createFreeTextFeature } from './commands/free-text.js';
+import { createInlineFeature } from './commands/inline.js';
 import { createNotifyFeature } from './commands/notify.js';
 import { createOnboardingFeature } from './commands/onboarding.js';
 import { createOrderFormsFeature, createOrderingFeature } from './commands/ordering.js';
@@ -167,6 +168,8 @@ export function createFeatures(deps: BotDeps) {
   const features: Feature[] = [
     createOnboardingFeature(deps),
     createBillingFeature({ lists, chatData: deps.chatData }),
+    // Inline mode (`@bot` in any chat): answers only inline queries and their chosen results.
+    createInlineFeature({ logger: deps.logger }),
     createCatalogFeature({ lists }),
     createOrdersFeature({ lists, chatData: deps.chatData }),
     createNotifyFeature({ chatData: deps.chatData, watching: deps.watches !== undefined }),

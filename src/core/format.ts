@@ -39,3 +39,27 @@ export function providerDateToMinutes(text: string): number {
   const [, d, m, y, hh, mm] = match;
   return Date.UTC(Number(y), Number(m) - 1, Number(d), Number(hh ?? 0), Number(mm ?? 0)) / 60_000;
 }
+
+const days = new Map<FormatLocale, Intl.DateTimeFormat>();
+
+/**
+ * `27 августа 2026 г.` (ru) or `August 27, 2026` (en): a provider's `DD.MM.YYYY` day with the month
+ * in words, for a text a client reads (a bare `08.09` is read as 9 August in one country and
+ * 8 September in another). Anything that is not such a date comes back as it was.
+ */
+export function formatProviderDay(text: string, locale: FormatLocale): string {
+  const match = /^(\d{2})\.(\d{2})\.(\d{4})(?:\s+\d{2}:\d{2})?$/.exec(text.trim());
+  if (!match || !isValidDate(`${match[1]}.${match[2]}.${match[3]}`)) return text;
+  let format = days.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale === 'ru' ? 'ru-RU' : 'en-US', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    days.set(locale, format);
+  }
+  const date = new Date(Date.UTC(Number(match[3]), Number(match[2]) - 1, Number(match[1])));
+  return format.format(date).replace(/\u202f|\u00a0/g, ' ');
+}

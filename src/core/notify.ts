@@ -1,4 +1,5 @@
 import { providerDateToMinutes } from './format.js';
+import { UNPAID_INVOICE_STATE } from './invoice-search.js';
 
 /*
  * Notification diffing (PRODUCT.md "The bot comes to the partner"). The provider has no events, so
@@ -39,9 +40,6 @@ export const NOTIFICATION_KIND_LIST = (Object.keys(NOTIFICATION_KINDS) as Notifi
 /** Days before a domain's expiration date when the partner is reminded, largest first. */
 export const DOMAIN_EXPIRY_THRESHOLDS = [30, 7, 1] as const;
 export type DomainExpiryThreshold = (typeof DOMAIN_EXPIRY_THRESHOLDS)[number];
-
-/** The one invoice state the provider documents as unpaid. */
-const UNPAID_STATE = 'WaitingForPayment';
 
 // ---- input: the fields of the list calls this rule reads (structural, so core needs no api types) --
 
@@ -234,7 +232,7 @@ function remindersDue(lists: NotifyLists, today: number): NotificationEvent[] {
   for (const invoice of lists.invoices) {
     const due = providerDay(invoice.expiration_date);
     if (due === undefined || due - today !== 1) continue;
-    if (invoice.state !== UNPAID_STATE || paidInvoices.has(invoice.invoice_id)) continue;
+    if (invoice.state !== UNPAID_INVOICE_STATE || paidInvoices.has(invoice.invoice_id)) continue;
     events.push({
       kind: 'invoiceExpiresTomorrow',
       id: `invoiceExpiresTomorrow:${invoice.invoice_id}:${isoOfDay(due)}`,

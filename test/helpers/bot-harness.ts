@@ -274,6 +274,19 @@ export class BotHarness {
     }
   }
 
+  /** A new invoice for an order, as a renewal would make (the sandbox's control call). */
+  async newInvoice(
+    orderId: number,
+  ): Promise<{ invoice_id: number; invoice_number: string; invoice_url: string }> {
+    const response = await fetch(`${this.sandbox.url}/__sandbox/invoices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ order_id: orderId }),
+    });
+    if (!response.ok) throw new Error(`POST /__sandbox/invoices answered ${response.status}`);
+    return (await response.json()) as { invoice_id: number; invoice_number: string; invoice_url: string };
+  }
+
   /** A client of the sandbox for looking up fixtures (not through the bot). */
   api(): PartnerApi {
     return createPartnerApi(this.transport, this.sandbox.token);
@@ -372,6 +385,29 @@ export class BotHarness {
     return this.feed({ update_id: this.nextUpdateId++, callback_query } as Update);
   }
 
+  /**
+   * Types `@bot <query>` in some chat (an inline query: a user, no chat) and returns the calls it
+   * caused; the answer is the `answerInlineQuery` among them (see `inlineAnswer`).
+   */
+  async inlineQuery(query: string, options: UserOptions = {}): Promise<BotCall[]> {
+    const { from } = this.user(options);
+    const inline_query = {
+      id: `iq${this.nextUpdateId}`,
+      from,
+      query,
+      offset: '',
+      chat_type: 'group' as const,
+    };
+    return this.feed({ update_id: options.updateId ?? this.nextUpdateId++, inline_query } as Update);
+  }
+
+  /** The user picked the result `resultId` of an inline query (Telegram posted it; no chat). */
+  async chosenInlineResult(resultId: string, query: string, options: UserOptions = {}): Promise<BotCall[]> {
+    const { from } = this.user(options);
+    const chosen_inline_result = { result_id: resultId, from, query, inline_message_id: `im${resultId}` };
+    return this.feed({ update_id: options.updateId ?? this.nextUpdateId++, chosen_inline_result } as Update);
+  }
+
   async feed(update: Update): Promise<BotCall[]> {
     const before = this.calls.length;
     await this.bot.handleUpdate(update);
@@ -404,6 +440,7 @@ interface Button {
   text: string;
   callback_data?: string;
   url?: string;
+  switch_inline_query?: string;
 }
 
 /** Inline buttons of the calls' messages, flattened. */
@@ -427,4 +464,28 @@ export function buttonData(calls: BotCall[], label: string | RegExp): string {
     );
   }
   return button.callback_data;
+}
+
+/** One result of an inline answer, as the bot sent it (an article with its card). */
+export interface InlineResult {
+  type: string;
+  id: string;
+  title: string;
+  description?: string;
+  input_message_content: { message_text: string; parse_mode?: string };
+  reply_markup?: { inline_keyboard: Button[][] };
+}
+
+/** What the bot answered an inline query with; fails the test when it did not answer. */
+export function inlineAnswer(calls: BotCall[]): {
+  results: InlineResult[];
+  is_personal?: boolean;
+  cache_time?: number;
+  button?: { text: string; start_parameter?: string };
+} {
+  const answers = calls.filter((c) => c.method === 'answerInlineQuery');
+  if (answers.length !== 1) {
+    throw new Error(`expected one answerInlineQuery; calls: ${calls.map((c) => c.method).join(', ')}`);
+  }
+  return answers[0]?.payload as ReturnType<typeof inlineAnswer>;
 }

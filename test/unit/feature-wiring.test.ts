@@ -64,6 +64,7 @@ describe('feature wiring', () => {
     expect(features.map((f) => f.name)).toEqual([
       'onboarding',
       'billing',
+      'inline',
       'catalog',
       'orders',
       'domains',

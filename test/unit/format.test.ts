@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, formatMoney, isValidDate, providerDateToMinutes } from '../../src/core/format.js';
+import {
+  escapeHtml,
+  formatMoney,
+  formatProviderDay,
+  isValidDate,
+  providerDateToMinutes,
+} from '../../src/core/format.js';
 import { MESSAGE_LIMIT, paginate } from '../../src/core/paging.js';
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
@@ -242,5 +248,19 @@ describe('paginate', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('formatProviderDay', () => {
+  it('writes the month in words in the chat’s language', () => {
+    expect(formatProviderDay('27.08.2026', 'ru')).toBe('27 августа 2026 г.');
+    expect(formatProviderDay('01.03.2026 10:24', 'ru')).toBe('1 марта 2026 г.');
+    expect(formatProviderDay('27.08.2026', 'en')).toBe('August 27, 2026');
+  });
+
+  it('gives back what is not a real DD.MM.YYYY day as it came', () => {
+    expect(formatProviderDay('31.02.2026', 'ru')).toBe('31.02.2026');
+    expect(formatProviderDay('2026-08-27', 'en')).toBe('2026-08-27');
+    expect(formatProviderDay('', 'ru')).toBe('');
   });
 });

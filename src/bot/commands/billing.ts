@@ -1,12 +1,14 @@
 import { Composer, Markup } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
 import type { Invoice, PartnerApi } from '../../api/index.js';
 import { escapeHtml } from '../../core/format.js';
+import { invoiceNumberKey, UNPAID_INVOICE_STATE } from '../../core/invoice-search.js';
 import { echoInput } from '../../core/text.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import { type BotContext, UserInputError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
-import { linkKeyboard } from '../keyboards/list.js';
+import { linkKeyboard, sendToClientButton } from '../keyboards/list.js';
 import type { PagedLists } from '../paged-list.js';
 import {
   type CurrencyCodes,
@@ -24,25 +26,24 @@ export async function loadCurrencyCodes(api: PartnerApi): Promise<CurrencyCodes>
   return new Map(currencies.map((c) => [c.currency_id, c.currency_code]));
 }
 
-/** An invoice number as compared: case, spaces and dash variants do not matter. */
-const invoiceNumberKey = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[\s\u2010-\u2015]/g, (c) => (/\s/.test(c) ? '' : '-'))
-    .replace(/^№/, '');
-
 /** What an invoice number may look like (`СФ-2026-5001`): letters, digits, dashes, slashes. */
 const INVOICE_NUMBER = /^[\p{L}\p{N}][\p{L}\p{N}/._\u2010-\u2015-]{0,39}$/u;
 
 const filterOf = (id: number | undefined) => (id === undefined ? '-' : String(id));
 const idOf = (filter: string) => (filter === '-' ? undefined : Number(filter));
 
-/** Sends a public link as text (to forward) and as a URL button. */
-async function sendLink(ctx: BotContext, titleKey: string, params: Record<string, unknown>, url: string) {
+/** Sends a public link as text (to forward) and as a URL button, with `below` under it. */
+async function sendLink(
+  ctx: BotContext,
+  titleKey: string,
+  params: Record<string, unknown>,
+  url: string,
+  below: InlineKeyboardButton[] = [],
+) {
   return ctx.reply(renderLink(ctx.t, titleKey, params, url), {
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
-    ...linkKeyboard(ctx.t('common:openLink'), url),
+    ...linkKeyboard(ctx.t('common:openLink'), url, below),
   });
 }
 
@@ -62,12 +63,17 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
         loadCurrencyCodes(api),
       ]);
       items.sort((a, b) => b.invoice_id - a.invoice_id);
+      // One "Send to client" under the list rather than one per row (the rows' link buttons
+      // already fill the keyboard): it opens the picker with the list's unpaid invoices, those of
+      // the order when the list is an order's. A list with nothing unpaid has nothing to send.
+      const unpaid = items.some((invoice) => invoice.state === UNPAID_INVOICE_STATE);
       return {
         title:
           orderId === undefined
             ? ctx.t('billing:invoicesTitle')
             : ctx.t('billing:invoicesOfOrder', { orderId }),
         empty: ctx.t('billing:noInvoices'),
+        footer: unpaid ? [sendToClientButton(ctx.t, orderId === undefined ? '' : String(orderId))] : [],
         rows: items.map((invoice) => ({
           html: renderInvoice(ctx.t, ctx.locale, codes, invoice),
           button: Markup.button.callback(
@@ -150,13 +156,19 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
     },
   });
 
-  /** The link of an invoice, named by its number as the client sees it (`СФ-2026-5001`). */
+  /**
+   * The link of an invoice, named by its number as the client sees it (`СФ-2026-5001`). An unpaid
+   * one can also be sent to the client as a card: the inline picker opens with its number.
+   */
   const sendInvoiceLink = async (ctx: BotContext, invoice: Invoice, url: string) => {
+    const share =
+      invoice.state === UNPAID_INVOICE_STATE ? [sendToClientButton(ctx.t, invoice.invoice_number)] : [];
     const sent = await sendLink(
       ctx,
       'billing:invoiceLink',
       { number: escapeHtml(invoice.invoice_number) },
       url,
+      share,
     );
     // Remembered so that the message is marked paid when the payment arrives (/notify).
     if (ctx.chat) await chatData.rememberInvoiceLink(ctx.chat.id, invoice.invoice_id, sent.message_id);

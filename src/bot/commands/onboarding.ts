@@ -11,6 +11,7 @@ import {
   takeToken,
 } from '../scenes/token.js';
 import { commandWords } from './arguments.js';
+import { CONNECT_START_PARAMETER } from './inline.js';
 
 /** /start, /help, /token (and its scene), /logout, /lang, /cancel. */
 export function createOnboardingFeature(deps: TokenDeps): Feature {
@@ -20,8 +21,15 @@ export function createOnboardingFeature(deps: TokenDeps): Feature {
     ctx.chat !== undefined && (await deps.chatData.getToken(ctx.chat.id)) !== undefined;
 
   composer.start(async (ctx) => {
-    const key = (await hasToken(ctx)) ? 'onboarding:welcomeBack' : 'onboarding:welcome';
-    await ctx.reply(ctx.t(key, { name: ctx.from.first_name }), {
+    const connected = await hasToken(ctx);
+    // `/start connect` comes from the inline picker's button: without a token the welcome says how
+    // to connect one; with one, the provider refused it there, so it says how to replace it.
+    const key = !connected
+      ? 'onboarding:welcome'
+      : ctx.payload === CONNECT_START_PARAMETER
+        ? 'onboarding:connectReplace'
+        : 'onboarding:welcomeBack';
+    await ctx.reply(ctx.t(key, { name: ctx.from.first_name, bot: ctx.botInfo.username }), {
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
     });

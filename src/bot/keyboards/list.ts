@@ -43,7 +43,19 @@ export function inRows(buttons: InlineKeyboardButton[], perRow: number): InlineK
   return rows;
 }
 
-/** A link as a URL button (Telegram opens it) — the text of the message carries it as well. */
-export function linkKeyboard(label: string, url: string) {
-  return Markup.inlineKeyboard([[Markup.button.url(label, url)]]);
+/**
+ * A link as a URL button (Telegram opens it) — the text of the message carries it as well; `below`
+ * is a row under it (an unpaid invoice's "Send to client").
+ */
+export function linkKeyboard(label: string, url: string, below: InlineKeyboardButton[] = []) {
+  return Markup.inlineKeyboard([[Markup.button.url(label, url)], below].filter((row) => row.length > 0));
+}
+
+/**
+ * "📤 Send to client": opens the inline picker (`@bot <query>`) in a chat the partner chooses; an
+ * invoice number as the query preselects that invoice, an empty one lists every unpaid invoice.
+ * A switch button carries no callback data.
+ */
+export function sendToClientButton(t: Translate, query: string): InlineKeyboardButton {
+  return { text: t('inline:sendToClient'), switch_inline_query: query };
 }

@@ -29,7 +29,8 @@ export function createChatContext(deps: {
     try {
       return await deps.chatData.getLocale(chatId);
     } catch (error) {
-      if (!(error instanceof CorruptChatDocError)) throw error;
+      // Without a chat (inline mode) there is no one to tell: the record waits for the private chat.
+      if (!(error instanceof CorruptChatDocError) || ctx.chat === undefined) throw error;
     }
     const setAsideAs = await deps.chatData.setAside(chatId);
     // Nothing moved: someone replaced or removed the record meanwhile, so it reads again.
@@ -40,13 +41,17 @@ export function createChatContext(deps: {
   }
 
   return async (ctx: BotContext, next: () => Promise<void>) => {
-    const chatId = ctx.chat?.id;
+    // An update without a chat but with a user (inline mode: `@bot …` typed in any chat, the card
+    // chosen there) belongs to the user's private chat, whose id is the user's: its language and
+    // token answer it. Nothing is replied there, and its session is not touched (no chat, no key).
+    const chatId = ctx.chat?.id ?? ctx.from?.id;
     // Ready before the record is read: whatever that read meets must be told in words.
     ctx.locale = pickLocale(ctx.from?.language_code, deps.defaultLocale);
     // Reads ctx.locale on every call, so a /lang switch speaks the new language at once.
     ctx.t = (key, options) => deps.translations.t(ctx.locale, key, options);
-    // The first provider call of the update shows "typing…" (see UpdateTyping).
-    const typing = chatId === undefined ? undefined : new UpdateTyping(() => ctx.sendChatAction('typing'));
+    // The first provider call of the update shows "typing…" (see UpdateTyping); without a chat
+    // there is nowhere to show it.
+    const typing = ctx.chat === undefined ? undefined : new UpdateTyping(() => ctx.sendChatAction('typing'));
     ctx.partnerApi = async () => {
       const token = chatId === undefined ? undefined : await deps.chatData.getToken(chatId);
       if (token === undefined) throw new NoTokenError();

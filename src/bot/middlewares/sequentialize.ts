@@ -5,7 +5,8 @@ import type { BotContext } from '../context.js';
 /**
  * Runs the updates of one chat one after another: Telegram delivers a button press and a
  * message of one user concurrently, and both read and write the same session. Different chats
- * still run in parallel. Updates without a chat (rare) fall back to the user id. With several
+ * still run in parallel. Updates without a chat (inline mode) queue with the user's private chat,
+ * whose id is the user's: they read that chat's record (language, token). With several
  * instances (STORAGE=redis) a shared lock extends the rule across processes.
  */
 export function createSequentializer(shared?: ChatLock) {

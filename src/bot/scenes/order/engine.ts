@@ -3,6 +3,7 @@ import { Composer, Markup, Scenes } from 'telegraf';
 import type { InlineKeyboardButton, Message } from 'telegraf/types';
 import { ApiInterruptedError, ApiNetworkError, ApiTimeoutError } from '../../../api/index.js';
 import { escapeHtml } from '../../../core/format.js';
+import { UNPAID_INVOICE_STATE } from '../../../core/invoice-search.js';
 import { MESSAGE_LIMIT } from '../../../core/paging.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../../core/text.js';
 import type { Logger } from '../../../logger.js';
@@ -10,7 +11,7 @@ import type { ChatData } from '../../../storage/chat-data.js';
 import { type BotContext, UserInputError, type WatchPort } from '../../context.js';
 import type { CallbackRegistrar } from '../../feature.js';
 import { encodeCallback } from '../../keyboards/callback-data.js';
-import { inRows, linkKeyboard } from '../../keyboards/list.js';
+import { inRows, linkKeyboard, sendToClientButton } from '../../keyboards/list.js';
 import { describeError, errorForLog } from '../../middlewares/errors.js';
 import { orderKind } from '../../order-kinds.js';
 import { isCommand, sceneAnswers } from '../guards.js';
@@ -576,16 +577,29 @@ export class OrderEngine {
         });
       }
     }
-    let url = result.invoice_url;
-    if (!url && invoiceId !== undefined) url = await env.api.getInvoiceUrl(invoiceId).catch(() => undefined);
+    // The invoice's number is what "Send to client" types into the inline picker; the create call
+    // does not return it, so it is asked beside the link (when that is missing too). Neither
+    // failing keeps the order from being reported.
+    const [url, invoice] = await Promise.all([
+      result.invoice_url ||
+        (invoiceId === undefined ? undefined : env.api.getInvoiceUrl(invoiceId).catch(() => undefined)),
+      invoiceId === undefined
+        ? undefined
+        : env.api.listInvoices({ invoice_id: invoiceId }).then(
+            ([found]) => found,
+            () => undefined,
+          ),
+    ]);
     const text = ctx.t('order:created', {
       orderId: result.order_id ?? '—',
       invoiceId: invoiceId ?? '—',
     });
+    const share =
+      invoice?.state === UNPAID_INVOICE_STATE ? [sendToClientButton(ctx.t, invoice.invoice_number)] : [];
     const sent = await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
-      ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url) : {}),
+      ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url, share) : {}),
     });
     // The message carries the invoice's link: it is marked paid when the payment arrives.
     if (url && invoiceId !== undefined && chatId !== undefined) {
