@@ -32,12 +32,13 @@ async function providerCalls(task: () => Promise<unknown>): Promise<string[]> {
 }
 
 describe('one store read per update', () => {
-  it('/invoice 5001: one read for language, token and session; the link and the number; nothing written', async () => {
+  it('/invoice 5001: one read for language, token and session; the link and the number; one write', async () => {
     const calls = await providerCalls(async () => {
       expect(lastText(await h.send('/invoice 5001'))).toMatch(/\/s\//);
     });
     expect(reads).toHaveBeenCalledTimes(1);
-    expect(updates).not.toHaveBeenCalled();
+    // The one write remembers which message carried the link, to mark it paid later (/notify).
+    expect(updates).toHaveBeenCalledTimes(1);
     // The invoice itself is asked for its number (СФ-…), at the same time as its link.
     expect([...calls].sort()).toEqual(['GET /v1/billing/invoices', 'GET /v1/billing/invoices/5001/url']);
   });

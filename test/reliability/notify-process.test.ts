@@ -136,6 +136,21 @@ describe('one process on lowdb', () => {
     for (const invoice of [first, second, third]) expect(paidTold(CHAT, invoice)).toHaveLength(1);
     expect(bot.output()).not.toContain(sandbox.token);
   }, 90_000);
+
+  it('a poll hanging at the provider holds up no chat, and SIGTERM still exits 0 in time', async () => {
+    const bot = startBot();
+    const hung = polls();
+    sandbox.addFault({ path: '/v1/orders/domains', fault: { kind: 'delay', ms: 70_000 } });
+    // The chat connected in the story above: its token is watched again from the bot's start.
+    await eventually(() => polls() > hung, 20_000);
+    const asked = Date.now();
+    expect(String((await say(CHAT, '/help')).params.text)).toContain('/notify');
+    expect(Date.now() - asked).toBeLessThan(2_000);
+    const stopped = await bot.stop();
+    sandbox.clearFaults();
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(10_000);
+  }, 60_000);
 });
 
 const url = process.env.REDIS_URL;

@@ -67,6 +67,7 @@ describe('feature wiring', () => {
       'inline',
       'catalog',
       'orders',
+      'notify',
       'domains',
       'orderForms',
       'ordering',
