@@ -101,6 +101,38 @@ describe('a payment arrives', () => {
   });
 });
 
+describe('a crash while a notification is being sent', () => {
+  it('is resolved toward at most once: the claimed message is never sent again, and the loss is logged', async () => {
+    await connected();
+    await h.pollWatches();
+    const invoice = await firstUnpaid();
+    h.sandbox.payInvoice(invoice.invoice_id);
+    // The send goes out and never comes back: as if the process died during the Telegram call.
+    h.hangs.add('sendMessage');
+    void h.pollWatches();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const attempts = () =>
+      h.calls.filter(
+        (c) => c.method === 'sendMessage' && String(c.payload.text).includes(invoice.invoice_number),
+      );
+    expect(attempts()).toHaveLength(1);
+    await h.restart();
+    // While the claim may still belong to a live run, nobody else sends it.
+    await h.pollWatches();
+    expect(attempts()).toHaveLength(1);
+    // Once the claim has expired, it is dropped, not sent a second time.
+    h.now = new Date(Date.now() + 6 * 60_000);
+    await h.pollWatches();
+    expect(attempts()).toHaveLength(1);
+    expect(h.logLines.some((l) => l.includes('dropped (at most once'))).toBe(true);
+    // Later events are told as usual.
+    const [next] = await unpaidInvoices();
+    if (!next) throw new Error('no second unpaid invoice');
+    h.sandbox.payInvoice(next.invoice_id);
+    expect(texts(await h.pollWatches())).toEqual([expect.stringContaining(next.invoice_number)]);
+  });
+});
+
 describe('other events', () => {
   it('a renewal invoice made outside the bot is told with its link button', async () => {
     await connected();

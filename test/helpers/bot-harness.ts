@@ -96,6 +96,8 @@ export class BotHarness {
   readonly calls: BotCall[] = [];
   /** Bot API methods that should fail next, with a Telegram error. */
   readonly failures = new Map<string, { error_code: number; description: string }>();
+  /** Bot API methods whose next call never answers (a process that died mid-call). */
+  readonly hangs = new Set<string>();
   private nextUpdateId = 1;
   private nextMessageId = 1_000;
   private readonly botToken = `${BOT_INFO.id}:AAtest-harness-${++harnessCount}-for-local-tests`;
@@ -250,6 +252,7 @@ export class BotHarness {
   private answer(method: string, payload: Record<string, unknown>): unknown {
     const call: BotCall = { method, payload, providerRequestsBefore: this.sandbox.requests.length };
     this.calls.push(call);
+    if (this.hangs.delete(method)) return new Promise(() => undefined);
     const failure = this.failures.get(method);
     if (failure) {
       this.failures.delete(method);
