@@ -45,7 +45,9 @@ export interface InProcessSchedulerOptions {
 export function createInProcessScheduler(options: InProcessSchedulerOptions): WatchScheduler {
   const { intervalMs, concurrency = 8, now = Date.now } = options;
   const tickMs = options.tickMs ?? Math.min(1_000, intervalMs);
+  /** When each watch is due next; the heap orders the same pairs (stale pairs are skipped). */
   const due = new Map<string, number>();
+  const queue = new DueHeap();
   const running = new Map<string, Promise<void>>();
   // A token bucket: polls start no faster than the budget, a second's worth at most at once.
   const rate = options.pollsPerS ?? Number.POSITIVE_INFINITY;
@@ -54,6 +56,7 @@ export function createInProcessScheduler(options: InProcessSchedulerOptions): Wa
   let refilledAt = now();
   let run: ((id: string) => Promise<void>) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let wake: NodeJS.Timeout | undefined;
 
   const nextSlot = (id: string, after: number) => {
     // The watch's own phase within the interval: its polls keep their spread.
@@ -62,27 +65,65 @@ export function createInProcessScheduler(options: InProcessSchedulerOptions): Wa
     return slot > after ? slot : slot + intervalMs;
   };
 
+  const setDue = (id: string, when: number) => {
+    due.set(id, when);
+    queue.push(id, when);
+  };
+
+  /**
+   * Starts what is due, the longest overdue first, as far as the concurrency and the budget allow.
+   * Runs on a timer, when a poll ends, and when the budget refills: polls follow each other at the
+   * budget's pace, and when a round does not fit the interval every watch is still polled in turn.
+   */
   const tick = () => {
     if (run === undefined) return;
     const at = now();
-    allowance = Math.min(capacity, allowance + ((at - refilledAt) / 1000) * rate);
+    // (Without a budget the bucket stays full: Infinity × 0 ms would be NaN.)
+    if (Number.isFinite(rate)) allowance = Math.min(capacity, allowance + ((at - refilledAt) / 1000) * rate);
     refilledAt = at;
-    for (const [id, when] of due) {
-      if (running.size >= concurrency || allowance < 1) break;
-      if (when > at || running.has(id)) continue;
+    while (running.size < concurrency && allowance >= 1) {
+      const next = queue.peek();
+      if (next === undefined || next.when > at) break;
+      queue.pop();
+      if (due.get(next.id) !== next.when) continue;
+      // Due again while still running (a poll longer than the interval): its next slot instead.
+      if (running.has(next.id)) {
+        setDue(next.id, nextSlot(next.id, at));
+        continue;
+      }
       allowance -= 1;
-      due.set(id, nextSlot(id, at));
-      const poll = run(id)
-        .catch((error: unknown) => options.onError?.(id, error))
-        .finally(() => running.delete(id));
-      running.set(id, poll);
+      setDue(next.id, nextSlot(next.id, at));
+      start(next.id);
     }
+    const waiting = queue.peek();
+    if (wake === undefined && allowance < 1 && waiting !== undefined && waiting.when <= at) {
+      wake = setTimeout(
+        () => {
+          wake = undefined;
+          tick();
+        },
+        Math.ceil(((1 - allowance) / rate) * 1000),
+      );
+      wake.unref();
+    }
+  };
+
+  const start = (id: string) => {
+    const runner = run;
+    if (runner === undefined) return;
+    const poll = runner(id)
+      .catch((error: unknown) => options.onError?.(id, error))
+      .finally(() => {
+        running.delete(id);
+        setImmediate(tick);
+      });
+    running.set(id, poll);
   };
 
   return {
     async ensure(id, { soon = false } = {}) {
-      if (soon) due.set(id, now());
-      else if (!due.has(id)) due.set(id, nextSlot(id, now()));
+      if (soon) setDue(id, now());
+      else if (!due.has(id)) setDue(id, nextSlot(id, now()));
       if (soon) tick();
     },
     async remove(id) {
@@ -96,8 +137,62 @@ export function createInProcessScheduler(options: InProcessSchedulerOptions): Wa
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (wake) clearTimeout(wake);
       run = undefined;
       await Promise.all(running.values());
     },
   };
+}
+
+interface Slot {
+  readonly id: string;
+  readonly when: number;
+}
+
+/** A binary min-heap of (id, when) pairs, earliest first. */
+class DueHeap {
+  private readonly items: Slot[] = [];
+
+  peek(): Slot | undefined {
+    return this.items[0];
+  }
+
+  push(id: string, when: number): void {
+    this.items.push({ id, when });
+    let i = this.items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.when(parent) <= this.when(i)) return;
+      this.swap(parent, i);
+      i = parent;
+    }
+  }
+
+  pop(): void {
+    const last = this.items.pop();
+    if (last === undefined || this.items.length === 0) return;
+    this.items[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      let smallest = i;
+      if (this.when(left) < this.when(smallest)) smallest = left;
+      if (this.when(left + 1) < this.when(smallest)) smallest = left + 1;
+      if (smallest === i) return;
+      this.swap(smallest, i);
+      i = smallest;
+    }
+  }
+
+  private when(i: number): number {
+    return this.items[i]?.when ?? Number.POSITIVE_INFINITY;
+  }
+
+  private swap(i: number, j: number): void {
+    const a = this.items[i];
+    const b = this.items[j];
+    if (a === undefined || b === undefined) return;
+    this.items[i] = b;
+    this.items[j] = a;
+  }
 }

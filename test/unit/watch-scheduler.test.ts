@@ -68,6 +68,36 @@ describe('the in-process schedule', () => {
     await scheduler.stop();
   });
 
+  it('is not held to its timer: without a budget, polls follow each other as soon as one ends', async () => {
+    const runs: string[] = [];
+    const scheduler = createInProcessScheduler({ intervalMs: 600_000, concurrency: 2, tickMs: 60_000 });
+    await scheduler.start(async (id) => {
+      runs.push(id);
+    });
+    for (let i = 0; i < 40; i++) await scheduler.ensure(`w${i}`, { soon: true });
+    await sleep(100);
+    await scheduler.stop();
+    expect(runs).toHaveLength(40);
+  });
+
+  it('when a round does not fit the interval, every watch is polled before any is polled again', async () => {
+    const runs: string[] = [];
+    // 10 watches at 20 polls/s take 0.5 s; they come due every 0.2 s.
+    const scheduler = createInProcessScheduler({ intervalMs: 200, pollsPerS: 20, tickMs: 50 });
+    for (let i = 0; i < 10; i++) await scheduler.ensure(`w${i}`, { soon: true });
+    await scheduler.start(async (id) => {
+      runs.push(id);
+    });
+    await sleep(1_300);
+    await scheduler.stop();
+    expect(runs.length).toBeGreaterThanOrEqual(20);
+    // A second's worth at once (the bucket starts full), then 20 a second.
+    expect(runs.length).toBeLessThanOrEqual(20 + 1.3 * 20 + 1);
+    for (let round = 0; round + 10 <= runs.length; round += 10) {
+      expect(new Set(runs.slice(round, round + 10)).size).toBe(10);
+    }
+  });
+
   it('spreads watches over the interval by a stable phase', () => {
     const phases = new Set(
       Array.from({ length: 100 }, (_, i) => Math.floor(jitterOf(`id${i}`, 300_000) / 30_000)),
