@@ -57,6 +57,16 @@ export class ApiHttpError extends ApiError {
     return this.status === 401 || this.status === 403;
   }
 
+  /**
+   * The token itself is refused: 401, or 403 on a call about no particular object (a list). A 403
+   * on a path naming an id (`/v1/billing/invoices/9101/url`) says that object is not this
+   * partner's, which tells nothing about the token.
+   */
+  get isTokenRejected(): boolean {
+    if (this.status === 401) return true;
+    return this.status === 403 && !/\/\d+(\/|$)/.test(this.path);
+  }
+
   /** The provider failed on its side; a GET may be tried again. */
   get isServerError(): boolean {
     return this.status >= 500;

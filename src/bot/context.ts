@@ -47,6 +47,8 @@ export interface WatchPort {
   ensureWatched(chatId: number, token: string): Promise<void>;
   disconnect(chatId: number, token: string): Promise<void>;
   noteCreatedInvoice(token: string, invoiceId: number): Promise<void>;
+  /** Whether the provider rejected the token and its watching stopped. */
+  isStopped(token: string): Promise<boolean>;
 }
 
 /** Thrown by `ctx.partnerApi()` when the chat has no token; the user is pointed to /token. */

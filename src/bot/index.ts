@@ -172,7 +172,7 @@ export function createFeatures(deps: BotDeps) {
     createInlineFeature({ logger: deps.logger }),
     createCatalogFeature({ lists }),
     createOrdersFeature({ lists, chatData: deps.chatData }),
-    createNotifyFeature({ chatData: deps.chatData, watching: deps.watches !== undefined }),
+    createNotifyFeature({ chatData: deps.chatData, watches: deps.watches }),
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
     createOrderingFeature({ engine, chatData: deps.chatData }),

@@ -5,16 +5,23 @@
  * Answers how it went in the watchers' terms: `sent`, `retry` (Telegram busy or down) or `gone`
  * (the chat blocked the bot or no longer exists: nothing more can be told there).
  */
-import { type Telegram, TelegramError } from 'telegraf';
+import { Markup, type Telegram, TelegramError } from 'telegraf';
 import type { ApiFactory, PartnerApi } from '../api/index.js';
-import type { Delivery, NotificationEvent, PaymentArrivedEvent } from '../core/notify.js';
+import {
+  type Delivery,
+  daysUntil,
+  type NotificationEvent,
+  type OrderRef,
+  type PaymentArrivedEvent,
+} from '../core/notify.js';
 import { splitMessage } from '../core/text.js';
 import type { Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
 import { loadCurrencyCodes } from './commands/billing.js';
 import type { Translate, Translations } from './i18n.js';
-import { linkKeyboard } from './keyboards/list.js';
+import { encodeCallback } from './keyboards/callback-data.js';
+import { linkKeyboard, sendToClientButton } from './keyboards/list.js';
 import { errorForLog } from './middlewares/errors.js';
 import type { CurrencyCodes } from './views/billing.js';
 import { invoiceOf, renderDigest, renderNotification, renderPaidLink } from './views/notify.js';
@@ -34,6 +41,20 @@ export interface NotificationSenderDeps {
   logger: Logger;
 }
 
+/** The order an event is about, when it names one. */
+function orderOf(event: NotificationEvent): OrderRef | undefined {
+  switch (event.kind) {
+    case 'paymentArrived':
+    case 'newInvoice':
+    case 'invoiceExpiresTomorrow':
+      return event.order;
+    case 'orderCompleted':
+      return { id: event.orderId, number: event.orderNumber, domain: event.domain };
+    case 'domainExpires':
+      return undefined;
+  }
+}
+
 export function createNotificationSender(deps: NotificationSenderDeps) {
   const { telegram, chatData, apiFor, translations, logger } = deps;
 
@@ -44,12 +65,48 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
       ...extra,
     });
 
-  /** The invoice's link as a button under a single event, when the event is about an invoice. */
-  async function invoiceButton(t: Translate, api: PartnerApi, event: NotificationEvent) {
+  /**
+   * The buttons under a single event: an invoice's link and "Send to client" (a new or expiring
+   * invoice), or the order's details (a completed order, an expiring domain).
+   */
+  async function eventKeyboard(t: Translate, api: PartnerApi, event: NotificationEvent, now: Date) {
     const invoice = invoiceOf(event);
-    if (invoice === undefined) return {};
-    const url = await api.getInvoiceUrl(invoice.id).catch(() => undefined);
-    return url ? linkKeyboard(t('notify:invoiceButton', { number: invoice.number }), url) : {};
+    if (invoice !== undefined) {
+      const url = await api.getInvoiceUrl(invoice.id).catch(() => undefined);
+      if (url === undefined) return {};
+      // An invoice past its date is no longer one to send to a client.
+      const open = (daysUntil(invoice.due, now) ?? 0) >= 0;
+      return linkKeyboard(
+        t('notify:invoiceButton', { number: invoice.number }),
+        url,
+        open ? [sendToClientButton(t, invoice.number)] : [],
+      );
+    }
+    if (event.kind === 'orderCompleted' || event.kind === 'domainExpires') {
+      const kind = event.kind === 'domainExpires' ? 'domain' : 'all';
+      return Markup.inlineKeyboard([
+        [Markup.button.callback(t('notify:orderButton'), encodeCallback('order', kind, event.orderId))],
+      ]);
+    }
+    return {};
+  }
+
+  /** Domains the bot remembers for the orders these events are about (the provider's lists omit them). */
+  async function knownDomains(
+    chatId: number,
+    events: readonly NotificationEvent[],
+  ): Promise<Map<number, string>> {
+    const ids = new Set<number>();
+    for (const event of events) {
+      const order = orderOf(event);
+      if (order !== undefined && order.domain === undefined) ids.add(order.id);
+    }
+    const found = new Map<number, string>();
+    for (const id of ids) {
+      const domain = await chatData.getOrderDomain(chatId, id);
+      if (domain !== undefined) found.set(id, domain);
+    }
+    return found;
   }
 
   /** Marks the earlier link message of a paid invoice; a failure only costs the mark. */
@@ -78,6 +135,7 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
     chatId: number,
     token: string,
     delivery: NotificationDelivery,
+    now: Date,
   ): Promise<NotificationOutcome> {
     // A chat that logged out or connected another token meanwhile is told nothing about this one.
     if ((await chatData.getToken(chatId)) !== token) return 'gone';
@@ -91,11 +149,21 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
       const api = apiFor(token);
       const codes: CurrencyCodes = await loadCurrencyCodes(api).catch(() => new Map());
       const events = delivery.kind === 'single' ? [delivery.event] : delivery.events;
+      const context = { now, knownDomains: await knownDomains(chatId, events) };
       if (delivery.kind === 'single') {
-        const extra = await invoiceButton(t, api, delivery.event);
-        await send(chatId, renderNotification(t, locale, codes, delivery.event), extra);
+        const { event } = delivery;
+        const extra = await eventKeyboard(t, api, event, now);
+        const sent = await send(chatId, renderNotification(t, locale, codes, event, context), extra);
+        // A message with an invoice's link is marked paid like any other link message.
+        const invoice = invoiceOf(event);
+        if (invoice !== undefined && 'reply_markup' in extra) {
+          await chatData.rememberInvoiceLink(chatId, invoice.id, sent.message_id);
+        }
       } else {
-        for (const part of splitMessage(renderDigest(t, locale, codes, delivery.events), MESSAGE_LIMIT)) {
+        for (const part of splitMessage(
+          renderDigest(t, locale, codes, delivery.events, context),
+          MESSAGE_LIMIT,
+        )) {
           await send(chatId, part);
         }
       }

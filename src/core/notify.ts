@@ -125,12 +125,22 @@ export interface PaymentArrivedEvent extends EventBase<'paymentArrived'> {
   readonly currencyId: number | undefined;
   readonly amount: number;
   readonly paymentDate: string;
+  /** The order the invoice belongs to, when the invoice is in the list. */
+  readonly order: OrderRef | undefined;
+}
+
+/** Which order an event is about, as the partner knows it: its number and, for a domain, the name. */
+export interface OrderRef {
+  readonly id: number;
+  readonly number: string | undefined;
+  readonly domain: string | undefined;
 }
 
 export interface NewInvoiceEvent extends EventBase<'newInvoice'> {
   readonly invoiceId: number;
   readonly invoiceNumber: string;
   readonly orderId: number;
+  readonly order: OrderRef;
   readonly amount: number;
   readonly currencyId: number;
   readonly expirationDate: string;
@@ -139,6 +149,7 @@ export interface NewInvoiceEvent extends EventBase<'newInvoice'> {
 export interface InvoiceExpiresTomorrowEvent extends EventBase<'invoiceExpiresTomorrow'> {
   readonly invoiceId: number;
   readonly invoiceNumber: string;
+  readonly order: OrderRef;
   readonly amount: number;
   readonly currencyId: number;
   readonly expirationDate: string;
@@ -147,6 +158,8 @@ export interface InvoiceExpiresTomorrowEvent extends EventBase<'invoiceExpiresTo
 export interface OrderCompletedEvent extends EventBase<'orderCompleted'> {
   readonly orderId: number;
   readonly orderNumber: string;
+  /** The domain when it is a domain order. */
+  readonly domain: string | undefined;
   readonly completeDate: string | undefined;
 }
 
@@ -193,6 +206,16 @@ function providerDay(text: string | null | undefined): number | undefined {
   return Number.isNaN(minutes) ? undefined : Math.floor(minutes / 1440);
 }
 
+/**
+ * Whole Minsk days from `now` until a provider date (0 = today, negative = passed), or undefined
+ * for a date that does not parse. A message told later than it was found (held by quiet hours)
+ * says "tomorrow" or "in 7 days" as of when it is read.
+ */
+export function daysUntil(date: string, now: Date): number | undefined {
+  const day = providerDay(date);
+  return day === undefined ? undefined : day - minskDay(now);
+}
+
 function isoOfDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
@@ -225,9 +248,18 @@ function isCompleted(order: OrderItem): boolean {
   return order.completed || Boolean(order.complete_date);
 }
 
+/** Order number and domain by order id, from the lists of one poll. */
+function orderRefs(lists: NotifyLists): (orderId: number) => OrderRef {
+  const numbers = new Map(lists.orders.map((o) => [o.order_id, o.number]));
+  const domains = new Map(lists.domainOrders.map((d) => [d.order_id, d.advanced?.domain ?? undefined]));
+  for (const d of lists.domainOrders) if (!numbers.has(d.order_id)) numbers.set(d.order_id, d.number);
+  return (id) => ({ id, number: numbers.get(id), domain: domains.get(id) ?? undefined });
+}
+
 /** The reminders due now (not yet filtered by what was told). */
 function remindersDue(lists: NotifyLists, today: number): NotificationEvent[] {
   const events: NotificationEvent[] = [];
+  const refOf = orderRefs(lists);
   const paidInvoices = new Set(lists.payments.map((p) => p.invoice_id));
   for (const invoice of lists.invoices) {
     const due = providerDay(invoice.expiration_date);
@@ -238,6 +270,7 @@ function remindersDue(lists: NotifyLists, today: number): NotificationEvent[] {
       id: `invoiceExpiresTomorrow:${invoice.invoice_id}:${isoOfDay(due)}`,
       invoiceId: invoice.invoice_id,
       invoiceNumber: invoice.invoice_number,
+      order: refOf(invoice.order_id),
       amount: invoice.amount,
       currencyId: invoice.currency_id,
       expirationDate: invoice.expiration_date,
@@ -328,18 +361,21 @@ export function diff(
 
   const events: NotificationEvent[] = [];
   const invoicesById = new Map(lists.invoices.map((i) => [i.invoice_id, i]));
+  const refOf = orderRefs(lists);
 
   const seenPayments = new Set(previous.payments);
   for (const payment of lists.payments) {
     if (seenPayments.has(payment.payment_id)) continue;
     seenPayments.add(payment.payment_id);
+    const invoice = invoicesById.get(payment.invoice_id);
     events.push({
       kind: 'paymentArrived',
       id: `paymentArrived:${payment.payment_id}`,
       paymentId: payment.payment_id,
       invoiceId: payment.invoice_id,
-      invoiceNumber: invoicesById.get(payment.invoice_id)?.invoice_number,
-      currencyId: invoicesById.get(payment.invoice_id)?.currency_id,
+      invoiceNumber: invoice?.invoice_number,
+      currencyId: invoice?.currency_id,
+      order: invoice ? refOf(invoice.order_id) : undefined,
       amount: payment.amount,
       paymentDate: payment.payment_date,
     });
@@ -356,6 +392,7 @@ export function diff(
       invoiceId: invoice.invoice_id,
       invoiceNumber: invoice.invoice_number,
       orderId: invoice.order_id,
+      order: refOf(invoice.order_id),
       amount: invoice.amount,
       currencyId: invoice.currency_id,
       expirationDate: invoice.expiration_date,
@@ -371,13 +408,17 @@ export function diff(
       id: `orderCompleted:${order.order_id}`,
       orderId: order.order_id,
       orderNumber: order.number,
+      domain: refOf(order.order_id).domain,
       completeDate: order.complete_date ?? undefined,
     });
   }
 
+  // A new invoice's message already gives its due date: no second message about it "tomorrow".
+  const announced = new Set(events.flatMap((e) => (e.kind === 'newInvoice' ? [e.invoiceId] : [])));
   for (const event of reminders) {
     if (told.has(event.id)) continue;
     for (const id of toldBy(event)) told.add(id);
+    if (event.kind === 'invoiceExpiresTomorrow' && announced.has(event.invoiceId)) continue;
     events.push(event);
   }
 

@@ -39,7 +39,8 @@ export type DeliveryOutcome = 'sent' | 'retry' | 'gone';
 
 /** The port main.ts hands in: renders and sends a delivery to a chat (the bot implements it). */
 export interface NotificationSender {
-  deliver(chatId: number, token: string, delivery: WatcherDelivery): Promise<DeliveryOutcome>;
+  /** `now`: when it is told (a message held by quiet hours says "tomorrow" as of then). */
+  deliver(chatId: number, token: string, delivery: WatcherDelivery, now: Date): Promise<DeliveryOutcome>;
 }
 
 export interface WatchersDeps {
@@ -69,6 +70,8 @@ export interface Watchers {
   disconnect(chatId: number, token: string): Promise<void>;
   /** An invoice the bot itself created: never announced as "new". */
   noteCreatedInvoice(token: string, invoiceId: number): Promise<void>;
+  /** Whether the provider rejected the token and its polling stopped (until it is connected again). */
+  isStopped(token: string): Promise<boolean>;
   /** One poll of a watch and the delivery of what waits (the scheduler calls it). */
   runWatch(id: string): Promise<RunOutcome>;
   /** Schedules every stored watch and starts the scheduler. */
@@ -136,7 +139,7 @@ export function createWatchers(deps: WatchersDeps): Watchers {
     ];
     const done = new Set<string>();
     for (const delivery of deliveries) {
-      const outcome = await sender.deliver(chat, watch.token, delivery).catch((error: unknown) => {
+      const outcome = await sender.deliver(chat, watch.token, delivery, at).catch((error: unknown) => {
         logger.warn({ watchId: id, chatId: chat, err: describe(error) }, 'notification not sent; will retry');
         return 'retry' as const;
       });
@@ -166,7 +169,7 @@ export function createWatchers(deps: WatchersDeps): Watchers {
     // Stopping: not the provider's failure; the next run asks again.
     if (error instanceof ApiInterruptedError) return 'failed';
     const at = now().getTime();
-    if (error instanceof ApiHttpError && error.isAuthError) {
+    if (error instanceof ApiHttpError && error.isTokenRejected) {
       await watchData.changeState(id, (w) => {
         const state = readState(w.state);
         if (state.rejected) return undefined;
@@ -274,6 +277,11 @@ export function createWatchers(deps: WatchersDeps): Watchers {
     },
 
     noteCreatedInvoice: (token, invoiceId) => watchData.noteCreatedInvoice(token, invoiceId),
+
+    async isStopped(token) {
+      const watch = await watchData.get(watchIdOf(token));
+      return watch !== undefined && readState(watch.state).rejected === true;
+    },
 
     runWatch: (id) =>
       runWatch(id).catch((error: unknown) => {

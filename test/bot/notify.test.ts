@@ -146,6 +146,7 @@ describe('other events', () => {
     expect(String(told[0]?.payload.text)).toContain(`Новый счёт № ${created.invoice_number}`);
     expect(buttons(told)).toMatchObject([
       { text: `🔗 Счёт ${created.invoice_number}`, url: created.invoice_url },
+      { text: '📤 Отправить клиенту', switch_inline_query: created.invoice_number },
     ]);
   });
 
@@ -188,7 +189,7 @@ describe('/notify settings', () => {
     expect(buttons(screen).map((b) => b.text)).toEqual([
       '✅ оплата счёта',
       '✅ заказ выполнен',
-      '✅ новый счёт (продление и другие, выставленные не через бота)',
+      '✅ новый счёт не через бота (продление и др.)',
       '✅ счёт истекает завтра',
       '✅ домен истекает через 30, 7 и 1 день',
       '🌙 Тихие часы 22–8',
@@ -226,8 +227,63 @@ describe('/notify settings', () => {
   });
 });
 
+describe('what a message names, and when it is read', () => {
+  it('a payment names the domain of its order; a completed domain order names the domain too', async () => {
+    await connected();
+    await h.pollWatches();
+    const domains = await h.api().listDomainOrders();
+    const invoices = await unpaidInvoices();
+    const invoice = invoices.find((i) =>
+      domains.some((d) => d.order_id === i.order_id && d.advanced?.domain),
+    );
+    if (!invoice) throw new Error('no unpaid invoice of a domain order in the seed');
+    const domain = domains.find((d) => d.order_id === invoice.order_id)?.advanced?.domain;
+    h.sandbox.payInvoice(invoice.invoice_id);
+    expect(texts(await h.pollWatches())).toEqual([
+      expect.stringContaining(`Пришла оплата по счёту № ${invoice.invoice_number} (${domain}):`),
+    ]);
+  });
+
+  it('an expiry reminder held by quiet hours says "today" when it is read on the day', async () => {
+    await connected();
+    await h.send('/notify quiet 22-8');
+    h.now = minsk('2026-11-24T12:00:00');
+    await h.pollWatches();
+    const [order] = (await h.api().listOrders()).filter((o) => o.completed);
+    if (!order) throw new Error('no completed order in the seed');
+    // A renewal invoice made today is due in 5 days; the night before it, it is "due tomorrow".
+    const created = h.sandbox.createInvoice(order.order_id);
+    await h.pollWatches();
+    const [day, month, year] =
+      (await h.api().listInvoices({ invoice_id: created.invoice_id }))[0]?.expiration_date.split('.') ?? [];
+    h.now = new Date(minsk(`${year}-${month}-${day}T00:00:00`).getTime() - 90 * 60_000);
+    expect(sent(await h.pollWatches())).toEqual([]);
+    h.now = minsk(`${year}-${month}-${day}T08:30:00`);
+    const told = texts(await h.pollWatches());
+    expect(told).toEqual([
+      expect.stringContaining(
+        `Сегодня, ${day}.${month}.${year}, истекает неоплаченный счёт № ${created.invoice_number}`,
+      ),
+    ]);
+  });
+
+  it('a domain reminder opens the order; a new invoice message is marked paid when it is paid', async () => {
+    await connected();
+    await h.pollWatches();
+    const [order] = (await h.api().listOrders()).filter((o) => o.completed);
+    if (!order) throw new Error('no completed order in the seed');
+    const created = h.sandbox.createInvoice(order.order_id);
+    const newInvoice = sent(await h.pollWatches())[0];
+    h.sandbox.payInvoice(created.invoice_id);
+    const calls = await h.pollWatches();
+    expect(edits(calls).map((c) => [c.payload.message_id, String(c.payload.text)])).toEqual([
+      [newInvoice?.messageId, expect.stringContaining(`Счёт № ${created.invoice_number} — ✅ оплачен`)],
+    ]);
+  });
+});
+
 describe('a token the provider rejects', () => {
-  it('is told once, and its polling stops', async () => {
+  it('is told once, its polling stops, and /notify says so', async () => {
     await connected();
     await h.pollWatches();
     h.sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'status', status: 401 } });
@@ -237,6 +293,19 @@ describe('a token the provider rejects', () => {
     const before = h.sandbox.requests.length;
     expect(sent(await h.pollWatches())).toEqual([]);
     expect(h.sandbox.requests.length).toBe(before);
+    expect(texts(await h.send('/notify')).join('\n')).toContain(
+      'Провайдер не принимает токен — уведомления остановлены',
+    );
+    // Connecting it again resumes watching.
+    await h.connect();
+    expect(texts(await h.send('/notify')).join('\n')).not.toContain('остановлены');
+  });
+
+  it('another partner’s invoice id is "not yours", not a dead token', async () => {
+    await connected();
+    const reply = texts(await h.send('/invoice 9101')).join('\n');
+    expect(reply).not.toContain('/token');
+    expect(reply).toContain('не ваш');
   });
 
   it('a provider failure backs off without losing the event', async () => {

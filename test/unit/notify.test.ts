@@ -139,6 +139,8 @@ describe('diff', () => {
         currencyId: 933,
         amount: 12.5,
         paymentDate: '10.03.2026',
+        // The invoice's order (1001) is in no list of this poll: known by id only.
+        order: { id: 1001, number: undefined, domain: undefined },
       },
     ]);
     expect(third).toEqual([]);
@@ -426,12 +428,39 @@ describe('diff (property)', () => {
 
 // ---- delivery -------------------------------------------------------------------------------
 
+describe('what an event names', () => {
+  it('the order by number and, for a domain order, the domain; a new invoice is not also "due tomorrow"', () => {
+    const before = lists({
+      orders: [{ order_id: 1001, number: 'ЗК-1001', state: 'NewOrder', completed: false }],
+    });
+    const due = '11.03.2026';
+    const after = lists({
+      invoices: [invoice(1, { expiration_date: due })],
+      orders: [{ order_id: 1001, number: 'ЗК-1001', state: 'NewOrder', completed: false }],
+      domainOrders: [
+        { order_id: 1001, number: 'ЗК-1001', expiration_date: null, advanced: { domain: 'shop.by' } },
+      ],
+    });
+    const [, events] = polls([
+      [before, NOW],
+      [after, NOW],
+    ]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        kind: 'newInvoice',
+        order: { id: 1001, number: 'ЗК-1001', domain: 'shop.by' },
+      }),
+    ]);
+  });
+});
+
 describe('groupForDelivery', () => {
   const event = (n: number): NotificationEvent => ({
     kind: 'orderCompleted',
     id: `orderCompleted:${n}`,
     orderId: n,
     orderNumber: `З-${n}`,
+    domain: undefined,
     completeDate: undefined,
   });
   const many = (n: number) => Array.from({ length: n }, (_, i) => event(i + 1));

@@ -16,6 +16,7 @@ const event = (id: number): NotificationEvent => ({
   id: `orderCompleted:${id}`,
   orderId: id,
   orderNumber: `ЗК-${id}`,
+  domain: undefined,
   completeDate: undefined,
 });
 const newInvoice = (invoiceId: number): NotificationEvent => ({
@@ -24,6 +25,7 @@ const newInvoice = (invoiceId: number): NotificationEvent => ({
   invoiceId,
   invoiceNumber: `СФ-${invoiceId}`,
   orderId: 1,
+  order: { id: 1, number: 'ЗК-1', domain: undefined },
   amount: 10,
   currencyId: 1,
   expirationDate: '01.12.2026',

@@ -68,7 +68,7 @@ async function findInvoices(api: PartnerApi, typed: string) {
 async function linksOf(api: PartnerApi, invoices: readonly Invoice[]) {
   const settled = await Promise.allSettled(invoices.map((invoice) => api.getInvoiceUrl(invoice.invoice_id)));
   const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
-  const refused = failures.find((error) => error instanceof ApiHttpError && error.isAuthError);
+  const refused = failures.find((error) => error instanceof ApiHttpError && error.isTokenRejected);
   if (refused !== undefined) throw refused;
   if (invoices.length > 0 && failures.length === invoices.length) throw failures[0];
   return {
@@ -84,7 +84,7 @@ async function linksOf(api: PartnerApi, invoices: readonly Invoice[]) {
 function failureButton(ctx: BotContext, error: unknown): InlineQueryResultsButton {
   if (error instanceof NoTokenError)
     return { text: ctx.t('inline:connectToken'), start_parameter: CONNECT_START_PARAMETER };
-  if (error instanceof ApiHttpError && error.isAuthError)
+  if (error instanceof ApiHttpError && error.isTokenRejected)
     return { text: ctx.t('inline:tokenRejected'), start_parameter: CONNECT_START_PARAMETER };
   return { text: ctx.t('inline:providerUnavailable'), start_parameter: 'inline' };
 }

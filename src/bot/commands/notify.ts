@@ -2,7 +2,7 @@ import { Composer, Markup } from 'telegraf';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../core/notify.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import type { NotifySettings } from '../../storage/chat-store.js';
-import { type BotContext, UserInputError } from '../context.js';
+import { type BotContext, UserInputError, type WatchPort } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { kindSwitches, renderNotifySettings } from '../views/notify.js';
@@ -27,14 +27,21 @@ export function parseQuietHours(text: string): { from: number; to: number } | un
 }
 
 /** `/notify`: what the bot tells this chat on its own, by buttons; quiet hours typed or by buttons. */
-export function createNotifyFeature(deps: { chatData: ChatData; watching: boolean }): Feature {
+export function createNotifyFeature(deps: { chatData: ChatData; watches: WatchPort | undefined }): Feature {
   const { chatData } = deps;
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
 
   const screen = async (ctx: BotContext, chatId: number, settings: NotifySettings) => {
-    const hasToken = (await chatData.getToken(chatId)) !== undefined;
-    const status = !deps.watching ? 'disabled' : hasToken ? 'watching' : 'noToken';
+    const token = await chatData.getToken(chatId);
+    const status =
+      deps.watches === undefined
+        ? 'disabled'
+        : token === undefined
+          ? 'noToken'
+          : (await deps.watches.isStopped(token))
+            ? 'rejected'
+            : 'watching';
     const label = (kind: NotificationKind) => ctx.t(`notify:kind.${kind}`);
     const rows = kindSwitches(settings).map(({ kind, on }) => [
       Markup.button.callback(

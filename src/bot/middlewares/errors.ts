@@ -23,7 +23,8 @@ export function describeError(error: unknown, t: Translate): string | undefined 
   if (error instanceof NoTokenError) return t('errors:noToken');
   if (error instanceof StorageUnavailableError) return t('errors:storageUnavailable');
   if (error instanceof ApiHttpError) {
-    if (error.isAuthError) return t('errors:tokenRejected');
+    if (error.isTokenRejected) return t('errors:tokenRejected');
+    if (error.status === 403) return t('errors:notYours');
     if (error.status === 404) return t('errors:notFound');
     if (error.status >= 500) return t('errors:providerUnavailable');
     if (error.providerMessage)

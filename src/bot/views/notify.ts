@@ -1,18 +1,42 @@
 import { escapeHtml, formatMoney } from '../../core/format.js';
-import { NOTIFICATION_KIND_LIST, type NotificationEvent, type NotificationKind } from '../../core/notify.js';
+import {
+  daysUntil,
+  NOTIFICATION_KIND_LIST,
+  type NotificationEvent,
+  type NotificationKind,
+  type OrderRef,
+} from '../../core/notify.js';
 import type { Locale, NotifySettings } from '../../storage/chat-store.js';
 import type { Translate } from '../i18n.js';
 import type { CurrencyCodes } from './billing.js';
 
-/** One event in the chat's language (HTML, escaped). */
+/** What a rendering knows beyond the event: when it is read, and domains the chat's orders were made for. */
+export interface RenderContext {
+  readonly now: Date;
+  /** Domains the bot remembers for orders it created (hosting, SSL): order id → domain. */
+  readonly knownDomains: ReadonlyMap<number, string>;
+}
+
+/** One event in the chat's language (HTML, escaped). Relative days are as of `context.now`. */
 export function renderNotification(
   t: Translate,
   locale: Locale,
   codes: CurrencyCodes,
   event: NotificationEvent,
+  context: RenderContext,
 ): string {
   const money = (amount: number, currencyId: number | undefined) =>
     formatMoney(amount, currencyId === undefined ? undefined : codes.get(currencyId), locale);
+  const domainOf = (order: OrderRef | undefined) =>
+    order === undefined ? undefined : (order.domain ?? context.knownDomains.get(order.id));
+  /** " (shop.by)", or " (заказ ЗК-…)" when the order has no domain, or nothing. */
+  const about = (order: OrderRef | undefined, withNumber: boolean) => {
+    const domain = domainOf(order);
+    if (domain) return t('notify:about', { what: escapeHtml(domain) });
+    if (withNumber && order?.number)
+      return t('notify:about', { what: t('notify:aboutOrder', { number: escapeHtml(order.number) }) });
+    return '';
+  };
   switch (event.kind) {
     case 'paymentArrived':
       return event.invoiceNumber === undefined
@@ -23,6 +47,7 @@ export function renderNotification(
           })
         : t('notify:paymentArrived', {
             number: escapeHtml(event.invoiceNumber),
+            about: about(event.order, true),
             amount: money(event.amount, event.currencyId),
             date: escapeHtml(event.paymentDate),
           });
@@ -30,30 +55,43 @@ export function renderNotification(
       return t('notify:newInvoice', {
         number: escapeHtml(event.invoiceNumber),
         amount: money(event.amount, event.currencyId),
-        orderId: event.orderId,
+        about: about(event.order, true),
         due: escapeHtml(event.expirationDate),
       });
-    case 'invoiceExpiresTomorrow':
-      return t('notify:invoiceExpiresTomorrow', {
+    case 'invoiceExpiresTomorrow': {
+      const days = daysUntil(event.expirationDate, context.now) ?? 1;
+      const key =
+        days >= 1
+          ? 'notify:invoiceExpiresTomorrow'
+          : days === 0
+            ? 'notify:invoiceExpiresToday'
+            : 'notify:invoiceExpired';
+      return t(key, {
         number: escapeHtml(event.invoiceNumber),
         amount: money(event.amount, event.currencyId),
+        about: about(event.order, true),
         due: escapeHtml(event.expirationDate),
       });
-    case 'orderCompleted':
+    }
+    case 'orderCompleted': {
+      const params = {
+        number: escapeHtml(event.orderNumber),
+        about: about({ id: event.orderId, number: event.orderNumber, domain: event.domain }, false),
+      };
       return event.completeDate
-        ? t('notify:orderCompletedOn', {
-            number: escapeHtml(event.orderNumber),
-            date: escapeHtml(event.completeDate),
-          })
-        : t('notify:orderCompleted', { number: escapeHtml(event.orderNumber) });
+        ? t('notify:orderCompletedOn', { ...params, date: escapeHtml(event.completeDate) })
+        : t('notify:orderCompleted', params);
+    }
     case 'domainExpires': {
       const domain = event.domain
         ? `<b>${escapeHtml(event.domain)}</b>`
         : t('notify:domainOfOrder', { orderId: event.orderId });
       const date = escapeHtml(event.expirationDate);
-      return event.daysLeft === 0
+      const days = daysUntil(event.expirationDate, context.now) ?? event.daysLeft;
+      if (days < 0) return t('notify:domainExpired', { domain, date });
+      return days === 0
         ? t('notify:domainExpiresToday', { domain, date })
-        : t('notify:domainExpires', { domain, date, count: event.daysLeft });
+        : t('notify:domainExpires', { domain, date, count: days });
     }
   }
 }
@@ -64,15 +102,16 @@ export function renderDigest(
   locale: Locale,
   codes: CurrencyCodes,
   events: readonly NotificationEvent[],
+  context: RenderContext,
 ): string {
-  const lines = events.map((event) => `• ${renderNotification(t, locale, codes, event)}`);
+  const lines = events.map((event) => `• ${renderNotification(t, locale, codes, event, context)}`);
   return [t('notify:digestTitle', { count: events.length }), ...lines].join('\n');
 }
 
 /** The invoice an event is about, when it has a link worth a button (new and expiring invoices). */
-export function invoiceOf(event: NotificationEvent): { id: number; number: string } | undefined {
+export function invoiceOf(event: NotificationEvent): { id: number; number: string; due: string } | undefined {
   if (event.kind === 'newInvoice' || event.kind === 'invoiceExpiresTomorrow') {
-    return { id: event.invoiceId, number: event.invoiceNumber };
+    return { id: event.invoiceId, number: event.invoiceNumber, due: event.expirationDate };
   }
   return undefined;
 }
