@@ -128,6 +128,8 @@ describe('exactly once', () => {
     const before = createRequests('/v1/orders/corporate-mails').length;
     const first = await h.press(confirm, chat.user);
     expect(lastText(first)).toContain('Заказ создан');
+    // The invoice is named as the client sees it, not by its id.
+    expect(lastText(first)).toMatch(/счёт: <b>СФ-\d{4}-\d+<\/b>/);
     const second = await h.press(confirm, chat.user);
     const answer = second.find((c) => c.method === 'answerCallbackQuery');
     expect(String(answer?.payload.text)).toMatch(/уже отправлен|устарела/);

@@ -590,9 +590,10 @@ export class OrderEngine {
             () => undefined,
           ),
     ]);
+    // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
     const text = ctx.t('order:created', {
       orderId: result.order_id ?? '—',
-      invoiceId: invoiceId ?? '—',
+      invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (invoiceId ?? '—'),
     });
     const share =
       invoice?.state === UNPAID_INVOICE_STATE ? [sendToClientButton(ctx.t, invoice.invoice_number)] : [];
