@@ -1,8 +1,8 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { createKeyring } from '../../src/storage/crypto.js';
-import { type BotCall, BotHarness, texts } from '../helpers/bot-harness.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { type BotCall, type BotHarness, texts } from '../helpers/bot-harness.js';
+import { namesInvoice } from '../helpers/notify.js';
+import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
 /*
  * Two bot instances on one Redis (STORAGE=redis) polling the same token at the same moment, as a
@@ -17,38 +17,16 @@ describe.skipIf(!url)('notifications with two instances on one Redis', () => {
   let sandbox: Sandbox;
   let a: BotHarness;
   let b: BotHarness;
-  let connections: Redis[];
-  const prefix = `partner-bot-notify2:${process.pid}:${Date.now()}:`;
+  let pair: TwoInstances;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    connections = [new Redis(url as string), new Redis(url as string)];
-    const keyring = createKeyring([{ id: 'shared', key: Buffer.alloc(32, 5) }]);
-    const [ra, rb] = connections as [Redis, Redis];
-    a = await BotHarness.start({
-      sandbox,
-      keyring,
-      redis: { redis: ra, prefix },
-      watchers: true,
-      firstUpdateId: 1,
-    });
-    b = await BotHarness.start({
-      sandbox,
-      keyring,
-      redis: { redis: rb, prefix },
-      watchers: true,
-      firstUpdateId: 5_000_000,
-    });
+    const prefix = `partner-bot-notify2:${process.pid}:${Date.now()}:`;
+    pair = await startTwoInstances({ url: url as string, prefix, watchers: true });
+    ({ sandbox, a, b } = pair);
   });
 
   afterAll(async () => {
-    await a.stop();
-    await b.stop();
-    await sandbox.close();
-    const [first] = connections;
-    const keys = (await first?.keys(`${prefix}*`)) ?? [];
-    if (keys.length > 0) await first?.del(...keys);
-    for (const c of connections) c.disconnect();
+    await pair.stop();
   });
 
   const paidMessages = (calls: BotCall[]) => texts(calls).filter((t) => t.includes('Пришла оплата'));
@@ -77,7 +55,7 @@ describe.skipIf(!url)('notifications with two instances on one Redis', () => {
           (c) =>
             c.method === 'sendMessage' &&
             c.payload.chat_id === chat &&
-            String(c.payload.text).includes(`№ ${invoice.invoice_number}:`),
+            namesInvoice(String(c.payload.text), invoice.invoice_number),
         );
         expect(toChat).toHaveLength(1);
       }

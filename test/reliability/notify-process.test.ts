@@ -1,14 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice } from '../../src/api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { generateKeySpec } from '../../src/storage/crypto.js';
 import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
 import { type BotProcess, eventually, startBotProcess } from '../helpers/bot-process.js';
+import { namesInvoice } from '../helpers/notify.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { deleteKeys } from '../helpers/two-instances.js';
 
 /*
  * The watchers in the real program (`node dist/main.js`, long polling the local Bot API double, the
@@ -47,7 +48,7 @@ function paidTold(chat: number, invoice: Invoice): RecordedCall[] {
     (c) =>
       c.method === 'sendMessage' &&
       c.params.chat_id === chat &&
-      String(c.params.text).includes(`Пришла оплата по счёту № ${invoice.invoice_number}:`),
+      namesInvoice(String(c.params.text), invoice.invoice_number),
   );
 }
 
@@ -174,14 +175,7 @@ describe.skipIf(!url)('two processes on Redis (BullMQ)', () => {
   afterAll(async () => {
     await worker.close();
     await proxy.close();
-    const redis = new Redis(url as string);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-    redis.disconnect();
+    await deleteKeys(url as string, prefix);
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   });
 
@@ -214,7 +208,7 @@ describe.skipIf(!url)('two processes on Redis (BullMQ)', () => {
       (c) =>
         c.method === 'sendMessage' &&
         c.params.chat_id === CHAT &&
-        String(c.params.text).includes(`Пришла оплата по счёту № ${invoice.invoice_number}:`),
+        namesInvoice(String(c.params.text), invoice.invoice_number),
     );
 
   it('the instance holding a poll is killed mid-poll; the other takes the token over; each payment told once', async () => {

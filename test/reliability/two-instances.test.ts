@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createKeyring } from '../../src/storage/crypto.js';
 import { BotHarness, texts } from '../helpers/bot-harness.js';
+import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
 
 const url = process.env.REDIS_URL;
 if (!url) console.warn('REDIS_URL is not set: the two-instance test is skipped');
@@ -12,26 +13,18 @@ describe.skipIf(!url)('two bot instances on one Redis', () => {
   let sandbox: Sandbox;
   let a: BotHarness;
   let b: BotHarness;
-  let connections: Redis[];
-  const prefix = `partner-bot-two:${process.pid}:${Date.now()}:`;
+  let pair: TwoInstances;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    connections = [new Redis(url as string), new Redis(url as string)];
-    const keyring = createKeyring([{ id: 'shared', key: Buffer.alloc(32, 3) }]);
-    const [ra, rb] = connections as [Redis, Redis];
-    a = await BotHarness.start({ sandbox, keyring, redis: { redis: ra, prefix }, firstUpdateId: 1 });
-    b = await BotHarness.start({ sandbox, keyring, redis: { redis: rb, prefix }, firstUpdateId: 5_000_000 });
+    pair = await startTwoInstances({
+      url: url as string,
+      prefix: `partner-bot-two:${process.pid}:${Date.now()}:`,
+    });
+    ({ sandbox, a, b } = pair);
   });
 
   afterAll(async () => {
-    await a.stop();
-    await b.stop();
-    await sandbox.close();
-    const [first] = connections;
-    const keys = (await first?.keys(`${prefix}*`)) ?? [];
-    if (keys.length > 0) await first?.del(...keys);
-    for (const c of connections) c.disconnect();
+    await pair.stop();
   });
 
   it('50 chats whose updates alternate between the instances: every step sees the one before', async () => {
