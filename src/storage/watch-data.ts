@@ -73,8 +73,10 @@ export function createWatchData(options: {
       const id = watchIdOf(token);
       const sealed = keyring.seal(token, owner(id));
       const doc = await store.update(id, (current) => {
-        const chats = current?.chats.filter((c) => c !== chatId) ?? [];
-        return { ...(current ?? {}), token: sealed, chats: [...chats, chatId] };
+        // Already there: nothing to write (the id is the token's hash, so the token is the same).
+        if (current?.chats.includes(chatId)) return current;
+        const chats = current?.chats ?? [];
+        return { ...(current ?? {}), token: current?.token ?? sealed, chats: [...chats, chatId] };
       });
       const watch = openDoc(id, doc);
       if (watch === undefined) throw new Error('a watch just written does not open');

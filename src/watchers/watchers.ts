@@ -227,12 +227,21 @@ export function createWatchers(deps: WatchersDeps): Watchers {
       return failed(id, state.seq, error);
     }
     let found = 0;
-    const written = await watchData.changeState(id, (w) => {
+    let outcome: RunOutcome = 'raced';
+    await watchData.changeState(id, (w) => {
       const current = readState(w.state);
       // Another poll of this token wrote since this one read: its result stands.
       if (current.seq !== state.seq || current.rejected) return undefined;
       const { events, next } = diff(current.snapshot, lists, at, { createdByBot: new Set(w.createdByBot) });
       found = events.length;
+      outcome = 'polled';
+      // Nothing new and nothing to clear: no write (most polls; a file or key rewrite each saved).
+      const unchanged =
+        events.length === 0 &&
+        current.failures === 0 &&
+        current.retryAt === undefined &&
+        JSON.stringify(next) === JSON.stringify(current.snapshot);
+      if (unchanged) return undefined;
       return {
         state: {
           ...current,
@@ -244,10 +253,9 @@ export function createWatchers(deps: WatchersDeps): Watchers {
         },
       };
     });
-    const raced = readState(written?.state).seq !== state.seq + 1;
-    logger.debug({ watchId: id, events: found, raced }, 'watch polled');
+    logger.debug({ watchId: id, events: found, outcome }, 'watch polled');
     await deliverAll(id);
-    return raced ? 'raced' : 'polled';
+    return outcome;
   }
 
   return {

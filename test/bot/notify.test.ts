@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Invoice } from '../../src/api/index.js';
 import { type BotCall, BotHarness, buttonData, buttons, texts } from '../helpers/bot-harness.js';
 
