@@ -27,6 +27,14 @@ export function describeDevSandbox(url: string, token: string, files: KeptSandbo
   return `${lines.join('\n')}\n`;
 }
 
+/** The sandbox's `DD.MM.YYYY HH:MM` (Minsk time) as an instant. */
+export function sandboxInstant(text: string): Date {
+  const match = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2})$/.exec(text);
+  if (!match) return new Date();
+  const [, d, m, y, hh, mm] = match;
+  return new Date(`${y}-${m}-${d}T${hh}:${mm}:00+03:00`);
+}
+
 /** Starts the sandbox (token and data kept under DATA_DIR) and the bot against it. */
 export async function dev(env: Record<string, string | undefined>): Promise<void> {
   const { sandbox, files } = await startKeptSandbox(path.join(env.DATA_DIR || './data', 'sandbox'), {
@@ -36,7 +44,8 @@ export async function dev(env: Record<string, string | undefined>): Promise<void
     ...(env.SANDBOX_LINK_BASE ? { linkBase: env.SANDBOX_LINK_BASE } : {}),
   });
   process.stdout.write(describeDevSandbox(sandbox.url, sandbox.token, files));
-  await main({ ...env, PARTNER_API_URL: sandbox.url });
+  // The watchers live in the sandbox's time: `POST /__sandbox/clock` moves it for them too.
+  await main({ ...env, PARTNER_API_URL: sandbox.url }, { watchersNow: () => sandboxInstant(sandbox.now()) });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

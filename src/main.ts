@@ -42,7 +42,14 @@ const REORDER_WINDOW_MS = 150;
  * The composition root: config → logger → storage → partner API → bot → long polling (or a
  * webhook), and a graceful stop on SIGINT/SIGTERM.
  */
-export async function main(env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function main(
+  env: Record<string, string | undefined> = process.env,
+  /**
+   * `watchersNow`: the watchers' clock. `npm run dev` hands in its sandbox's, so that moving the
+   * sandbox's clock brings invoices and domains near expiry for the bot too.
+   */
+  options: { watchersNow?: () => Date } = {},
+): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger({
     level: config.LOG_LEVEL,
@@ -142,6 +149,7 @@ export async function main(env: Record<string, string | undefined> = process.env
               }),
         logger,
         intervalMs: config.NOTIFY_INTERVAL_S * 1000,
+        ...(options.watchersNow ? { now: options.watchersNow } : {}),
       })
     : undefined;
 
