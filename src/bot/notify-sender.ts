@@ -31,6 +31,8 @@ export type NotificationDelivery = Delivery | { readonly kind: 'tokenRejected' }
 export type NotificationOutcome = 'sent' | 'retry' | 'gone';
 
 const MESSAGE_LIMIT = 4_096;
+/** How many invoice links a digest carries as buttons. */
+const MAX_DIGEST_LINKS = 6;
 
 export interface NotificationSenderDeps {
   telegram: Telegram;
@@ -89,6 +91,17 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
       ]);
     }
     return {};
+  }
+
+  /** A digest keeps the invoices' links as buttons under its last part (the first few). */
+  async function digestLinks(t: Translate, api: PartnerApi, events: readonly NotificationEvent[]) {
+    const invoices = events.flatMap((event) => invoiceOf(event) ?? []).slice(0, MAX_DIGEST_LINKS);
+    const urls = await Promise.all(invoices.map((i) => api.getInvoiceUrl(i.id).catch(() => undefined)));
+    const rows = invoices.flatMap((invoice, index) => {
+      const url = urls[index];
+      return url ? [[Markup.button.url(t('notify:invoiceButton', { number: invoice.number }), url)]] : [];
+    });
+    return rows.length > 0 ? Markup.inlineKeyboard(rows) : {};
   }
 
   /** Domains the bot remembers for the orders these events are about (the provider's lists omit them). */
@@ -160,11 +173,10 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
           await chatData.rememberInvoiceLink(chatId, invoice.id, sent.message_id);
         }
       } else {
-        for (const part of splitMessage(
-          renderDigest(t, locale, codes, delivery.events, context),
-          MESSAGE_LIMIT,
-        )) {
-          await send(chatId, part);
+        const parts = splitMessage(renderDigest(t, locale, codes, delivery.events, context), MESSAGE_LIMIT);
+        const links = await digestLinks(t, api, delivery.events);
+        for (const [index, part] of parts.entries()) {
+          await send(chatId, part, index === parts.length - 1 ? links : {});
         }
       }
       for (const event of events) if (event.kind === 'paymentArrived') await markPaid(chatId, t, api, event);

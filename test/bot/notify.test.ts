@@ -96,6 +96,7 @@ describe('a payment arrives', () => {
     expect(told).toHaveLength(1);
     const text = String(told[0]?.payload.text);
     expect(text).toContain('4 new events');
+    expect(buttons(told)).toEqual([]);
     expect(text.match(/Payment received/g)).toHaveLength(4);
     expect(text).not.toMatch(/WaitingForPayment|Paid\b|оплат/);
   });
@@ -134,6 +135,18 @@ describe('a crash while a notification is being sent', () => {
 });
 
 describe('other events', () => {
+  it('a digest of new invoices keeps their links as buttons', async () => {
+    await connected();
+    await h.pollWatches();
+    const completed = (await h.api().listOrders()).filter((o) => o.completed).slice(0, 4);
+    expect(completed).toHaveLength(4);
+    const created = completed.map((o) => h.sandbox.createInvoice(o.order_id));
+    const told = sent(await h.pollWatches());
+    expect(told).toHaveLength(1);
+    expect(String(told[0]?.payload.text)).toContain('4 новых события');
+    expect(buttons(told).map((b) => b.url)).toEqual(created.map((c) => c.invoice_url));
+  });
+
   it('a renewal invoice made outside the bot is told with its link button', async () => {
     await connected();
     await h.pollWatches();
@@ -217,6 +230,18 @@ describe('/notify settings', () => {
     expect(sent(await h.pollWatches())).toEqual([]);
     h.now = minsk('2026-11-25T08:00:00');
     expect(texts(await h.pollWatches())).toEqual([expect.stringContaining('Пришла оплата')]);
+  });
+
+  it('/notify off turns every kind off at once, /notify on back; a wrong word shows the forms', async () => {
+    await connected();
+    const off = await h.send('/notify off');
+    expect(buttons(off).filter((b) => b.text.startsWith('🚫'))).toHaveLength(5);
+    await h.pollWatches();
+    h.sandbox.payInvoice((await firstUnpaid()).invoice_id);
+    expect(sent(await h.pollWatches())).toEqual([]);
+    const on = await h.send('/notify on');
+    expect(buttons(on).filter((b) => b.text.startsWith('✅'))).toHaveLength(5);
+    expect(texts(await h.send('/notify foo')).join('\n')).toContain('/notify off или /notify on');
   });
 
   it('a wrong quiet-hours line is explained, and the settings stay', async () => {

@@ -1,5 +1,5 @@
 import { Composer, Markup } from 'telegraf';
-import { NOTIFICATION_KINDS, type NotificationKind } from '../../core/notify.js';
+import { NOTIFICATION_KIND_LIST, NOTIFICATION_KINDS, type NotificationKind } from '../../core/notify.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import type { NotifySettings } from '../../storage/chat-store.js';
 import { type BotContext, UserInputError, type WatchPort } from '../context.js';
@@ -81,7 +81,17 @@ export function createNotifyFeature(deps: { chatData: ChatData; watches: WatchPo
   composer.command('notify', async (ctx) => {
     const [word, value] = commandWords(ctx.payload);
     if (word === undefined) return show(ctx, ctx.chat.id, 'reply');
-    if (word.toLowerCase() !== 'quiet') throw new UserInputError('notify:usage');
+    const lower = word.toLowerCase();
+    if (lower === 'off' || lower === 'on') {
+      // Everything at once; the buttons then turn single kinds back.
+      const settings = await chatData.getNotifySettings(ctx.chat.id);
+      await chatData.setNotifySettings(ctx.chat.id, {
+        ...settings,
+        off: lower === 'off' ? [...NOTIFICATION_KIND_LIST] : [],
+      });
+      return show(ctx, ctx.chat.id, 'reply');
+    }
+    if (lower !== 'quiet') throw new UserInputError('notify:usage');
     if (value?.toLowerCase() === 'off') await setQuiet(ctx.chat.id, undefined);
     else {
       const quiet = value === undefined ? undefined : parseQuietHours(value);
