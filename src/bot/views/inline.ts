@@ -1,5 +1,6 @@
 import type { Invoice } from '../../api/index.js';
 import { escapeHtml, formatMoney, formatProviderDay } from '../../core/format.js';
+import { daysUntil } from '../../core/notify.js';
 import type { Locale } from '../../storage/chat-store.js';
 import type { Translate } from '../i18n.js';
 import type { CurrencyCodes } from './billing.js';
@@ -33,11 +34,16 @@ export function inlineResultDescription(
   locale: Locale,
   invoice: Invoice,
   domain: string | undefined,
+  now: Date,
 ): string {
   const due = formatProviderDay(invoice.expiration_date, locale);
-  return domain === undefined
-    ? t('inline:resultOfOrder', { orderId: invoice.order_id, due })
-    : t('inline:resultOfDomain', { domain, due });
+  const line =
+    domain === undefined
+      ? t('inline:resultOfOrder', { orderId: invoice.order_id, due })
+      : t('inline:resultOfDomain', { domain, due });
+  // Unpaid and past its date: the partner sees it before sending it to a client.
+  const overdue = (daysUntil(invoice.expiration_date, now) ?? 0) < 0;
+  return overdue ? `${t('inline:overdue')} · ${line}` : line;
 }
 
 /** The card posted into the client's chat: number, amount with currency, due date. */
