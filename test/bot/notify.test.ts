@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Invoice } from '../../src/api/index.js';
 import { type BotCall, BotHarness, buttonData, buttons, texts } from '../helpers/bot-harness.js';
 
@@ -83,6 +84,13 @@ describe('a payment arrives', () => {
         '/v1/orders/domains',
       ]),
     );
+    // A poll that finds nothing new writes nothing (a file rewrite per token and interval saved):
+    // the sealed state takes a new IV on every write, so any write would change the file.
+    const [file] = await h.dataFilesUnder('watches');
+    if (!file) throw new Error('no watch file');
+    const before = await readFile(file, 'utf8');
+    expect(sent(await h.pollWatches())).toEqual([]);
+    expect(await readFile(file, 'utf8')).toBe(before);
   });
 
   it('more than three events at once come as one digest, in the chat’s language', async () => {

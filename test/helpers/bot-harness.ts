@@ -295,6 +295,12 @@ export class BotHarness {
     return createPartnerApi(this.transport, this.sandbox.token);
   }
 
+  /** Paths of the files in a folder of the data directory (e.g. `watches`). */
+  async dataFilesUnder(folder: string): Promise<string[]> {
+    const names = await readdir(join(this.dataDir, folder)).catch(() => []);
+    return names.map((name) => join(this.dataDir, folder, name));
+  }
+
   /** Paths of the files under the data directory (any depth) whose text contains `text`. */
   async dataFilesContaining(text: string): Promise<string[]> {
     const entries = await readdir(this.dataDir, { recursive: true, withFileTypes: true }).catch(() => []);
