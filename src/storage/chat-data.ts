@@ -10,6 +10,8 @@
  * it readable again. Only writing a new value replaces it (for the session, the next write of the
  * session, which telegraf makes after every update: a draft that does not open is lost anyway).
  */
+
+import { isRole, type Team } from '../core/team.js';
 import { isPlainObject, serializeCanonical, toJsonObject } from './chat-doc.js';
 import type { ChatDoc, ChatStore, Locale, NotifySettings } from './chat-store.js';
 import type { Keyring } from './crypto.js';
@@ -23,7 +25,12 @@ export interface Profile {
 }
 
 /** Which sealed field of a chat could not be opened. */
-export type SealedField = 'token' | 'profiles' | 'session';
+export type SealedField = 'token' | 'profiles' | 'session' | 'teamNames';
+
+/** A bound group's team as the bot uses it: roles, and members' first names as Telegram gave them. */
+export interface TeamRecord extends Team {
+  names: Record<string, string>;
+}
 
 /** Passed to `onUnreadable` when a sealed field does not open; carries no secret. */
 export interface UnreadableSecret {
@@ -80,6 +87,16 @@ export interface ChatData {
   rememberInvoiceLink(chatId: number, invoiceId: number, messageId: number): Promise<void>;
   /** The message that carried the invoice's link in this chat, if the bot sent one. */
   getInvoiceLink(chatId: number, invoiceId: number): Promise<number | undefined>;
+  /** The team of a group bound by `/team`; undefined when the group is not bound. */
+  getTeam(chatId: number): Promise<TeamRecord | undefined>;
+  /** Stores the group's team (the names sealed for the group). */
+  setTeam(chatId: number, team: TeamRecord): Promise<void>;
+  /** Forgets the group's team (not its token: unbinding clears both). */
+  clearTeam(chatId: number): Promise<void>;
+  /** The groups a partner bound, kept in the partner's private chat (`chatId` = user id). */
+  getTeamGroups(chatId: number): Promise<number[]>;
+  addTeamGroup(chatId: number, groupId: number): Promise<void>;
+  removeTeamGroup(chatId: number, groupId: number): Promise<void>;
   /** Forgets everything about the chat: locale, token, profiles, session. */
   wipe(chatId: number): Promise<void>;
   /**
@@ -194,6 +211,21 @@ export function createChatData(options: ChatDataOptions): ChatData {
       return { ok: true, value: parsed };
     } catch (error) {
       return { ok: false, error: toError(error) };
+    }
+  }
+
+  /** The team members' names; `{}` (reported) when they no longer open. */
+  function openNames(chatId: number, doc: ChatDoc): Record<string, string> {
+    if (doc.teamNames === undefined) return {};
+    try {
+      const parsed: unknown = JSON.parse(keyring.open(doc.teamNames, chatId));
+      if (!isPlainObject(parsed)) throw new TypeError('stored team names are not an object');
+      return Object.fromEntries(
+        Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
+    } catch (error) {
+      report(chatId, 'teamNames', toError(error));
+      return {};
     }
   }
 
@@ -383,6 +415,46 @@ export function createChatData(options: ChatDataOptions): ChatData {
       const message =
         links !== undefined && Object.hasOwn(links, String(invoiceId)) ? links[String(invoiceId)] : undefined;
       return Number.isSafeInteger(message) ? message : undefined;
+    },
+
+    async getTeam(chatId) {
+      const doc = await readDoc(chatId);
+      const team = doc?.team;
+      if (doc === undefined || !isPlainObject(team) || !Number.isSafeInteger(team.owner)) return undefined;
+      const members: Record<string, Team['members'][string]> = {};
+      for (const [id, role] of Object.entries(isPlainObject(team.members) ? team.members : {})) {
+        if (isRole(role)) members[id] = role;
+      }
+      return { owner: team.owner, members, names: openNames(chatId, doc) };
+    },
+
+    async setTeam(chatId, team) {
+      const sealed = keyring.seal(JSON.stringify(team.names), chatId);
+      const plain = { owner: team.owner, members: { ...team.members } };
+      await updateDoc(chatId, (doc) => ({ ...doc, team: plain, teamNames: sealed }));
+    },
+
+    async clearTeam(chatId) {
+      await updateDoc(chatId, ({ team: _team, teamNames: _names, ...rest }) => rest);
+    },
+
+    async getTeamGroups(chatId) {
+      const groups = (await readDoc(chatId))?.teamGroups;
+      return Array.isArray(groups) ? groups.filter((id) => Number.isSafeInteger(id)) : [];
+    },
+
+    async addTeamGroup(chatId, groupId) {
+      await updateDoc(chatId, (doc) => {
+        const groups = doc.teamGroups ?? [];
+        return groups.includes(groupId) ? doc : { ...doc, teamGroups: [...groups, groupId] };
+      });
+    },
+
+    async removeTeamGroup(chatId, groupId) {
+      await updateDoc(chatId, (doc) => {
+        const groups = (doc.teamGroups ?? []).filter((id) => id !== groupId);
+        return withField(doc, 'teamGroups', groups.length === 0 ? undefined : groups);
+      });
     },
 
     async wipe(chatId) {

@@ -28,6 +28,12 @@ export interface ChatDoc {
   notify?: NotifySettings;
   /** Invoice id → the message that carried its link (the latest 200), edited once it is paid. */
   invoiceLinks?: Record<string, number>;
+  /** A group bound by `/team`: its owner and members' roles (plain: roles say nothing personal). */
+  team?: { owner: number; members: Record<string, string> };
+  /** Sealed JSON of the team members' first names (user id → name), for the team screen. */
+  teamNames?: string;
+  /** In a partner's private chat: the groups this partner bound with `/team` (unbound on /logout). */
+  teamGroups?: number[];
   /**
    * Sealed JSON of the telegraf session (scene state); absent when empty. A plain object in
    * documents written before sessions were sealed: still read, and sealed by the next write.
