@@ -15,15 +15,18 @@ import { createNotifyFeature } from './commands/notify.js';
 import { createOnboardingFeature } from './commands/onboarding.js';
 import { createOrderFormsFeature, createOrderingFeature } from './commands/ordering.js';
 import { createOrdersFeature } from './commands/orders.js';
+import { createTeamFeature } from './commands/team.js';
 import type { BotContext, BotSession, WatchPort } from './context.js';
 import { type Feature, registerFeatures } from './feature.js';
 import { LOCALES, pickLocale, type Translations } from './i18n.js';
+import { MENU_COMMANDS } from './menu.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
 import { createGroupScope } from './middlewares/group-scope.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
+import { createTeamGuard } from './middlewares/team-guard.js';
 import { createWatchEnsurer } from './middlewares/watch-ensurer.js';
 import { PagedLists } from './paged-list.js';
 import { createDnsAddFlow } from './scenes/order/dns-add-flow.js';
@@ -49,33 +52,7 @@ export interface BotDeps {
   watches?: WatchPort | undefined;
 }
 
-/** Commands in menu order; each has `commands.<name>` descriptions in both languages. */
-export const MENU_COMMANDS = [
-  'invoice',
-  'invoices',
-  'check',
-  'order',
-  'orders',
-  'requisites',
-  'notify',
-  'dns',
-  'ns',
-  'cert',
-  'payments',
-  'statements',
-  'statement',
-  'partner_statements',
-  'partner_statement',
-  'prices',
-  'tariffs',
-  'zones',
-  'token',
-  'lang',
-  'cancel',
-  'logout',
-  'help',
-  'start',
-] as const;
+export { MENU_COMMANDS };
 
 /** The wired bot and what main.ts needs to stop it gracefully. */
 export interface PartnerBot {
@@ -116,7 +93,7 @@ export function createBot(deps: BotDeps): PartnerBot {
   bot.use(createAccessGuard(deps.allowedUserIds));
   // A token stored before the watchers existed (or while they were off) is watched from its next update.
   if (deps.watches) bot.use(createWatchEnsurer(deps.chatData, deps.watches, deps.logger));
-  // Until team chats exist: in groups only commands addressed to the bot and replies to it.
+  // In groups only commands addressed to the bot and replies to it; token commands only when bound.
   bot.use(createGroupScope(deps));
   bot.use(
     session<BotSession, BotContext>({
@@ -125,6 +102,8 @@ export function createBot(deps: BotDeps): PartnerBot {
       defaultSession: () => ({}),
     }),
   );
+  // Roles in groups bound by /team, before any scene, button or command sees the update.
+  bot.use(createTeamGuard(deps));
   bot.use(stage.middleware());
   bot.use(router.middleware());
   // The features' commands, in the order they were built (first match wins).
@@ -173,6 +152,7 @@ export function createFeatures(deps: BotDeps) {
     createCatalogFeature({ lists }),
     createOrdersFeature({ lists, chatData: deps.chatData }),
     createNotifyFeature({ chatData: deps.chatData, watches: deps.watches }),
+    createTeamFeature({ chatData: deps.chatData, watches: deps.watches }),
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
     createOrderingFeature({ engine, chatData: deps.chatData }),

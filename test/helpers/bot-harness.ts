@@ -46,6 +46,10 @@ export interface UserOptions {
   userId?: number;
   languageCode?: string;
   chatType?: 'private' | 'group' | 'supergroup';
+  /** The user's first name as Telegram gives it (default Анна). */
+  firstName?: string;
+  /** The message answers another user's message (`send` only). */
+  replyTo?: { userId: number; firstName: string };
   /** The update's id, as Telegram numbered it (two instances share one numbering). */
   updateId?: number;
 }
@@ -354,7 +358,7 @@ export class BotHarness {
       from: {
         id: userId,
         is_bot: false,
-        first_name: 'Анна',
+        first_name: options.firstName ?? 'Анна',
         language_code: options.languageCode ?? 'ru',
       },
       chat:
@@ -374,6 +378,17 @@ export class BotHarness {
       from,
       chat,
       text,
+      ...(options.replyTo
+        ? {
+            reply_to_message: {
+              message_id: this.nextMessageId - 2,
+              date: 0,
+              chat,
+              from: { id: options.replyTo.userId, is_bot: false, first_name: options.replyTo.firstName },
+              text: '…',
+            },
+          }
+        : {}),
       ...(command
         ? { entities: [{ type: 'bot_command' as const, offset: 0, length: command[0].length }] }
         : {}),

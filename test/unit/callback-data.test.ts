@@ -50,6 +50,7 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   dismiss: { code: 'dn', args: ['word'] },
   notifyToggle: { code: 'nt', args: ['word'] },
   notifyQuiet: { code: 'nq', args: ['word'] },
+  teamRole: { code: 'tr', args: ['int', 'word'] },
   noop: { code: 'x', args: [] },
 };
 

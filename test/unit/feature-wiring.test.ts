@@ -68,6 +68,7 @@ describe('feature wiring', () => {
       'catalog',
       'orders',
       'notify',
+      'team',
       'domains',
       'orderForms',
       'ordering',

@@ -10,6 +10,7 @@ import {
   type TokenDeps,
   takeToken,
 } from '../scenes/token.js';
+import { unbindGroup, unbindOwnerGroups } from '../team-binding.js';
 import { commandWords } from './arguments.js';
 import { CONNECT_START_PARAMETER } from './inline.js';
 
@@ -65,6 +66,9 @@ export function createOnboardingFeature(deps: TokenDeps): Feature {
       return;
     }
     await ctx.scene.leave();
+    // Groups bound with this chat's token (or this group's own binding) go with it.
+    if (ctx.chat.type === 'private') await unbindOwnerGroups(deps, ctx.chat.id);
+    else await unbindGroup(deps, ctx.chat.id);
     // The watch first: should it fail, the partner is told and the chat is still as it was.
     const token = await deps.chatData.getToken(ctx.chat.id);
     if (token !== undefined) await deps.watches?.disconnect(ctx.chat.id, token);

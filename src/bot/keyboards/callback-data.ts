@@ -68,6 +68,8 @@ const ACTIONS = {
   /** `/notify`: turn a notification kind on or off; set quiet hours (`22-8`) or none (`off`). */
   notifyToggle: { code: 'nt', args: ['word'] },
   notifyQuiet: { code: 'nq', args: ['word'] },
+  /** `/team`: give a member (user id) a role (owner only). */
+  teamRole: { code: 'tr', args: ['int', 'word'] },
   /** A button that does nothing (page counter). */
   noop: { code: 'x', args: [] },
 } as const satisfies Record<string, { code: string; args: readonly ArgKind[] }>;

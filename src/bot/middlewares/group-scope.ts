@@ -1,15 +1,16 @@
 import type { Logger } from '../../logger.js';
+import type { ChatData } from '../../storage/chat-data.js';
 import type { BotContext } from '../context.js';
 import { refuseTokenInGroup } from '../scenes/token.js';
 
-/** Commands that work in a group before team chats exist: they need no partner token. */
-const GROUP_COMMANDS = new Set(['start', 'help', 'lang', 'cancel', 'token', 'logout']);
+/** Commands that work in a group not bound by `/team`: they need no partner token. */
+const GROUP_COMMANDS = new Set(['start', 'help', 'lang', 'cancel', 'token', 'logout', 'team']);
 
 /** A lone word shaped like an API token (long, letters and digits, no spaces). */
 const TOKEN_LIKE = /^(?=.*[A-Za-z])(?:(?=.*[a-z])(?=.*[A-Z])|(?=.*\d))[A-Za-z0-9_\-=+]{24,512}$/;
 
 /** The command a message starts with, and the bot it names (`/cmd@bot`), if any. */
-function commandOf(ctx: BotContext): { name: string; addressee: string | undefined } | undefined {
+export function commandOf(ctx: BotContext): { name: string; addressee: string | undefined } | undefined {
   const message = ctx.message;
   if (!message || !('text' in message)) return undefined;
   const entity = message.entities?.[0];
@@ -19,12 +20,13 @@ function commandOf(ctx: BotContext): { name: string; addressee: string | undefin
 }
 
 /**
- * Groups, until team chats exist: the bot answers only commands addressed to it (`/cmd@bot`,
- * or `/cmd` naming no bot) and replies to its own messages; plain chatter gets nothing. A command
- * that needs a partner token is told plainly to go to the private chat, where tokens live. A
- * token pasted in a group is deleted (when the bot may) and the partner told to revoke it.
+ * Groups: the bot answers only commands addressed to it (`/cmd@bot`, or `/cmd` naming no bot)
+ * and replies to its own messages; plain chatter gets nothing. In a group not bound by `/team`, a
+ * command that needs a partner token is told plainly to go to the private chat, where tokens
+ * live; in a bound group every command goes on to the role guard (team-guard.ts). A token pasted
+ * in a group is deleted (when the bot may) and the partner told to revoke it.
  */
-export function createGroupScope(deps: { logger: Logger }) {
+export function createGroupScope(deps: { logger: Logger; chatData: ChatData }) {
   return async (ctx: BotContext, next: () => Promise<void>) => {
     const chat = ctx.chat;
     if (chat === undefined || (chat.type !== 'group' && chat.type !== 'supergroup')) return next();
@@ -37,6 +39,7 @@ export function createGroupScope(deps: { logger: Logger }) {
       const me = ctx.botInfo?.username;
       if (command.addressee !== undefined && command.addressee.toLowerCase() !== me?.toLowerCase()) return;
       if (GROUP_COMMANDS.has(command.name)) return next();
+      if ((await deps.chatData.getTeam(chat.id)) !== undefined) return next();
       await ctx.reply(ctx.t('onboarding:groupPrivateOnly'), {
         reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true },
       });

@@ -1,0 +1,86 @@
+import type { Capability } from '../core/team.js';
+import type { CallbackAction } from './keyboards/callback-data.js';
+import type { MenuCommand } from './menu.js';
+
+/**
+ * What each command needs in a bound group (roles in `core/team.ts`). Exhaustive: a new menu
+ * command fails `tsc` here until it is classified.
+ */
+export const COMMAND_CAPABILITIES = {
+  start: 'anyone',
+  help: 'anyone',
+  cancel: 'anyone',
+  // Refused in groups by the command itself; nothing to guard.
+  token: 'anyone',
+  // The team screen answers everyone; changing roles and `/team off` check the owner themselves.
+  team: 'anyone',
+  prices: 'lookup',
+  tariffs: 'lookup',
+  zones: 'lookup',
+  orders: 'lookup',
+  invoices: 'billing',
+  invoice: 'billing',
+  payments: 'billing',
+  statements: 'billing',
+  statement: 'billing',
+  partner_statements: 'billing',
+  partner_statement: 'billing',
+  notify: 'billing',
+  dns: 'tech',
+  ns: 'tech',
+  cert: 'tech',
+  check: 'tech',
+  order: 'all',
+  requisites: 'all',
+  lang: 'all',
+  // In a group it forgets the group (its token, its team): the owner's decision.
+  logout: 'roles',
+} as const satisfies Record<MenuCommand, Capability>;
+
+/** What each button needs in a bound group; a new action fails `tsc` here until classified. */
+export const ACTION_CAPABILITIES = {
+  // Pages of a list already shown in the group: whoever sees the list may turn its pages.
+  page: 'lookup',
+  invoiceLink: 'billing',
+  statementLink: 'billing',
+  partnerStatementLink: 'billing',
+  priceList: 'lookup',
+  order: 'lookup',
+  orderInvoices: 'billing',
+  orderDomain: 'all',
+  choose: 'lookup',
+  dns: 'tech',
+  nameServers: 'tech',
+  certificate: 'tech',
+  lang: 'all',
+  logout: 'roles',
+  orderStart: 'all',
+  orderOption: 'all',
+  orderNav: 'all',
+  orderEdit: 'all',
+  orderConfirm: 'all',
+  profileShow: 'all',
+  profileDelete: 'all',
+  profileDeleteYes: 'all',
+  dnsAdd: 'tech',
+  dnsDelete: 'tech',
+  dnsDeleteYes: 'tech',
+  dnsExport: 'tech',
+  dnsImport: 'tech',
+  dnsApply: 'tech',
+  nsAsk: 'tech',
+  nsApply: 'tech',
+  checkDomain: 'tech',
+  dismiss: 'anyone',
+  notifyToggle: 'billing',
+  notifyQuiet: 'billing',
+  teamRole: 'roles',
+  noop: 'anyone',
+} as const satisfies Record<CallbackAction, Capability>;
+
+const isMenuCommand = (name: string): name is MenuCommand => Object.hasOwn(COMMAND_CAPABILITIES, name);
+
+/** What a command needs; undefined for a command the bot does not have (the fallback answers it). */
+export function commandCapability(name: string): Capability | undefined {
+  return isMenuCommand(name) ? COMMAND_CAPABILITIES[name] : undefined;
+}

@@ -1,0 +1,52 @@
+import type { ChatData, TeamRecord } from '../storage/chat-data.js';
+import type { WatchPort } from './context.js';
+
+/** What binding and unbinding a group touch: the chats' documents and the watchers. */
+export interface TeamBindingDeps {
+  chatData: ChatData;
+  watches?: WatchPort | undefined;
+}
+
+/**
+ * Binds a group to the owner's token: a copy sealed for the group, the team with the owner, the
+ * group in the owner's index (so /logout finds it), and the group watched for notifications.
+ */
+export async function bindGroup(
+  deps: TeamBindingDeps,
+  groupId: number,
+  owner: { id: number; first_name: string },
+  token: string,
+): Promise<TeamRecord> {
+  const team: TeamRecord = {
+    owner: owner.id,
+    members: { [String(owner.id)]: 'owner' },
+    names: { [String(owner.id)]: owner.first_name },
+  };
+  await deps.chatData.setToken(groupId, token);
+  await deps.chatData.setTeam(groupId, team);
+  await deps.chatData.addTeamGroup(owner.id, groupId);
+  await deps.watches?.connect(groupId, token);
+  return team;
+}
+
+/** Unbinds a group: the watch first (should it fail, the group stays as it was), then its token and team. */
+export async function unbindGroup(deps: TeamBindingDeps, groupId: number): Promise<void> {
+  const team = await deps.chatData.getTeam(groupId);
+  const token = await deps.chatData.getToken(groupId);
+  if (token !== undefined) await deps.watches?.disconnect(groupId, token);
+  await deps.chatData.clearToken(groupId);
+  await deps.chatData.clearTeam(groupId);
+  if (team !== undefined) await deps.chatData.removeTeamGroup(team.owner, groupId);
+}
+
+/** Unbinds every group the partner bound (their /logout); returns the groups unbound. */
+export async function unbindOwnerGroups(deps: TeamBindingDeps, ownerId: number): Promise<number[]> {
+  const unbound: number[] = [];
+  for (const groupId of await deps.chatData.getTeamGroups(ownerId)) {
+    // A group bound again by someone else since is theirs now.
+    if ((await deps.chatData.getTeam(groupId))?.owner !== ownerId) continue;
+    await unbindGroup(deps, groupId);
+    unbound.push(groupId);
+  }
+  return unbound;
+}

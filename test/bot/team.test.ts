@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+
+/*
+ * Team chats (/team): a partner binds a group to the token of their private chat, and the group's
+ * members work with it by role. Several users in one group (-100_500), each with their own id.
+ */
+
+const GROUP = -100_500;
+const OWNER = { userId: 111, firstName: 'Анна' };
+const PARTNER = { userId: 222, firstName: 'Пётр' };
+const BORIS = { userId: 333, firstName: 'Борис <b>' };
+const VERA = { userId: 444, firstName: 'Вера' };
+const GLEB = { userId: 555, firstName: 'Глеб' };
+const inGroup = (user: { userId: number; firstName: string }) => ({ ...user, chatType: 'group' as const });
+
+let h: BotHarness;
+beforeEach(async () => {
+  h = await BotHarness.start({ watchers: true });
+  await h.connect({ ...OWNER, chatId: OWNER.userId });
+});
+afterEach(async () => {
+  await h?.stop();
+});
+
+const watchers = () => {
+  if (h.watchers === undefined) throw new Error('the harness runs without watchers');
+  return h.watchers;
+};
+
+/** Every message the bot sent to the group, in all the test. */
+const groupMessages = () =>
+  h.calls.filter(
+    (c) => (c.method === 'sendMessage' || c.method === 'editMessageText') && c.payload.chat_id === GROUP,
+  );
+
+const alerts = (calls: BotCall[]) =>
+  calls
+    .filter((c) => c.method === 'answerCallbackQuery' && c.payload.show_alert === true)
+    .map((c) => c.payload.text);
+
+async function bind() {
+  const calls = await h.send('/team', inGroup(OWNER));
+  expect(lastText(calls)).toContain('Группа подключена');
+  return calls;
+}
+
+describe('binding a group', () => {
+  it('binds it to the owner’s token, never shows the token, and refuses a second partner', async () => {
+    const connect = vi.spyOn(watchers(), 'connect');
+    expect(lastText(await h.send('/invoices', inGroup(OWNER)))).toContain('в личном чате');
+    // Without a token of one's own there is nothing to bind with.
+    expect(lastText(await h.send('/team', inGroup(BORIS)))).toContain(
+      'Сначала подключите токен API в личном чате',
+    );
+
+    const bound = await bind();
+    expect(lastText(bound)).toContain('• Анна — владелец');
+    expect(connect).toHaveBeenCalledWith(GROUP, h.sandbox.token);
+    expect(await h.chatData.getToken(GROUP)).toBe(h.sandbox.token);
+    expect(await h.chatData.getTeamGroups(OWNER.userId)).toEqual([GROUP]);
+
+    await h.connect({ ...PARTNER, chatId: PARTNER.userId });
+    expect(lastText(await h.send('/team', inGroup(PARTNER)))).toContain(
+      'Эта группа уже подключена другим партнёром (Анна). Ваша роль здесь: зритель.',
+    );
+    expect((await h.chatData.getTeam(GROUP))?.owner).toBe(OWNER.userId);
+    expect(lastText(await h.send('/team', inGroup(OWNER)))).toContain('Команда этого чата');
+
+    // Plain chatter in a bound group is still nobody's business.
+    expect(await h.send('всем привет', inGroup(BORIS))).toEqual([]);
+    expect(await h.send('mysite.by', inGroup(OWNER))).toEqual([]);
+
+    expect(groupMessages().length).toBeGreaterThan(3);
+    for (const message of groupMessages())
+      expect(String(message.payload.text)).not.toContain(h.sandbox.token);
+  });
+});
+
+describe('roles', () => {
+  it('a newcomer is a viewer; the owner makes them tech by reply, and tech can do DNS but not billing', async () => {
+    await bind();
+    expect(lastText(await h.send('/dns mysite.by', inGroup(BORIS)))).toBe(
+      'Эта команда доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+    );
+    // Look-ups are for everyone.
+    expect(lastText(await h.send('/zones', inGroup(BORIS)))).not.toContain('доступна ролям');
+
+    const screen = await h.send('/team', inGroup(OWNER));
+    expect(lastText(screen)).toContain('• Борис &lt;b&gt; — зритель');
+    expect(buttons(screen).map((b) => b.text)).toEqual(['Борис <b>: зритель → бухгалтер']);
+
+    const changed = await h.send('/team техник', { ...inGroup(OWNER), replyTo: BORIS });
+    expect(lastText(changed)).toBe('👤 Анна сменил(а) роль участника Борис &lt;b&gt;: теперь техник.');
+
+    expect(lastText(await h.send('/dns mysite.by', inGroup(BORIS)))).toContain('DNS-записи mysite.by');
+    expect(lastText(await h.send('/invoices', inGroup(BORIS)))).toBe(
+      'Эта команда доступна ролям: бухгалтер, администратор, владелец. Ваша роль: техник.',
+    );
+    // The owner's role is not for giving, nor can a member change roles.
+    expect(lastText(await h.send('/team admin', { ...inGroup(OWNER), replyTo: OWNER }))).toContain(
+      'Роль владельца не меняется',
+    );
+    expect(lastText(await h.send('/team viewer', { ...inGroup(BORIS), replyTo: BORIS }))).toBe(
+      'Эта команда доступна ролям: владелец. Ваша роль: техник.',
+    );
+    expect(lastText(await h.send('/team boss', { ...inGroup(OWNER), replyTo: BORIS }))).toContain(
+      'Не знаю роль «boss»',
+    );
+  });
+
+  it('the owner makes an accountant by button; a viewer pressing an invoice link is refused with an alert', async () => {
+    await bind();
+    await h.send('/help', inGroup(VERA));
+    const screen = await h.send('/team', inGroup(OWNER));
+    const promote = buttonData(screen, 'Вера: зритель → бухгалтер');
+
+    // Only the owner's press counts.
+    const refused = await h.press(promote, inGroup(VERA));
+    expect(alerts(refused)).toEqual(['Эта кнопка доступна ролям: владелец. Ваша роль: зритель.']);
+    expect((await h.chatData.getTeam(GROUP))?.members[String(VERA.userId)]).toBe('viewer');
+
+    const pressed = await h.press(promote, inGroup(OWNER));
+    expect(texts(pressed)).toContain('👤 Анна сменил(а) роль участника Вера: теперь бухгалтер.');
+    expect(buttons(pressed).map((b) => b.text)).toContain('Вера: бухгалтер → техник');
+
+    const invoices = await h.send('/invoices', inGroup(VERA));
+    expect(lastText(invoices)).not.toContain('доступна ролям');
+    const link = buttonData(invoices, '🔗');
+
+    const viewer = await h.press(link, inGroup(GLEB));
+    expect(alerts(viewer)).toEqual([
+      'Эта кнопка доступна ролям: бухгалтер, администратор, владелец. Ваша роль: зритель.',
+    ]);
+    expect(texts(viewer)).toEqual([]);
+    expect(texts(await h.press(link, inGroup(VERA))).join('\n')).toContain('/s/');
+  });
+});
+
+describe('unbinding', () => {
+  it('/team off is the owner’s; after it the group is back to private-only', async () => {
+    await bind();
+    const disconnect = vi.spyOn(watchers(), 'disconnect');
+    expect(lastText(await h.send('/team off', inGroup(BORIS)))).toBe(
+      'Эта команда доступна ролям: владелец. Ваша роль: зритель.',
+    );
+    expect(await h.chatData.getToken(GROUP)).toBe(h.sandbox.token);
+
+    expect(lastText(await h.send('/team off', inGroup(OWNER)))).toContain('Группа отключена');
+    expect(disconnect).toHaveBeenCalledWith(GROUP, h.sandbox.token);
+    expect(await h.chatData.getToken(GROUP)).toBeUndefined();
+    expect(await h.chatData.getTeam(GROUP)).toBeUndefined();
+    expect(await h.chatData.getTeamGroups(OWNER.userId)).toEqual([]);
+    expect(lastText(await h.send('/invoices', inGroup(OWNER)))).toContain('в личном чате');
+  });
+
+  it('/logout in the owner’s private chat unbinds the groups the owner bound', async () => {
+    await bind();
+    const ask = await h.send('/logout', { ...OWNER, chatId: OWNER.userId });
+    await h.press(buttonData(ask, 'Да'), { ...OWNER, chatId: OWNER.userId });
+    expect(await h.chatData.getToken(OWNER.userId)).toBeUndefined();
+    expect(await h.chatData.getToken(GROUP)).toBeUndefined();
+    expect(await h.chatData.getTeam(GROUP)).toBeUndefined();
+    expect(lastText(await h.send('/dns mysite.by', inGroup(OWNER)))).toContain('в личном чате');
+  });
+});
