@@ -123,6 +123,9 @@ describe('roles', () => {
     const pressed = await h.press(promote, inGroup(OWNER));
     expect(texts(pressed)).toContain('👤 Анна сменил(а) роль участника Вера: теперь бухгалтер.');
     expect(buttons(pressed).map((b) => b.text)).toContain('Вера: бухгалтер → техник');
+    // Roles are stored plain; the members' names only sealed.
+    expect(await h.dataFilesContaining('"accountant"')).toHaveLength(1);
+    expect(await h.dataFilesContaining('Вера')).toEqual([]);
 
     const invoices = await h.send('/invoices', inGroup(VERA));
     expect(lastText(invoices)).not.toContain('доступна ролям');
