@@ -1,6 +1,7 @@
 import type { Context, Scenes } from 'telegraf';
 import type { NameServerInput, PartnerApi } from '../api/index.js';
 import type { ImportPlan } from '../core/dns-plan.js';
+import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { Translate } from './i18n.js';
 
@@ -34,6 +35,11 @@ export interface BotContext extends Context {
   t: Translate;
   /** The chat's partner API client; throws `NoTokenError` when no token is stored. */
   partnerApi(): Promise<PartnerApi>;
+  /**
+   * Who sent this update in a group bound by `/team` (set by the role guard, team-guard.ts);
+   * undefined anywhere else. The announcer (team-announce.ts) names them.
+   */
+  teamMember?: { name: string; role: Role } | undefined;
 }
 
 /**

@@ -50,6 +50,10 @@ export interface UserOptions {
   firstName?: string;
   /** The message answers another user's message (`send` only). */
   replyTo?: { userId: number; firstName: string };
+  /** The message answers the bot's message (as a group member answers its question; `sendFile`). */
+  replyToBot?: boolean;
+  /** The forum topic the message (or the pressed button's message) is in. */
+  threadId?: number;
   /** The update's id, as Telegram numbered it (two instances share one numbering). */
   updateId?: number;
 }
@@ -90,6 +94,10 @@ const BOT_INFO = {
   can_connect_to_business: false,
   has_main_web_app: false,
 };
+
+/** A message's place in a forum topic, as Telegram marks it. */
+const inThread = (options: UserOptions) =>
+  options.threadId === undefined ? {} : { message_thread_id: options.threadId, is_topic_message: true };
 
 /**
  * The whole bot (createBot with real storage in a temp dir, the real API client and the sandbox
@@ -234,9 +242,22 @@ export class BotHarness {
       date: Math.floor(Date.now() / 1000),
       from,
       chat,
+      ...inThread(options),
+      ...(options.replyToBot
+        ? {
+            reply_to_message: {
+              message_id: this.nextMessageId - 2,
+              date: 0,
+              chat,
+              from: BOT_INFO,
+              text: '…',
+            },
+          }
+        : {}),
       document: { file_id: fileId, file_unique_id: fileId, file_name: fileName, file_size: content.length },
     };
-    return this.feed({ update_id: this.nextUpdateId++, message } as Update);
+    // Loosely typed, as Telegram sends it: telegraf's Update types a reply's nesting strictly.
+    return this.feed({ update_id: this.nextUpdateId++, message } as unknown as Update);
   }
 
   private observeTelegram() {
@@ -378,6 +399,7 @@ export class BotHarness {
       from,
       chat,
       text,
+      ...inThread(options),
       ...(options.replyTo
         ? {
             reply_to_message: {
@@ -404,7 +426,7 @@ export class BotHarness {
       from,
       chat_instance: '1',
       data,
-      message: { message_id: options.messageId ?? 1, date: 0, chat, text: '…' },
+      message: { message_id: options.messageId ?? 1, date: 0, chat, text: '…', ...inThread(options) },
     };
     return this.feed({ update_id: this.nextUpdateId++, callback_query } as Update);
   }

@@ -8,6 +8,7 @@ import { type BotContext, UserInputError } from '../context.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
+import { announce } from '../team-announce.js';
 import { renderNameServers } from '../views/dns.js';
 import { commandWords } from './arguments.js';
 import { refOfOrder, resolveDomainOrder } from './dns-domain.js';
@@ -26,6 +27,10 @@ function parseServers(words: string[]): NameServerInput[] {
   if (servers.length === 0 || servers.length > 13) throw new UserInputError('dns:nsCount');
   return servers;
 }
+
+/** `ns1.example.by, ns2.example.by=192.0.2.1`, HTML-safe. */
+const describeServers = (servers: NameServerInput[]) =>
+  servers.map((s) => escapeHtml(s.ip ? `${s.ns}=${s.ip}` : s.ns)).join(', ');
 
 /** /ns: the name servers of a domain; hosting, editor, custom or none, each after a confirmation. */
 export function createDnsNameServers(deps: {
@@ -53,9 +58,7 @@ export function createDnsNameServers(deps: {
   /** Replacing or deleting name servers can take a site offline: always ask first. */
   const confirmNs = async (ctx: BotContext, orderId: number, action: string, servers?: NameServerInput[]) => {
     if (servers) ctx.session.nsPending = { orderId, servers };
-    const what = servers
-      ? servers.map((s) => escapeHtml(s.ip ? `${s.ns}=${s.ip}` : s.ns)).join(', ')
-      : ctx.t(`dns:nsWhat.${action}`);
+    const what = servers ? describeServers(servers) : ctx.t(`dns:nsWhat.${action}`);
     await ctx.reply(ctx.t(action === 'delete' ? 'dns:nsDeleteConfirm' : 'dns:nsReplaceConfirm', { what }), {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
@@ -88,6 +91,7 @@ export function createDnsNameServers(deps: {
   router.on('nsApply', async (ctx, orderId, action) => {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
     const api = await ctx.partnerApi();
+    let what = action === 'hosting' || action === 'editor' ? ctx.t(`dns:nsWhat.${action}`) : '';
     if (action === 'hosting') await api.setHostingNameServers(orderId);
     else if (action === 'editor') await api.setEditorNameServers(orderId);
     else if (action === 'delete') await api.deleteNameServers(orderId);
@@ -96,8 +100,10 @@ export function createDnsNameServers(deps: {
       if (!pending || pending.orderId !== orderId) throw new UserInputError('dns:nsExpired');
       ctx.session.nsPending = undefined;
       await api.setCustomNameServers(orderId, pending.servers);
+      what = describeServers(pending.servers);
     }
     await ctx.reply(ctx.t('dns:nsDone'));
+    await announce(ctx, action === 'delete' ? 'nsDeleted' : 'nsSet', { orderId, what });
     await showNameServers(ctx, orderId);
   });
 

@@ -9,6 +9,7 @@ import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import type { PagedLists } from '../paged-list.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
+import { announce } from '../team-announce.js';
 import { describeRecord, fieldName, renderRecord } from '../views/dns.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 
@@ -92,6 +93,8 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard(rows),
     });
+    // Both adds (one line and the guided form) end here, right after the add call succeeded.
+    await announce(ctx, 'dnsAdded', { record: shown, orderId });
   };
   return { showRecords, showAdded };
 }
@@ -154,6 +157,7 @@ export function createDnsRecords(deps: {
     if (!kind) throw new UserInputError('dns:unsupportedType', { type: escapeHtml(listed.type) });
     await api.deleteDnsRecord(orderId, kind, recordId);
     await ctx.reply(ctx.t('dns:deleted', { id: recordId }));
+    await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
     await showRecords(ctx, orderId);
   });
 

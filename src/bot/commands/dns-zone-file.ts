@@ -17,6 +17,7 @@ import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { describeError } from '../middlewares/errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
+import { announce } from '../team-announce.js';
 import { describeRecord, renderImportPreview, type SkippedLine } from '../views/dns.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 
@@ -165,6 +166,7 @@ export function createDnsZoneFile(deps: {
     const report = [ctx.t('dns:applied', { ok: total - failures.length, total })];
     if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
     await ctx.reply(joinLinesWithin(report, 4000), { parse_mode: 'HTML' });
+    await announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: total - failures.length, total });
     await showRecords(ctx, plan.orderId);
   };
 

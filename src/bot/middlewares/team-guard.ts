@@ -22,6 +22,7 @@ export function createTeamGuard(deps: { chatData: ChatData }) {
     const team = await deps.chatData.getTeam(chat.id);
     if (team === undefined) return next();
     const role = await memberRole(deps.chatData, chat.id, team, from);
+    ctx.teamMember = { name: from.first_name, role };
     const needed = neededCapability(ctx);
     if (needed === undefined || can(role, needed)) return next();
     if (ctx.callbackQuery) {

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Composer, Markup, Scenes } from 'telegraf';
 import type { InlineKeyboardButton, Message } from 'telegraf/types';
 import { ApiInterruptedError, ApiNetworkError, ApiTimeoutError } from '../../../api/index.js';
+import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { UNPAID_INVOICE_STATE } from '../../../core/invoice-search.js';
 import { MESSAGE_LIMIT } from '../../../core/paging.js';
+import { productKindOf } from '../../../core/product-kinds.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../../core/text.js';
 import type { Logger } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
@@ -14,6 +16,7 @@ import { encodeCallback } from '../../keyboards/callback-data.js';
 import { inRows, linkKeyboard, sendToClientButton } from '../../keyboards/list.js';
 import { describeError, errorForLog } from '../../middlewares/errors.js';
 import { orderKind } from '../../order-kinds.js';
+import { announce } from '../../team-announce.js';
 import { isCommand, sceneAnswers } from '../guards.js';
 import {
   DRAFT_VERSION,
@@ -592,7 +595,7 @@ export class OrderEngine {
     ]);
     // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
     const text = ctx.t('order:created', {
-      orderId: result.order_id ?? '—',
+      order: result.order_id ?? '—',
       invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (invoiceId ?? '—'),
     });
     const share =
@@ -606,6 +609,11 @@ export class OrderEngine {
     if (url && invoiceId !== undefined && chatId !== undefined) {
       await this.deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
     }
+    await announce(ctx, 'orderCreated', {
+      kind: ctx.t(`order:kind.${draft.kind}`),
+      subject: escapeHtml(orderSubject(draft) ?? '—'),
+      order: result.order_id ?? '—',
+    });
   }
 
   /** After a timeout the order may exist: look for it before offering to try again. */
@@ -709,4 +717,16 @@ export class OrderEngine {
   private async persistSession(ctx: BotContext): Promise<void> {
     if (ctx.chat) await this.deps.chatData.sessionStore<object>().set(String(ctx.chat.id), ctx.session);
   }
+}
+
+/** What an order is for, from the answer its kind's prefill step holds (a domain, a site). */
+function orderSubject(draft: OrderDraft): string | undefined {
+  const kind = productKindOf(draft.kind);
+  const step = kind === undefined ? null : orderKind(kind).prefillStep;
+  const answer = step === null ? undefined : draft.answers[step];
+  if (typeof answer === 'string') return answer;
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  if ('ascii' in answer && typeof answer.ascii === 'string') return toUnicodeDomain(answer.ascii);
+  if ('domain' in answer && typeof answer.domain === 'string') return answer.domain;
+  return undefined;
 }

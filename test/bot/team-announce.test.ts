@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type BotCall, BotHarness, buttonData, lastText, texts } from '../helpers/bot-harness.js';
+import { orderTestDomain } from '../helpers/fixtures.js';
+
+/*
+ * Team chats, slice 2: every change made in a bound group is announced there with who made it
+ * (first name, escaped, and role in words); the same change in a private chat announces nothing.
+ */
+
+const GROUP = -100_500;
+const OWNER = { userId: 111, firstName: 'Анна' };
+const TECH = { userId: 333, firstName: 'Борис <b>' };
+const inGroup = (user: { userId: number; firstName: string }) => ({ ...user, chatType: 'group' as const });
+
+let h: BotHarness;
+beforeEach(async () => {
+  h = await BotHarness.start();
+  await h.connect({ ...OWNER, chatId: OWNER.userId });
+  expect(lastText(await h.send('/team', inGroup(OWNER)))).toContain('Группа подключена');
+  await h.send('/team техник', { ...inGroup(OWNER), replyTo: TECH });
+});
+afterEach(async () => {
+  await h?.stop();
+});
+
+const all = (calls: BotCall[]) => texts(calls).join('\n');
+const announcements = (calls: BotCall[]) => texts(calls).filter((t) => t.startsWith('📣'));
+
+describe('announcements in a bound group', () => {
+  it('names the tech who added and deleted a record and set name servers; the owner alone in private hears nothing', async () => {
+    const domain = `team-${Date.now()}.com`;
+    const orderId = await orderTestDomain(h.api(), domain);
+
+    const added = await h.send(`/dns ${domain} add A www 192.0.2.1`, inGroup(TECH));
+    expect(all(added)).toContain('Запись добавлена');
+    expect(all(added)).toContain('192.0.2.1');
+    expect(announcements(added)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^📣 Борис &lt;b&gt; \\(техник\\) добавил\\(а\\) DNS-запись домена ${domain}: .*192\\.0\\.2\\.1`,
+        ),
+      ),
+    ]);
+    // Each announcement goes to the group, as HTML.
+    const sent = added.find((c) => String(c.payload.text).startsWith('📣'));
+    expect(sent?.payload).toMatchObject({ chat_id: GROUP, parse_mode: 'HTML' });
+
+    const ask = await h.press(buttonData(added, '🗑'), inGroup(TECH));
+    const deleted = await h.press(buttonData(ask, 'Да'), inGroup(TECH));
+    expect(announcements(deleted)).toEqual([
+      expect.stringMatching(/^📣 Борис &lt;b&gt; \(техник\) удалил\(а\) DNS-запись домена .*192\.0\.2\.1/),
+    ]);
+
+    const nsAsk = await h.send(`/ns ${orderId} ns1.partner.by ns2.partner.by`, inGroup(TECH));
+    const nsDone = await h.press(buttonData(nsAsk, 'Да, применить'), inGroup(TECH));
+    expect(announcements(nsDone)).toEqual([
+      `📣 Борис &lt;b&gt; (техник) сменил(а) NS-серверы домена ${domain}: ns1.partner.by, ns2.partner.by.`,
+    ]);
+    const nsDelete = await h.send(`/ns ${orderId} delete`, inGroup(OWNER));
+    expect(announcements(await h.press(buttonData(nsDelete, 'Да, применить'), inGroup(OWNER)))).toEqual([
+      `📣 Анна (владелец) удалил(а) NS-серверы домена ${domain}.`,
+    ]);
+
+    // The same add in the owner's private chat: the record, no announcement anywhere.
+    const privately = await h.send(`/dns ${domain} add A mail 192.0.2.2`, {
+      ...OWNER,
+      chatId: OWNER.userId,
+    });
+    expect(all(privately)).toContain('Запись добавлена');
+    expect(announcements(privately)).toEqual([]);
+  });
+
+  it('announces a zone import applied in the group, in English for an English group', async () => {
+    const domain = `zone-${Date.now()}.com`;
+    await orderTestDomain(h.api(), domain);
+    await h.send('/lang en', inGroup(OWNER));
+    const asked = await h.send(`/dns ${domain}`, inGroup(TECH));
+    const importAsk = await h.press(buttonData(asked, 'Import'), inGroup(TECH));
+    expect(all(importAsk)).toMatch(/zone file/i);
+    const preview = await h.sendFile(`$ORIGIN ${domain}.\n$TTL 3600\nwww IN A 192.0.2.10\n`, 'zone.txt', {
+      ...inGroup(TECH),
+      replyToBot: true,
+    });
+    const applied = await h.press(buttonData(preview, /Apply|Merge/), inGroup(TECH));
+    expect(announcements(applied)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^📣 Борис &lt;b&gt; \\(tech\\) applied a zone import to ${domain}: \\d+ of \\d+ done\\.$`,
+        ),
+      ),
+    ]);
+  });
+});
