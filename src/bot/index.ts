@@ -66,6 +66,12 @@ export interface PartnerBot {
  * updates run one at a time; the chat's language is known before the allow-list answers; the
  * session is read only for allowed users; scenes see their answers before the commands; the
  * last feature (free text) helps with anything nobody understood.
+ *
+ * Forum topics need no middleware: telegraf 4.16's `ctx.reply`, `ctx.replyWith…` and
+ * `ctx.sendChatAction` add the `message_thread_id` of the update's message (or of the pressed
+ * button's message) when it is a topic message, so every answer lands in the topic it was asked in.
+ * Handlers post with those, never `ctx.telegram.send…(chatId)` (the "forum topics" story in
+ * test/bot/team-announce.test.ts fails on such a call).
  */
 export function createBot(deps: BotDeps): PartnerBot {
   const bot = new Telegraf<BotContext>(deps.botToken, {

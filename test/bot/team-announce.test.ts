@@ -91,3 +91,41 @@ describe('announcements in a bound group', () => {
     ]);
   });
 });
+
+describe('forum topics', () => {
+  const FORUM = -100_777;
+  const inForum = (user: { userId: number; firstName: string }, threadId?: number) => ({
+    ...user,
+    chatType: 'supergroup' as const,
+    chatId: FORUM,
+    ...(threadId === undefined ? {} : { threadId }),
+  });
+  const posted = (calls: BotCall[]) =>
+    calls.filter((c) => c.method === 'sendMessage' || c.method === 'sendDocument');
+
+  it('answers every message and button in the topic it came from, and outside topics with no thread', async () => {
+    const domain = `forum-${Date.now()}.com`;
+    await orderTestDomain(h.api(), domain);
+    const bound = await h.send('/team', inForum(OWNER, 77));
+    await h.send('/team техник', { ...inForum(OWNER, 77), replyTo: TECH });
+    const added = await h.send(`/dns ${domain} add A www 192.0.2.1`, inForum(TECH, 77));
+    const list = await h.send(`/dns ${domain}`, inForum(TECH, 77));
+    const exported = await h.press(buttonData(list, 'Экспорт'), inForum(TECH, 77));
+    expect(exported.some((c) => c.method === 'sendDocument')).toBe(true);
+    const refused = await h.send('/invoices', inForum(TECH, 77));
+    expect(lastText(refused)).toContain('Ваша роль: техник');
+    expect(announcements(added)).toHaveLength(1);
+
+    const inTopic = posted([...bound, ...added, ...list, ...exported, ...refused]);
+    expect(inTopic.length).toBeGreaterThan(5);
+    for (const call of inTopic) expect(call.payload).toMatchObject({ chat_id: FORUM, message_thread_id: 77 });
+
+    // The General topic (no thread) and a button there: no thread added.
+    const outside = posted([
+      ...(await h.send(`/dns ${domain}`, inForum(TECH))),
+      ...(await h.press(buttonData(list, 'Экспорт'), inForum(TECH))),
+    ]);
+    expect(outside.length).toBeGreaterThan(1);
+    for (const call of outside) expect(call.payload.message_thread_id).toBeUndefined();
+  });
+});

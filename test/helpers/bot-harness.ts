@@ -426,7 +426,14 @@ export class BotHarness {
       from,
       chat_instance: '1',
       data,
-      message: { message_id: options.messageId ?? 1, date: 0, chat, text: '…', ...inThread(options) },
+      // A real date: Telegram marks a message the bot can no longer see with date 0 (inaccessible).
+      message: {
+        message_id: options.messageId ?? 1,
+        date: Math.floor(Date.now() / 1000),
+        chat,
+        text: '…',
+        ...inThread(options),
+      },
     };
     return this.feed({ update_id: this.nextUpdateId++, callback_query } as Update);
   }
