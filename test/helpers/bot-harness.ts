@@ -50,7 +50,7 @@ export interface UserOptions {
   firstName?: string;
   /** The message answers another user's message (`send` only). */
   replyTo?: { userId: number; firstName: string };
-  /** The message answers the bot's message (as a group member answers its question; `sendFile`). */
+  /** The message answers the bot's message (as a group member answers its question). */
   replyToBot?: boolean;
   /** The forum topic the message (or the pressed button's message) is in. */
   threadId?: number;
@@ -407,6 +407,17 @@ export class BotHarness {
               date: 0,
               chat,
               from: { id: options.replyTo.userId, is_bot: false, first_name: options.replyTo.firstName },
+              text: '…',
+            },
+          }
+        : {}),
+      ...(options.replyToBot
+        ? {
+            reply_to_message: {
+              message_id: this.nextMessageId - 2,
+              date: 0,
+              chat,
+              from: BOT_INFO,
               text: '…',
             },
           }
