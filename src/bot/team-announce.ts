@@ -26,10 +26,24 @@ export async function announce(
   const member = ctx.teamMember;
   if (member === undefined) return;
   const { orderId } = params;
-  const domain = orderId === undefined ? undefined : (await refOfOrder(ctx, orderId)).domain;
+  // The change is made already: a failed look-up of its domain costs the name, never an error.
+  const domain =
+    orderId === undefined
+      ? undefined
+      : await refOfOrder(ctx, orderId).then(
+          (ref) => ref.domain,
+          () => undefined,
+        );
   const text = ctx.t(`team:announce.${key}`, {
     ...params,
-    ...(domain === undefined ? {} : { domain: escapeHtml(toUnicodeDomain(domain)) }),
+    ...(orderId === undefined
+      ? {}
+      : {
+          domain:
+            domain === undefined
+              ? ctx.t('notify:domainOfOrder', { orderId })
+              : escapeHtml(toUnicodeDomain(domain)),
+        }),
     who: escapeHtml(member.name),
     role: ctx.t(`team:role.${member.role}`),
   });
