@@ -352,7 +352,22 @@ export class BotHarness {
     }
   }
 
+  /** Fails the test file when a message showed an i18n placeholder unfilled (`{{orderId}}`). */
+  private assertNoRawPlaceholder() {
+    const raw = this.calls.find((c) => /\{\{\w+\}\}/.test(String(c.payload.text ?? c.payload.caption ?? '')));
+    if (raw)
+      throw new Error(`a ${raw.method} showed a raw placeholder: ${String(raw.payload.text).slice(0, 200)}`);
+  }
+
   async stop() {
+    const placeholder = (() => {
+      try {
+        this.assertNoRawPlaceholder();
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
     const leak = await this.assertNoTokenLeaked().then(
       () => undefined,
       (error: unknown) => error,
@@ -370,6 +385,7 @@ export class BotHarness {
     await new Promise((resolve) => this.fileServer.close(resolve));
     await rm(this.dataDir, { recursive: true, force: true });
     if (leak) throw leak;
+    if (placeholder) throw placeholder;
   }
 
   private user(options: UserOptions) {

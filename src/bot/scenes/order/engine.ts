@@ -595,7 +595,7 @@ export class OrderEngine {
     ]);
     // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
     const text = ctx.t('order:created', {
-      order: result.order_id ?? '—',
+      orderId: result.order_id ?? '—',
       invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (invoiceId ?? '—'),
     });
     const share =
