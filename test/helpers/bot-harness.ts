@@ -243,17 +243,7 @@ export class BotHarness {
       from,
       chat,
       ...inThread(options),
-      ...(options.replyToBot
-        ? {
-            reply_to_message: {
-              message_id: this.nextMessageId - 2,
-              date: 0,
-              chat,
-              from: BOT_INFO,
-              text: '…',
-            },
-          }
-        : {}),
+      ...this.replyParts(options, chat),
       document: { file_id: fileId, file_unique_id: fileId, file_name: fileName, file_size: content.length },
     };
     // Loosely typed, as Telegram sends it: telegraf's Update types a reply's nesting strictly.
@@ -405,6 +395,17 @@ export class BotHarness {
     };
   }
 
+  /** `reply_to_message` for a reply to another member's message or to the bot's last one. */
+  private replyParts(options: UserOptions, chat: ReturnType<BotHarness['user']>['chat']) {
+    const from = options.replyTo
+      ? { id: options.replyTo.userId, is_bot: false, first_name: options.replyTo.firstName }
+      : options.replyToBot
+        ? BOT_INFO
+        : undefined;
+    if (from === undefined) return {};
+    return { reply_to_message: { message_id: this.nextMessageId - 2, date: 0, chat, from, text: '…' } };
+  }
+
   /** Feeds a text message (a leading /command gets its entity) and returns the calls it caused. */
   async send(text: string, options: UserOptions = {}): Promise<BotCall[]> {
     const { from, chat } = this.user(options);
@@ -416,28 +417,7 @@ export class BotHarness {
       chat,
       text,
       ...inThread(options),
-      ...(options.replyTo
-        ? {
-            reply_to_message: {
-              message_id: this.nextMessageId - 2,
-              date: 0,
-              chat,
-              from: { id: options.replyTo.userId, is_bot: false, first_name: options.replyTo.firstName },
-              text: '…',
-            },
-          }
-        : {}),
-      ...(options.replyToBot
-        ? {
-            reply_to_message: {
-              message_id: this.nextMessageId - 2,
-              date: 0,
-              chat,
-              from: BOT_INFO,
-              text: '…',
-            },
-          }
-        : {}),
+      ...this.replyParts(options, chat),
       ...(command
         ? { entities: [{ type: 'bot_command' as const, offset: 0, length: command[0].length }] }
         : {}),
