@@ -23,6 +23,8 @@ export interface BotSession extends Scenes.SceneSession<SceneState> {
   dnsImport?: ImportPlan | undefined;
   /** Custom name servers until their Yes button. */
   nsPending?: PendingNameServers | undefined;
+  /** In groups: each member's open form, by user id (middlewares/member-scenes.ts). */
+  memberScenes?: Record<string, SceneState> | undefined;
 }
 
 /** The context every handler gets: telegraf's, plus language and the chat's partner API. */

@@ -25,6 +25,7 @@ import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
 import { createGroupScope } from './middlewares/group-scope.js';
+import { createMemberScenes } from './middlewares/member-scenes.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
 import { createTeamGuard } from './middlewares/team-guard.js';
 import { createWatchEnsurer } from './middlewares/watch-ensurer.js';
@@ -108,6 +109,8 @@ export function createBot(deps: BotDeps): PartnerBot {
       defaultSession: () => ({}),
     }),
   );
+  // In groups each member's form is their own: others' messages do not feed it.
+  bot.use(createMemberScenes());
   // Roles in groups bound by /team, before any scene, button or command sees the update.
   bot.use(createTeamGuard(deps));
   bot.use(stage.middleware());
@@ -164,7 +167,7 @@ export function createFeatures(deps: BotDeps) {
     createOrderingFeature({ engine, chatData: deps.chatData }),
     createDnsFeature({ engine, lists, showRecords, showAdded, downloadFile: downloadTelegramFile }),
     // Last: text nobody else took (a bare invoice, order or domain gets its buttons; else, help).
-    createFreeTextFeature(),
+    createFreeTextFeature({ chatData: deps.chatData }),
   ];
   const stage = new Scenes.Stage<BotContext>(registerFeatures(router, features));
   return { router, stage, composers: features.map((feature) => feature.composer), features };

@@ -1,6 +1,8 @@
 import type { Capability } from '../core/team.js';
+import type { BotSession } from './context.js';
 import type { CallbackAction } from './keyboards/callback-data.js';
 import type { MenuCommand } from './menu.js';
+import { type FlowKind, ORDER_SCENE, readDraft } from './scenes/order/types.js';
 
 /**
  * What each command needs in a bound group (roles in `core/team.ts`). Exhaustive: a new menu
@@ -55,10 +57,11 @@ export const ACTION_CAPABILITIES = {
   lang: 'all',
   logout: 'roles',
   orderStart: 'all',
-  orderOption: 'all',
-  orderNav: 'all',
-  orderEdit: 'all',
-  orderConfirm: 'all',
+  // The order engine's buttons serve every guided form: they need what the member's open form needs.
+  orderOption: 'openForm',
+  orderNav: 'openForm',
+  orderEdit: 'openForm',
+  orderConfirm: 'openForm',
   profileShow: 'all',
   profileDelete: 'all',
   profileDeleteYes: 'all',
@@ -76,7 +79,35 @@ export const ACTION_CAPABILITIES = {
   notifyQuiet: 'billing',
   teamRole: 'roles',
   noop: 'anyone',
-} as const satisfies Record<CallbackAction, Capability>;
+} as const satisfies Record<CallbackAction, Capability | 'openForm'>;
+
+/**
+ * What each guided form needs (the buttons of its screens included): a DNS record's form is
+ * technical work, the rest are orders and requisites. A new kind fails `tsc` here until classified.
+ */
+export const FORM_CAPABILITIES = {
+  domain: 'all',
+  hosting: 'all',
+  mail: 'all',
+  ssl: 'all',
+  profile: 'all',
+  dnsAdd: 'tech',
+} as const satisfies Record<FlowKind, Capability>;
+
+/**
+ * What a button needs; for the order engine's buttons, what the member's open form needs (none
+ * open, or one this version cannot read: undefined, and the engine tells the button is stale).
+ */
+export function actionCapability(
+  action: CallbackAction,
+  session: BotSession | undefined,
+): Capability | undefined {
+  const need = ACTION_CAPABILITIES[action];
+  if (need !== 'openForm') return need;
+  const scenes = session?.__scenes;
+  const draft = scenes?.current === ORDER_SCENE && scenes.state ? readDraft(scenes.state) : undefined;
+  return draft === undefined || draft === 'outdated' ? undefined : FORM_CAPABILITIES[draft.kind];
+}
 
 const isMenuCommand = (name: string): name is MenuCommand => Object.hasOwn(COMMAND_CAPABILITIES, name);
 

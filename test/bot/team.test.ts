@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { orderTestDomain } from '../helpers/fixtures.js';
 
 /*
  * Team chats (/team): a partner binds a group to the token of their private chat, and the group's
@@ -165,5 +166,53 @@ describe('unbinding', () => {
     expect(await h.chatData.getToken(GROUP)).toBeUndefined();
     expect(await h.chatData.getTeam(GROUP)).toBeUndefined();
     expect(lastText(await h.send('/dns mysite.by', inGroup(OWNER)))).toContain('в личном чате');
+  });
+});
+
+describe('forms in a group', () => {
+  it('a form is its starter’s: another member’s answers do not feed it, and their own form runs beside it', async () => {
+    const domain = `forms-${Date.now()}.com`;
+    const orderId = await orderTestDomain(h.api(), domain);
+    await bind();
+    await h.send('/help', inGroup(VERA));
+    await h.send('/team техник', { ...inGroup(OWNER), replyTo: BORIS });
+    await h.send('/team техник', { ...inGroup(OWNER), replyTo: VERA });
+    const answer = (user: typeof BORIS, text: string) => h.send(text, { ...inGroup(user), replyToBot: true });
+
+    // Борис opens the guided add and is asked for a host.
+    let boris = await h.send(`/dns ${domain}`, inGroup(BORIS));
+    boris = await h.press(buttonData(boris, 'Добавить'), inGroup(BORIS));
+    boris = await h.press(buttonData(boris, 'TXT'), inGroup(BORIS));
+    expect(lastText(boris)).toContain('Для какого хоста');
+
+    // Вера answers his question: told whose form it is; nothing of hers reaches his form.
+    const vera = await answer(VERA, 'www');
+    expect(texts(vera)).toEqual([
+      'Сейчас форму заполняет Борис &lt;b&gt; — ответить на её вопросы может только этот участник. Ваш ответ не записан; свою форму начните командой.',
+    ]);
+    // Her own command runs meanwhile, and her own form is hers.
+    expect(texts(await h.send(`/dns ${domain} add A www 192.0.2.7`, inGroup(VERA))).join('\n')).toContain(
+      'Запись добавлена',
+    );
+    let own = await h.send(`/dns ${domain}`, inGroup(VERA));
+    own = await h.press(buttonData(own, 'Добавить'), inGroup(VERA));
+    expect(lastText(own)).toContain('Какого типа');
+
+    // Борис goes on where he was: his answers, his record.
+    boris = await answer(BORIS, '@');
+    expect(lastText(boris)).not.toContain('Для какого хоста');
+    boris = await answer(BORIS, 'v=spf1 -all');
+    boris = await h.press(buttonData(boris, '3600'), inGroup(BORIS));
+    boris = await h.press(buttonData(boris, '✅ Добавить'), inGroup(BORIS));
+    expect(texts(boris).join('\n')).toContain('Запись добавлена');
+    const posts = h.sandbox.requests
+      .filter((r) => r.method === 'POST' && r.path.startsWith(`/v1/domains/${orderId}/dns/records/`))
+      .map((r) => r.body);
+    expect(posts).toEqual([
+      { ttl: 3600, host: 'www', ipv4: '192.0.2.7' },
+      { ttl: 3600, host: '@', text: 'v=spf1 -all' },
+    ]);
+    // Вера's form is still open; /cancel closes hers only.
+    expect(lastText(await h.send('/cancel', inGroup(VERA)))).not.toContain('Нечего отменять');
   });
 });

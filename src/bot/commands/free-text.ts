@@ -3,9 +3,11 @@ import { ApiHttpError, type PartnerApi } from '../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { echoInput } from '../../core/text.js';
+import type { ChatData } from '../../storage/chat-data.js';
 import { type BotContext, NoTokenError } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
+import { othersWithForms } from '../middlewares/member-scenes.js';
 import { checkDomains } from './domains.js';
 
 type Keyboard = ReturnType<typeof Markup.inlineKeyboard>;
@@ -129,15 +131,42 @@ async function recognise(ctx: BotContext, api: PartnerApi, word: string): Promis
  * gets buttons for what can be done with it; anything else (or anything without a token) the
  * help pointer. Its one button of its own checks a domain typed this way.
  */
-export function createFreeTextFeature(): Feature {
+export function createFreeTextFeature(deps: { chatData: ChatData }): Feature {
   const callbacks = new CallbackSet();
   callbacks.on('checkDomain', (ctx, ascii) => checkDomains(ctx, ascii));
   return {
     name: 'freeText',
-    composer: new Composer<BotContext>().on('message', answerFreeText),
+    composer: new Composer<BotContext>().on('message', async (ctx) => {
+      if (await answeredAnothersForm(ctx, deps.chatData)) return;
+      await answerFreeText(ctx);
+    }),
     callbacks: callbacks.registrations,
     scenes: [],
   };
+}
+
+/**
+ * In a group, a member with no form of their own who answers the bot while someone else's form is
+ * open most likely answered that question: it is not theirs to answer (the form is per member,
+ * middlewares/member-scenes.ts), and they are told so instead of "I didn't understand".
+ */
+async function answeredAnothersForm(ctx: BotContext, chatData: ChatData): Promise<boolean> {
+  const chat = ctx.chat;
+  if (chat === undefined || chat.type === 'private') return false;
+  const others = othersWithForms(ctx);
+  if (others.length === 0) return false;
+  const team = await chatData.getTeam(chat.id);
+  const names = others.map((id) => team?.names[id]).filter((name) => name !== undefined);
+  await ctx.reply(
+    names.length === 0
+      ? ctx.t('team:formOfAnother')
+      : ctx.t('team:formOfNamed', { names: escapeHtml(names.join(', ')) }),
+    {
+      parse_mode: 'HTML',
+      ...(ctx.message ? { reply_parameters: { message_id: ctx.message.message_id } } : {}),
+    },
+  );
+  return true;
 }
 
 async function answerFreeText(ctx: BotContext): Promise<void> {

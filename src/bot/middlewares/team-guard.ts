@@ -3,7 +3,7 @@ import { can, DEFAULT_ROLE } from '../../core/team.js';
 import type { ChatData, TeamRecord } from '../../storage/chat-data.js';
 import type { BotContext } from '../context.js';
 import { decodeCallback } from '../keyboards/callback-data.js';
-import { ACTION_CAPABILITIES, commandCapability } from '../team-access.js';
+import { actionCapability, commandCapability } from '../team-access.js';
 import { renderRefusal } from '../views/team.js';
 import { commandOf } from './group-scope.js';
 
@@ -63,7 +63,7 @@ function neededCapability(ctx: BotContext): Capability | undefined {
   if (query !== undefined) {
     const decoded = decodeCallback('data' in query ? query.data : undefined);
     // A stale button is told so by the router.
-    return decoded === undefined ? undefined : ACTION_CAPABILITIES[decoded.action];
+    return decoded === undefined ? undefined : actionCapability(decoded.action, ctx.session);
   }
   const command = commandOf(ctx);
   return command === undefined ? undefined : commandCapability(command.name);

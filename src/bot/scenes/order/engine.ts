@@ -15,6 +15,7 @@ import type { CallbackRegistrar } from '../../feature.js';
 import { encodeCallback } from '../../keyboards/callback-data.js';
 import { inRows, linkKeyboard, sendToClientButton } from '../../keyboards/list.js';
 import { describeError, errorForLog } from '../../middlewares/errors.js';
+import { formOwnerKey } from '../../middlewares/member-scenes.js';
 import { orderKind } from '../../order-kinds.js';
 import { announce } from '../../team-announce.js';
 import { isCommand, sceneAnswers } from '../guards.js';
@@ -22,6 +23,7 @@ import {
   DRAFT_VERSION,
   type FlowKind,
   type FormKind,
+  ORDER_SCENE,
   type OrderDraft,
   type OrderFlow,
   type Question,
@@ -30,7 +32,7 @@ import {
   type StepEnv,
 } from './types.js';
 
-export const ORDER_SCENE = 'order';
+export { ORDER_SCENE } from './types.js';
 
 /** Larger files are not a CSR: refuse them before downloading. */
 const MAX_FILE_BYTES = 64 * 1024;
@@ -63,8 +65,8 @@ export interface OrderEngineDeps {
  * goes Back, edits a section from the summary, and submits exactly once.
  */
 export class OrderEngine {
-  /** Chats whose Confirm is being carried out by this process right now. */
-  private readonly submitting = new Set<number>();
+  /** Forms (a chat's, or a group member's) whose Confirm this process is carrying out right now. */
+  private readonly submitting = new Set<string>();
 
   constructor(private readonly deps: OrderEngineDeps) {}
 
@@ -488,12 +490,12 @@ export class OrderEngine {
       await ctx.answerCbQuery(ctx.t('order:alreadySubmitted'));
       return;
     }
-    const chatId = ctx.chat?.id ?? 0;
-    this.submitting.add(chatId);
+    const form = formOwnerKey(ctx);
+    this.submitting.add(form);
     try {
       await this.submit(env);
     } finally {
-      this.submitting.delete(chatId);
+      this.submitting.delete(form);
     }
   }
 
@@ -651,14 +653,13 @@ export class OrderEngine {
    * learns what became of it and says so; the update itself is not taken as an answer.
    */
   private async settleInterrupted(ctx: BotContext, next: () => Promise<void>): Promise<void> {
-    const chatId = ctx.chat?.id ?? 0;
     if (ctx.scene.current?.id === ORDER_SCENE && readDraft(ctx.scene.state) === 'outdated') {
       // Dropped with a message; the update was meant for a form that is gone.
       await this.draft(ctx);
       return;
     }
     const stored = await this.draft(ctx);
-    if (stored?.status !== 'submitting' || this.submitting.has(chatId)) return next();
+    if (stored?.status !== 'submitting' || this.submitting.has(formOwnerKey(ctx))) return next();
     const env = await this.env(ctx);
     if (!env) return next();
     const { draft } = env;

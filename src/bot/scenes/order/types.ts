@@ -4,6 +4,9 @@ import type { ProductKind } from '../../../core/product-kinds.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 
+/** The one scene every guided form runs in (the engine's). */
+export const ORDER_SCENE = 'order';
+
 /** Guided forms that end in another action than an order: a saved customer, a DNS record. */
 export const FORM_KINDS = ['profile', 'dnsAdd'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
