@@ -35,8 +35,12 @@ export interface BotContext extends Context {
   locale: Locale;
   /** Translates in the chat's language. */
   t: Translate;
-  /** The chat's partner API client; throws `NoTokenError` when no token is stored. */
-  partnerApi(): Promise<PartnerApi>;
+  /**
+   * The chat's partner API client; throws `NoTokenError` when no token is stored. `account` names
+   * another chat whose token to use: only a team group's, for a member whose seat there was just
+   * checked (team-orders.ts: an order of the group filled in the member's private chat).
+   */
+  partnerApi(account?: number): Promise<PartnerApi>;
   /**
    * Who sent this update in a group bound by `/team` (set by the role guard, team-guard.ts);
    * undefined anywhere else. The announcer (team-announce.ts) names them.

@@ -33,6 +33,7 @@ import { PagedLists } from './paged-list.js';
 import { createDnsAddFlow } from './scenes/order/dns-add-flow.js';
 import { OrderEngine } from './scenes/order/engine.js';
 import { createProfileFlow } from './scenes/order/profile-flow.js';
+import { TeamOrders } from './team-orders.js';
 import { logUnknownWordsTo } from './views/words.js';
 
 /** Everything the bot needs, built by main.ts (or a test). */
@@ -142,6 +143,8 @@ export function createFeatures(deps: BotDeps) {
   router.on('noop', async () => undefined);
   const lists = new PagedLists(router);
   const { showRecords, showAdded } = createDnsRecordList({ lists });
+  // A team group's orders are filled in the member's private chat (customers' data is personal).
+  const teamOrders = new TeamOrders(deps);
   const engine = new OrderEngine({
     chatData: deps.chatData,
     logger: deps.logger,
@@ -152,6 +155,7 @@ export function createFeatures(deps: BotDeps) {
     },
     downloadFile: downloadTelegramFile,
     watches: deps.watches,
+    teamOrders,
   });
   const features: Feature[] = [
     createOnboardingFeature(deps),
@@ -164,7 +168,7 @@ export function createFeatures(deps: BotDeps) {
     createTeamFeature({ chatData: deps.chatData, watches: deps.watches }),
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
-    createOrderingFeature({ engine, chatData: deps.chatData }),
+    createOrderingFeature({ engine, chatData: deps.chatData, teamOrders }),
     createDnsFeature({ engine, lists, showRecords, showAdded, downloadFile: downloadTelegramFile }),
     // Last: text nobody else took (a bare invoice, order or domain gets its buttons; else, help).
     createFreeTextFeature({ chatData: deps.chatData }),

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { orderTestDomain, PERSON_ANSWERS } from '../helpers/fixtures.js';
+import { orderTestDomain } from '../helpers/fixtures.js';
 
 /*
  * Team chats, slice 2: every change made in a bound group is announced there with who made it
@@ -128,32 +127,5 @@ describe('forum topics', () => {
     ]);
     expect(outside.length).toBeGreaterThan(1);
     for (const call of outside) expect(call.payload.message_thread_id).toBeUndefined();
-  });
-});
-
-describe('an order placed in the group', () => {
-  it('keeps the invoice link on the result and announces the order with who placed it', async () => {
-    const ADMIN = { userId: 666, firstName: 'Вера' };
-    await h.send('/team админ', { ...inGroup(OWNER), replyTo: ADMIN });
-    // Under privacy mode a member's answers to the form are replies to the bot's questions.
-    const chat = new Conversation(() => h, { ...inGroup(ADMIN), replyToBot: true });
-    await chat.say('/order domain team-order.com');
-    await chat.answer(
-      '[1 год]',
-      '[BYN]',
-      '[Физическое лицо]',
-      ...PERSON_ANSWERS,
-      '+375291234567',
-      'ivan@example.by',
-    );
-    expect(await chat.tap('Нет')).toContain('Итог');
-    await chat.tap('Подтвердить');
-    expect(all(chat.last)).toContain('Заказ создан');
-    expect(buttons(chat.last).find((b) => b.url)?.url).toMatch(/^http/);
-    expect(announcements(chat.last)).toEqual([
-      expect.stringMatching(
-        /^📣 Вера \(администратор\) оформил\(а\) заказ \d+: 🌐 Домен — team-order\.com\.$/,
-      ),
-    ]);
   });
 });

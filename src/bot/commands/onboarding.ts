@@ -11,6 +11,7 @@ import {
   takeToken,
 } from '../scenes/token.js';
 import { unbindGroup, unbindOwnerGroups } from '../team-binding.js';
+import { parseTeamStart } from '../team-orders.js';
 import { commandWords } from './arguments.js';
 import { CONNECT_START_PARAMETER } from './inline.js';
 
@@ -21,7 +22,9 @@ export function createOnboardingFeature(deps: TokenDeps): Feature {
   const hasToken = async (ctx: BotContext) =>
     ctx.chat !== undefined && (await deps.chatData.getToken(ctx.chat.id)) !== undefined;
 
-  composer.start(async (ctx) => {
+  composer.start(async (ctx, next) => {
+    // A team group's hand-over (team-orders.ts) is the ordering feature's.
+    if (parseTeamStart(ctx.payload) !== undefined) return next();
     const connected = await hasToken(ctx);
     // `/start connect` comes from the inline picker's button: without a token the welcome says how
     // to connect one; with one, the provider refused it there, so it says how to replace it.

@@ -1,4 +1,5 @@
 import { Composer, Markup } from 'telegraf';
+import { toAsciiDomain } from '../../core/domain-names.js';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../core/product-kinds.js';
 import { splitMessage } from '../../core/text.js';
@@ -9,6 +10,7 @@ import { encodeCallback } from '../keyboards/callback-data.js';
 import { ORDER_KINDS } from '../order-kinds.js';
 import { cardEntries, readSavedCustomer } from '../scenes/order/common-steps.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
+import { parseTeamStart, type TeamOrders } from '../team-orders.js';
 import { renderCustomerCard } from '../views/requisites.js';
 import { commandWords } from './arguments.js';
 
@@ -21,15 +23,26 @@ export function orderMenu(ctx: BotContext) {
   );
 }
 
+/** The button argument naming `account`'s saved customers: 0 for this chat's, else the group's id unsigned. */
+const ownerArg = (ctx: BotContext, account: number) => (account === ctx.chat?.id ? 0 : Math.abs(account));
+
 /** The answer the word after `/order <kind>` gives (a domain name), when the kind takes one. */
 function prefill(kind: ProductKind, word: string | undefined): Record<string, unknown> {
   const step = ORDER_KINDS[kind].prefillStep;
   return word === undefined || step === null ? {} : { [step]: word };
 }
 
-/** /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. */
-export function createOrderingFeature(deps: { engine: OrderEngine; chatData: ChatData }): Feature {
-  const { engine } = deps;
+/**
+ * /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. In a
+ * team group they hand over to the member's private chat (team-orders.ts), which `/start
+ * <hand-over>` opens: the order of the group, or its saved customers, there.
+ */
+export function createOrderingFeature(deps: {
+  engine: OrderEngine;
+  chatData: ChatData;
+  teamOrders: TeamOrders;
+}): Feature {
+  const { engine, teamOrders } = deps;
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
 
@@ -42,38 +55,83 @@ export function createOrderingFeature(deps: { engine: OrderEngine; chatData: Cha
       return;
     }
     if (!kind) throw new UserInputError('order:badKind', { usageKey: 'order:usage' });
+    if (await teamOrders.redirect(ctx, kind, name === undefined ? undefined : toAsciiDomain(name))) return;
     await engine.start(ctx, kind, prefill(kind, name));
   });
 
-  callbacks.on('orderDomain', (ctx, ascii) => engine.start(ctx, 'domain', prefill('domain', ascii)));
+  callbacks.on('orderDomain', async (ctx, ascii) => {
+    if (await teamOrders.redirect(ctx, 'domain', ascii)) return;
+    await engine.start(ctx, 'domain', prefill('domain', ascii));
+  });
 
   composer.command('requisites', async (ctx) => {
-    if (!ctx.chat) return;
-    const profiles = await deps.chatData.getProfiles(ctx.chat.id);
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
+    await showProfiles(ctx, ctx.chat.id);
+  });
+
+  /** The saved customers of `account` (this chat, or a team group's for its member), as buttons. */
+  async function showProfiles(ctx: BotContext, account: number): Promise<void> {
+    const profiles = await deps.chatData.getProfiles(account);
+    const owner = ownerArg(ctx, account);
     const buttons = profiles.map((p) => [
-      Markup.button.callback(p.label, encodeCallback('profileShow', p.id)),
+      Markup.button.callback(p.label, encodeCallback('profileShow', p.id, owner)),
     ]);
-    buttons.push([
-      Markup.button.callback(ctx.t('order:profileAdd'), encodeCallback('orderStart', 'profile')),
-    ]);
-    await ctx.reply(profiles.length === 0 ? ctx.t('order:noProfiles') : ctx.t('order:profilesTitle'), {
-      ...Markup.inlineKeyboard(buttons),
-    });
+    // A group's new customers are saved while ordering for it; a form of its own is this chat's.
+    if (owner === 0) {
+      buttons.push([
+        Markup.button.callback(ctx.t('order:profileAdd'), encodeCallback('orderStart', 'profile')),
+      ]);
+    }
+    const title =
+      owner !== 0
+        ? ctx.t(profiles.length === 0 ? 'team:noProfiles' : 'team:profilesTitle')
+        : ctx.t(profiles.length === 0 ? 'order:noProfiles' : 'order:profilesTitle');
+    await ctx.reply(title, { ...Markup.inlineKeyboard(buttons) });
+  }
+
+  /**
+   * Whose saved customers a profile button means: this chat's (0), or a team group's, which the
+   * member must still be an owner or admin of; undefined (told) when not.
+   */
+  async function profilesOf(ctx: BotContext, owner: number): Promise<number | undefined> {
+    if (ctx.chat === undefined) return undefined;
+    if (owner === 0) return ctx.chat.id;
+    if (ctx.chat.type === 'private' && (await teamOrders.seat(ctx.from?.id ?? 0, -owner)) !== undefined)
+      return -owner;
+    throw new UserInputError('team:seatLost');
+  }
+
+  // `/start <hand-over>` in the private chat (the onboarding's /start passes it on).
+  composer.start(async (ctx) => {
+    const start = parseTeamStart(ctx.payload);
+    if (start === undefined || ctx.chat.type !== 'private') return;
+    const seat = await teamOrders.seat(ctx.from.id, start.chat, start.thread);
+    if (seat === undefined) throw new UserInputError('team:seatNone');
+    if (start.what === 'requisites') return showProfiles(ctx, seat.chat);
+    await ctx.reply(ctx.t('team:orderForGroup'));
+    if (start.what === 'menu') return;
+    await engine.start(ctx, start.what, prefill(start.what, start.domain), {}, seat);
   });
 
   callbacks.on('orderStart', async (ctx, word) => {
-    if (word === 'profile') return engine.start(ctx, 'profile', {}, { customerSource: 'new' });
+    if (word === 'profile') {
+      if (await teamOrders.redirect(ctx, 'requisites')) return;
+      return engine.start(ctx, 'profile', {}, { customerSource: 'new' });
+    }
     if (word === 'menu') {
       await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
       return;
     }
     const kind = productKindOf(word);
-    if (kind) await engine.start(ctx, kind);
+    if (kind === undefined || (await teamOrders.redirect(ctx, kind))) return;
+    await engine.start(ctx, kind);
   });
 
-  callbacks.on('profileShow', async (ctx, id) => {
-    if (!ctx.chat) return;
-    const profile = (await deps.chatData.getProfiles(ctx.chat.id)).find((p) => p.id === id);
+  callbacks.on('profileShow', async (ctx, id, owner) => {
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
+    const account = await profilesOf(ctx, owner);
+    if (account === undefined) return;
+    const profile = (await deps.chatData.getProfiles(account)).find((p) => p.id === id);
     if (!profile) throw new UserInputError('order:profileGone');
     // A profile that no longer reads as a saved customer shows its label only, and can be deleted.
     // Fields in the form's order with their labels, the WHOIS data and contacts included.
@@ -90,26 +148,34 @@ export function createOrderingFeature(deps: { engine: OrderEngine; chatData: Cha
         parse_mode: 'HTML',
         ...(last
           ? Markup.inlineKeyboard([
-              [Markup.button.callback(ctx.t('order:profileDelete'), encodeCallback('profileDelete', id))],
+              [
+                Markup.button.callback(
+                  ctx.t('order:profileDelete'),
+                  encodeCallback('profileDelete', id, owner),
+                ),
+              ],
             ])
           : {}),
       });
     }
   });
 
-  callbacks.on('profileDelete', async (ctx, id) => {
+  callbacks.on('profileDelete', async (ctx, id, owner) => {
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
     await ctx.reply(ctx.t('order:profileDeleteConfirm'), {
       ...Markup.inlineKeyboard([
-        Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id)),
+        Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id, owner)),
         Markup.button.callback(ctx.t('order:no'), encodeCallback('noop')),
       ]),
     });
   });
 
-  callbacks.on('profileDeleteYes', async (ctx, id) => {
-    if (!ctx.chat) return;
+  callbacks.on('profileDeleteYes', async (ctx, id, owner) => {
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
+    const account = await profilesOf(ctx, owner);
+    if (account === undefined) return;
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
-    const deleted = await deps.chatData.deleteProfile(ctx.chat.id, id);
+    const deleted = await deps.chatData.deleteProfile(account, id);
     await ctx.reply(ctx.t(deleted ? 'order:profileDeleted' : 'order:profileGone'));
   });
 

@@ -46,10 +46,13 @@ const ACTIONS = {
   orderEdit: { code: 'oe', args: ['int', 'word'] },
   /** Confirm the order shown in a summary: its single-use nonce. */
   orderConfirm: { code: 'oc', args: ['word'] },
-  /** Saved requisites profiles: show or delete (ask), delete (confirmed). */
-  profileShow: { code: 'ps', args: ['word'] },
-  profileDelete: { code: 'pd', args: ['word'] },
-  profileDeleteYes: { code: 'py', args: ['word'] },
+  /**
+   * Saved requisites profiles: show or delete (ask), delete (confirmed): profile id, and whose
+   * (0: this chat's; a team group's id without its minus, shown in a member's private chat).
+   */
+  profileShow: { code: 'ps', args: ['word', 'int'] },
+  profileDelete: { code: 'pd', args: ['word', 'int'] },
+  profileDeleteYes: { code: 'py', args: ['word', 'int'] },
   /** DNS of a domain order: add (by buttons), ask to delete a record, delete it, export, import. */
   dnsAdd: { code: 'da', args: ['int'] },
   dnsDelete: { code: 'dd', args: ['int', 'int'] },

@@ -52,8 +52,8 @@ export function createChatContext(deps: {
     // The first provider call of the update shows "typing…" (see UpdateTyping); without a chat
     // there is nowhere to show it.
     const typing = ctx.chat === undefined ? undefined : new UpdateTyping(() => ctx.sendChatAction('typing'));
-    ctx.partnerApi = async () => {
-      const token = chatId === undefined ? undefined : await deps.chatData.getToken(chatId);
+    ctx.partnerApi = async (account = chatId) => {
+      const token = account === undefined ? undefined : await deps.chatData.getToken(account);
       if (token === undefined) throw new NoTokenError();
       const api = deps.apiFor(token);
       return typing ? withTyping(api, typing) : api;

@@ -278,9 +278,9 @@ export function currencyStep(): Step<number> {
       const currencies = await api.listCurrencies();
       return currencies.length === 1 ? currencies[0]?.currency_id : undefined;
     },
-    async ask({ ctx, api, chatData }) {
+    async ask({ ctx, api, chatData, account }) {
       const currencies = await api.listCurrencies();
-      const last = ctx.chat ? await chatData.getLastCurrencyId(ctx.chat.id) : undefined;
+      const last = await chatData.getLastCurrencyId(account);
       const ordered = [...currencies].sort(
         (a, b) => Number(b.currency_id === last) - Number(a.currency_id === last),
       );
@@ -293,8 +293,8 @@ export function currencyStep(): Step<number> {
         perRow: 1,
       };
     },
-    afterAnswer: async ({ ctx, chatData }, value) => {
-      if (ctx.chat) await chatData.setLastCurrencyId(ctx.chat.id, value);
+    afterAnswer: async ({ chatData, account }, value) => {
+      await chatData.setLastCurrencyId(account, value);
     },
   };
 }
@@ -420,12 +420,11 @@ export function customerSteps(draft: OrderDraft): Step[] {
       readPastedCard(d, content);
       return 'new';
     },
-    async auto({ ctx, chatData }) {
-      if (!ctx.chat) return 'new';
-      return (await chatData.getProfiles(ctx.chat.id)).length === 0 ? 'new' : undefined;
+    async auto({ chatData, account }) {
+      return (await chatData.getProfiles(account)).length === 0 ? 'new' : undefined;
     },
-    async ask({ ctx, chatData }) {
-      const profiles = ctx.chat ? await chatData.getProfiles(ctx.chat.id) : [];
+    async ask({ ctx, chatData, account }) {
+      const profiles = await chatData.getProfiles(account);
       return {
         text: `${ctx.t('order:askCustomer')}\n<i>${ctx.t('order:pasteHint')}</i>`,
         options: [
@@ -436,10 +435,9 @@ export function customerSteps(draft: OrderDraft): Step[] {
       };
     },
     afterAnswer: async (env, value) => {
-      const { ctx, chatData, draft: d } = env;
+      const { chatData, account, draft: d } = env;
       if (value === 'new') return applyPastedCard(env);
-      if (!ctx.chat) return;
-      const profile = (await chatData.getProfiles(ctx.chat.id)).find((p) => p.id === value);
+      const profile = (await chatData.getProfiles(account)).find((p) => p.id === value);
       // A saved profile answers the customer and contact steps; Edit can still change them. A
       // profile that no longer reads as one answers nothing: the customer is asked for.
       const saved = profile ? readSavedCustomer(profile) : undefined;
@@ -543,8 +541,7 @@ export function readSavedCustomer(profile: Profile): SavedCustomer | undefined {
 }
 
 /** Saves the entered customer (and contacts when known) as a profile, labelled by its name. */
-export async function saveCustomerProfile({ ctx, chatData, draft }: StepEnv): Promise<void> {
-  if (!ctx.chat) return;
+export async function saveCustomerProfile({ ctx, chatData, account, draft }: StepEnv): Promise<void> {
   const data: SavedCustomer = {};
   for (const [key, value] of Object.entries(draft.answers)) {
     if (key === STEP.saveProfile) continue;
@@ -556,7 +553,7 @@ export async function saveCustomerProfile({ ctx, chatData, draft }: StepEnv): Pr
     [data['c:company_name'], data['c:last_name'], data['c:first_name']]
       .filter((v) => typeof v === 'string' && v)
       .join(' ') || ctx.t('order:unnamedCustomer');
-  await chatData.saveProfile(ctx.chat.id, { id: randomBytes(4).toString('hex'), label, data });
+  await chatData.saveProfile(account, { id: randomBytes(4).toString('hex'), label, data });
 }
 
 /**
@@ -564,10 +561,10 @@ export async function saveCustomerProfile({ ctx, chatData, draft }: StepEnv): Pr
  * next order in a zone that needs them asks only what the profile still lacks. Answers already in
  * the profile are overwritten by this order's (an Edit in the summary corrects them).
  */
-export async function rememberWhois({ ctx, chatData, draft }: StepEnv): Promise<void> {
+export async function rememberWhois({ chatData, account, draft }: StepEnv): Promise<void> {
   const id = answerOf(draft, CUSTOMER_SOURCE);
-  if (!ctx.chat || id === undefined || id === 'new') return;
-  const profile = (await chatData.getProfiles(ctx.chat.id)).find((p) => p.id === id);
+  if (id === undefined || id === 'new') return;
+  const profile = (await chatData.getProfiles(account)).find((p) => p.id === id);
   const saved = profile ? readSavedCustomer(profile) : undefined;
   if (!profile || !saved || saved[STEP.customerType] !== draft.answers[STEP.customerType]) return;
   const data: SavedCustomer = { ...saved };
@@ -577,7 +574,7 @@ export async function rememberWhois({ ctx, chatData, draft }: StepEnv): Promise<
     if (answer.success) data[key] = answer.data;
   }
   if (JSON.stringify(data) !== JSON.stringify(saved))
-    await chatData.saveProfile(ctx.chat.id, { ...profile, data });
+    await chatData.saveProfile(account, { ...profile, data });
 }
 
 /** WHOIS fields for the zone's rules and the customer type (none outside BY/БЕЛ/RU/SU/РФ). */

@@ -18,6 +18,7 @@ import { describeError, errorForLog } from '../../middlewares/errors.js';
 import { formOwnerKey } from '../../middlewares/member-scenes.js';
 import { orderKind } from '../../order-kinds.js';
 import { announce } from '../../team-announce.js';
+import type { TeamOrders, TeamSeat } from '../../team-orders.js';
 import { isCommand, sceneAnswers } from '../guards.js';
 import {
   DRAFT_VERSION,
@@ -57,6 +58,8 @@ export interface OrderEngineDeps {
   downloadFile(ctx: BotContext, fileId: string): Promise<string>;
   /** The watchers: an invoice the bot created is never announced to the partner as "new". */
   watches?: WatchPort | undefined;
+  /** Orders of team groups filled in a member's private chat: seats and the group's announcement. */
+  teamOrders?: TeamOrders | undefined;
 }
 
 /**
@@ -80,9 +83,10 @@ export class OrderEngine {
     kind: FlowKind,
     typed: Record<string, unknown> = {},
     chosen: Record<string, unknown> = {},
+    team?: TeamSeat,
   ): Promise<void> {
     // Fail early without a token, before the first question.
-    await ctx.partnerApi();
+    await ctx.partnerApi(team?.chat);
     const draft: OrderDraft = {
       version: DRAFT_VERSION,
       kind,
@@ -91,6 +95,7 @@ export class OrderEngine {
       screen: 0,
       options: [],
       status: 'editing',
+      ...(team === undefined ? {} : { team: { chat: team.chat, thread: team.thread } }),
     };
     await ctx.scene.enter(ORDER_SCENE, draft, true);
     const env = await this.env(ctx);
@@ -210,7 +215,33 @@ export class OrderEngine {
   private async env(ctx: BotContext): Promise<StepEnv | undefined> {
     const draft = await this.draft(ctx);
     if (!draft) return undefined;
-    return { ctx, draft, api: await ctx.partnerApi(), chatData: this.deps.chatData };
+    const { team } = draft;
+    if (team === undefined) {
+      const account = ctx.chat?.id ?? 0;
+      return { ctx, draft, api: await ctx.partnerApi(), chatData: this.deps.chatData, account };
+    }
+    // A group's order: only while the member still may order there (a role taken away, the group
+    // unbound meanwhile: the form ends, saying why).
+    if ((await this.teamSeat(ctx, draft)) === undefined) {
+      await ctx.scene.leave();
+      if (ctx.callbackQuery) await ctx.answerCbQuery().catch(() => undefined);
+      await ctx.reply(ctx.t('team:seatLost'));
+      return undefined;
+    }
+    return {
+      ctx,
+      draft,
+      api: await ctx.partnerApi(team.chat),
+      chatData: this.deps.chatData,
+      account: team.chat,
+    };
+  }
+
+  /** The member's seat in the group the draft orders for, if they may still order there. */
+  private async teamSeat(ctx: BotContext, draft: OrderDraft): Promise<TeamSeat | undefined> {
+    const { team } = draft;
+    if (team === undefined || ctx.from === undefined) return undefined;
+    return this.deps.teamOrders?.seat(ctx.from.id, team.chat, team.thread);
   }
 
   /** The env when `screen` is the screen shown last; otherwise the button is stale. */
@@ -573,9 +604,9 @@ export class OrderEngine {
     );
     const chatId = ctx.chat?.id;
     const invoiceId = result.invoice_id;
-    if (invoiceId !== undefined && chatId !== undefined && this.deps.watches) {
+    if (invoiceId !== undefined && this.deps.watches) {
       // Before anything else: the next poll must already know this invoice is the bot's own.
-      const token = await this.deps.chatData.getToken(chatId);
+      const token = await this.deps.chatData.getToken(env.account);
       if (token !== undefined) {
         await this.deps.watches.noteCreatedInvoice(token, invoiceId).catch((error: unknown) => {
           this.deps.logger.warn({ chatId, err: errorForLog(error) }, 'could not note a created invoice');
@@ -601,19 +632,38 @@ export class OrderEngine {
       invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (invoiceId ?? '—'),
     });
     const share =
-      invoice?.state === UNPAID_INVOICE_STATE ? [sendToClientButton(ctx.t, invoice.invoice_number)] : [];
+      // A group's invoice is not among this chat's (inline mode reads the private chat's token).
+      invoice?.state === UNPAID_INVOICE_STATE && draft.team === undefined
+        ? [sendToClientButton(ctx.t, invoice.invoice_number)]
+        : [];
     const sent = await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
       ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url, share) : {}),
     });
+    const subject = escapeHtml(orderSubject(draft) ?? '—');
+    const seat = await this.teamSeat(ctx, draft);
+    if (seat !== undefined && this.deps.teamOrders) {
+      // A group's order: the group hears of it with the link, and that message is the one marked
+      // paid (the group's token is watched for the group, not for this private chat).
+      const told = await this.deps.teamOrders.announceOrder(
+        ctx.telegram,
+        seat,
+        { kind: draft.kind, subject, order: result.order_id ?? '—' },
+        url || undefined,
+      );
+      if (url && invoiceId !== undefined && told !== undefined) {
+        await this.deps.chatData.rememberInvoiceLink(seat.chat, invoiceId, told);
+      }
+      return;
+    }
     // The message carries the invoice's link: it is marked paid when the payment arrives.
     if (url && invoiceId !== undefined && chatId !== undefined) {
       await this.deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
     }
     await announce(ctx, 'orderCreated', {
       kind: ctx.t(`order:kind.${draft.kind}`),
-      subject: escapeHtml(orderSubject(draft) ?? '—'),
+      subject,
       order: result.order_id ?? '—',
     });
   }

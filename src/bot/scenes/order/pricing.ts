@@ -8,7 +8,7 @@ import type { StepEnv } from './types.js';
 export async function displayCurrency(env: StepEnv): Promise<{ id: number; code: string } | undefined> {
   const currencies = await env.api.listCurrencies();
   const chosen = env.draft.answers[STEP.currency];
-  const last = env.ctx.chat ? await env.chatData.getLastCurrencyId(env.ctx.chat.id) : undefined;
+  const last = await env.chatData.getLastCurrencyId(env.account);
   const currency =
     currencies.find((c) => c.currency_id === chosen) ??
     currencies.find((c) => c.currency_id === last) ??

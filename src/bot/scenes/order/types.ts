@@ -62,6 +62,12 @@ const orderDraft = z.object({
    * the customer type it describes) and filling its fields once that answer is filed.
    */
   pastedCard: z.string().max(20_000).optional(),
+  /**
+   * An order of a team group filled in a member's private chat (team-orders.ts): the group's chat
+   * id (its token and saved customers are used; the member's seat is checked on every update) and
+   * the forum topic the order was asked for in, where it is announced.
+   */
+  team: z.object({ chat: z.int(), thread: z.int().optional() }).optional(),
 });
 
 export type OrderDraft = z.output<typeof orderDraft>;
@@ -84,8 +90,14 @@ function isDraft(state: object): state is OrderDraft {
 export interface StepEnv {
   ctx: BotContext;
   draft: OrderDraft;
+  /** The partner API of `account`. */
   api: PartnerApi;
   chatData: ChatData;
+  /**
+   * The chat whose token, saved customers and last currency the form uses: the chat it is filled
+   * in, or the team group a member orders for from their private chat (`draft.team`).
+   */
+  account: number;
 }
 
 /** One option button of a question. */
