@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { type BotCall, BotHarness, buttonData, lastText, texts } from '../helpers/bot-harness.js';
 import { orderTestDomain } from '../helpers/fixtures.js';
 
 /*
