@@ -1,5 +1,10 @@
+import type { Telegram } from 'telegraf';
+import type { Logger } from '../logger.js';
 import type { ChatData, TeamRecord } from '../storage/chat-data.js';
+import type { Locale } from '../storage/chat-store.js';
 import type { WatchPort } from './context.js';
+import type { Translations } from './i18n.js';
+import { errorForLog } from './middlewares/errors.js';
 
 /** What binding and unbinding a group touch: the chats' documents and the watchers. */
 export interface TeamBindingDeps {
@@ -49,4 +54,23 @@ export async function unbindOwnerGroups(deps: TeamBindingDeps, ownerId: number):
     unbound.push(groupId);
   }
   return unbound;
+}
+
+/**
+ * Tells each group the owner's /logout unbound (in the group's language): without it the group
+ * would learn only at its next command. A group that removed the bot is logged and skipped.
+ */
+export async function tellGroupsUnbound(
+  telegram: Telegram,
+  deps: { chatData: ChatData; translations: Translations; defaultLocale: Locale; logger: Logger },
+  groups: readonly number[],
+): Promise<void> {
+  for (const groupId of groups) {
+    try {
+      const locale = (await deps.chatData.getLocale(groupId)) ?? deps.defaultLocale;
+      await telegram.sendMessage(groupId, deps.translations.t(locale, 'team:unboundByLogout'));
+    } catch (error) {
+      deps.logger.warn({ chatId: groupId, err: errorForLog(error) }, 'could not tell a group it was unbound');
+    }
+  }
 }

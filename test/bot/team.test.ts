@@ -161,7 +161,12 @@ describe('unbinding', () => {
   it('/logout in the owner’s private chat unbinds the groups the owner bound', async () => {
     await bind();
     const ask = await h.send('/logout', { ...OWNER, chatId: OWNER.userId });
-    await h.press(buttonData(ask, 'Да'), { ...OWNER, chatId: OWNER.userId });
+    const out = await h.press(buttonData(ask, 'Да'), { ...OWNER, chatId: OWNER.userId });
+    // The group hears of it at once, not at its next command.
+    const told = out.filter((c) => c.method === 'sendMessage' && c.payload.chat_id === GROUP);
+    expect(told.map((c) => c.payload.text)).toEqual([
+      'Группа отключена: владелец вышел из своего аккаунта в боте (/logout). Токен и роли участников забыты. Чтобы работать здесь снова, владелец подключает токен в личном чате и отправляет /team.',
+    ]);
     expect(await h.chatData.getToken(OWNER.userId)).toBeUndefined();
     expect(await h.chatData.getToken(GROUP)).toBeUndefined();
     expect(await h.chatData.getTeam(GROUP)).toBeUndefined();

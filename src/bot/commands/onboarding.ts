@@ -1,7 +1,8 @@
 import { Composer, Markup } from 'telegraf';
+import type { Locale } from '../../storage/chat-store.js';
 import type { BotContext } from '../context.js';
 import { CallbackSet, type Feature } from '../feature.js';
-import { LOCALES } from '../i18n.js';
+import { LOCALES, type Translations } from '../i18n.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import {
   createTokenScene,
@@ -10,13 +11,15 @@ import {
   type TokenDeps,
   takeToken,
 } from '../scenes/token.js';
-import { unbindGroup, unbindOwnerGroups } from '../team-binding.js';
+import { tellGroupsUnbound, unbindGroup, unbindOwnerGroups } from '../team-binding.js';
 import { parseTeamStart } from '../team-orders.js';
 import { commandWords } from './arguments.js';
 import { CONNECT_START_PARAMETER } from './inline.js';
 
 /** /start, /help, /token (and its scene), /logout, /lang, /cancel. */
-export function createOnboardingFeature(deps: TokenDeps): Feature {
+export function createOnboardingFeature(
+  deps: TokenDeps & { translations: Translations; defaultLocale: Locale },
+): Feature {
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
   const hasToken = async (ctx: BotContext) =>
@@ -70,8 +73,8 @@ export function createOnboardingFeature(deps: TokenDeps): Feature {
     }
     await ctx.scene.leave();
     // Groups bound with this chat's token (or this group's own binding) go with it.
-    if (ctx.chat.type === 'private') await unbindOwnerGroups(deps, ctx.chat.id);
-    else await unbindGroup(deps, ctx.chat.id);
+    const groups = ctx.chat.type === 'private' ? await unbindOwnerGroups(deps, ctx.chat.id) : [];
+    if (ctx.chat.type !== 'private') await unbindGroup(deps, ctx.chat.id);
     // The watch first: should it fail, the partner is told and the chat is still as it was.
     const token = await deps.chatData.getToken(ctx.chat.id);
     if (token !== undefined) await deps.watches?.disconnect(ctx.chat.id, token);
@@ -79,6 +82,7 @@ export function createOnboardingFeature(deps: TokenDeps): Feature {
     // The session middleware writes the (now empty) session back after this handler.
     ctx.session = {};
     await ctx.reply(ctx.t('onboarding:loggedOut'));
+    await tellGroupsUnbound(ctx.telegram, deps, groups);
   });
 
   const setLocale = async (ctx: BotContext, word: string) => {
