@@ -24,6 +24,7 @@ import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
 import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
+import { createGroupMigration } from './middlewares/group-migration.js';
 import { createGroupScope } from './middlewares/group-scope.js';
 import { createMemberScenes } from './middlewares/member-scenes.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
@@ -101,6 +102,8 @@ export function createBot(deps: BotDeps): PartnerBot {
   bot.use(createAccessGuard(deps.allowedUserIds));
   // A token stored before the watchers existed (or while they were off) is watched from its next update.
   if (deps.watches) bot.use(createWatchEnsurer(deps.chatData, deps.watches, deps.logger));
+  // A bound group upgraded to a supergroup carries its binding to the new chat id.
+  bot.use(createGroupMigration(deps));
   // In groups only commands addressed to the bot and replies to it; token commands only when bound.
   bot.use(createGroupScope(deps));
   bot.use(

@@ -44,6 +44,34 @@ export async function unbindGroup(deps: TeamBindingDeps, groupId: number): Promi
   if (team !== undefined) await deps.chatData.removeTeamGroup(team.owner, groupId);
 }
 
+/**
+ * Moves what the bot keeps of a group to its new chat id: Telegram gives a group upgraded to a
+ * supergroup a new id, and the old one goes quiet. The binding (the token sealed again for the new
+ * id, the team, the owner's index, the watch) and the group's language, notification settings,
+ * saved customers and last currency move; the old record is wiped. Only a bound group with an
+ * unbound successor moves, so the two service messages Telegram sends (one in each chat) move it
+ * once. Returns whether it moved.
+ */
+export async function moveGroup(deps: TeamBindingDeps, from: number, to: number): Promise<boolean> {
+  const { chatData } = deps;
+  const [team, token] = [await chatData.getTeam(from), await chatData.getToken(from)];
+  if (team === undefined || token === undefined || (await chatData.getTeam(to)) !== undefined) return false;
+  const locale = await chatData.getLocale(from);
+  if (locale !== undefined) await chatData.setLocale(to, locale);
+  await chatData.setNotifySettings(to, await chatData.getNotifySettings(from));
+  for (const profile of await chatData.getProfiles(from)) await chatData.saveProfile(to, profile);
+  const currency = await chatData.getLastCurrencyId(from);
+  if (currency !== undefined) await chatData.setLastCurrencyId(to, currency);
+  await chatData.setToken(to, token);
+  await chatData.setTeam(to, team);
+  await chatData.addTeamGroup(team.owner, to);
+  await deps.watches?.connect(to, token);
+  await deps.watches?.disconnect(from, token);
+  await chatData.removeTeamGroup(team.owner, from);
+  await chatData.wipe(from);
+  return true;
+}
+
 /** Unbinds every group the partner bound (their /logout); returns the groups unbound. */
 export async function unbindOwnerGroups(deps: TeamBindingDeps, ownerId: number): Promise<number[]> {
   const unbound: number[] = [];

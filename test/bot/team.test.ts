@@ -221,3 +221,57 @@ describe('forms in a group', () => {
     expect(lastText(await h.send('/cancel', inGroup(VERA)))).not.toContain('Нечего отменять');
   });
 });
+
+describe('a group upgraded to a supergroup', () => {
+  it('carries its binding, roles and settings to the new chat id, once, and says so there', async () => {
+    const SUPERGROUP = -100_900;
+    await bind();
+    await h.send('/team техник', { ...inGroup(OWNER), replyTo: BORIS });
+    await h.chatData.setNotifySettings(GROUP, { quiet: { from: 22, to: 8 } });
+    const connect = vi.spyOn(watchers(), 'connect');
+    const disconnect = vi.spyOn(watchers(), 'disconnect');
+    const service = (chat: object, extra: object) =>
+      h.feed({
+        update_id: 9_000 + Math.floor(Math.random() * 1000),
+        message: {
+          message_id: 1,
+          date: Math.floor(Date.now() / 1000),
+          from: { id: OWNER.userId, is_bot: false, first_name: OWNER.firstName },
+          chat,
+          ...extra,
+        },
+      } as Parameters<BotHarness['feed']>[0]);
+
+    const moved = await service(
+      { id: GROUP, type: 'group', title: 'Студия' },
+      { migrate_to_chat_id: SUPERGROUP },
+    );
+    expect(moved.map((c) => [c.method, c.payload.chat_id, c.payload.text])).toEqual([
+      [
+        'sendMessage',
+        SUPERGROUP,
+        'Группа стала супергруппой: подключение к аккаунту, роли участников и настройки уведомлений перенесены, ничего делать не нужно.',
+      ],
+    ]);
+    // The new chat's own service message changes nothing more.
+    expect(
+      await service({ id: SUPERGROUP, type: 'supergroup', title: 'Студия' }, { migrate_from_chat_id: GROUP }),
+    ).toEqual([]);
+
+    expect(await h.chatData.getToken(SUPERGROUP)).toBe(h.sandbox.token);
+    expect(await h.chatData.getToken(GROUP)).toBeUndefined();
+    expect(await h.chatData.getTeam(GROUP)).toBeUndefined();
+    expect(await h.chatData.getTeamGroups(OWNER.userId)).toEqual([SUPERGROUP]);
+    expect(await h.chatData.getNotifySettings(SUPERGROUP)).toEqual({ quiet: { from: 22, to: 8 } });
+    expect(connect).toHaveBeenCalledWith(SUPERGROUP, h.sandbox.token);
+    expect(disconnect).toHaveBeenCalledWith(GROUP, h.sandbox.token);
+
+    const inSuper = (user: typeof BORIS) => ({
+      ...user,
+      chatType: 'supergroup' as const,
+      chatId: SUPERGROUP,
+    });
+    expect(lastText(await h.send('/dns mysite.by', inSuper(BORIS)))).toContain('DNS-записи mysite.by');
+    expect(lastText(await h.send('/invoices', inSuper(BORIS)))).toContain('Ваша роль: техник');
+  });
+});
