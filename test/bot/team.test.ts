@@ -275,3 +275,76 @@ describe('a group upgraded to a supergroup', () => {
     expect(lastText(await h.send('/invoices', inSuper(BORIS)))).toContain('Ваша роль: техник');
   });
 });
+
+describe('every role, every kind of command and button', () => {
+  it('allows and refuses by the one table, for commands and for buttons another member brought up', async () => {
+    const members = {
+      viewer: { userId: 801, firstName: 'Вика' },
+      accountant: { userId: 802, firstName: 'Алла' },
+      tech: { userId: 803, firstName: 'Тимур' },
+      admin: { userId: 804, firstName: 'Дина' },
+      owner: OWNER,
+    };
+    await bind();
+    for (const [role, word] of [
+      ['viewer', 'зритель'],
+      ['accountant', 'бухгалтер'],
+      ['tech', 'техник'],
+      ['admin', 'админ'],
+    ] as const) {
+      await h.send(`/team ${word}`, { ...inGroup(OWNER), replyTo: members[role] });
+    }
+    // The owner brings up one button of each kind in the group.
+    const invoices = await h.send('/invoices', inGroup(OWNER));
+    const records = await h.send('/dns mysite.by', inGroup(OWNER));
+    const menu = await h.send('/order', inGroup(OWNER));
+    const team = await h.send('/team', inGroup(OWNER));
+    const probes = {
+      lookup: { command: '/zones', button: undefined },
+      billing: { command: '/payments', button: buttonData(invoices, '🔗') },
+      tech: { command: '/dns mysite.by', button: buttonData(records, 'Добавить') },
+      all: { command: '/requisites', button: buttonData(menu, 'Домен') },
+      roles: { command: '/team off', button: buttonData(team, 'Вика: зритель → бухгалтер') },
+    };
+    // What each role may, as PRODUCT.md lists it.
+    const allowed: Record<keyof typeof members, (keyof typeof probes)[]> = {
+      viewer: ['lookup'],
+      accountant: ['lookup', 'billing'],
+      tech: ['lookup', 'tech'],
+      admin: ['lookup', 'billing', 'tech', 'all'],
+      owner: ['lookup', 'billing', 'tech', 'all', 'roles'],
+    };
+    const seen: string[] = [];
+    for (const [role, user] of Object.entries(members) as [keyof typeof members, typeof OWNER][]) {
+      for (const [kind, probe] of Object.entries(probes) as [
+        keyof typeof probes,
+        (typeof probes)['lookup'],
+      ][]) {
+        // The owner's /team off and role button would end the story; the owner's rights are the table's.
+        if (role === 'owner' && kind === 'roles') continue;
+        const said = lastText(await h.send(probe.command, inGroup(user)));
+        const refused = said.includes('доступна ролям');
+        seen.push(`${role} ${probe.command}: ${refused ? 'refused' : 'allowed'}`);
+        if (probe.button === undefined) continue;
+        const pressed = await h.press(probe.button, inGroup(user));
+        // A form the button opened (the guided DNS add) is closed before the next probe.
+        await h.send('/cancel', inGroup(user));
+        seen.push(
+          `${role} button ${kind}: ${alerts(pressed).some((a) => a.includes('доступна ролям')) ? 'refused' : 'allowed'}`,
+        );
+      }
+    }
+    const expected = (Object.entries(members) as [keyof typeof members, unknown][]).flatMap(([role]) =>
+      (Object.entries(probes) as [keyof typeof probes, (typeof probes)['lookup']][])
+        .filter(([kind]) => !(role === 'owner' && kind === 'roles'))
+        .flatMap(([kind, probe]) => {
+          const verdict = allowed[role].includes(kind) ? 'allowed' : 'refused';
+          return [
+            `${role} ${probe.command}: ${verdict}`,
+            ...(probe.button === undefined ? [] : [`${role} button ${kind}: ${verdict}`]),
+          ];
+        }),
+    );
+    expect(seen).toEqual(expected);
+  });
+});

@@ -330,15 +330,23 @@ export class BotHarness {
   }
 
   /**
-   * Fails the test file when the partner token reached a log line or a data file in clear text,
-   * whatever the tests did (error paths included).
+   * Fails the test file when the partner token reached a group's message (anything the bot sent
+   * to a chat with a negative id), a log line or a data file in clear text, whatever the tests did
+   * (error paths included).
    */
   private async assertNoTokenLeaked() {
     const token = this.sandbox.token;
+    const leakedInGroup = this.calls.some(
+      (c) =>
+        typeof c.payload.chat_id === 'number' &&
+        c.payload.chat_id < 0 &&
+        JSON.stringify(c.payload).includes(token),
+    );
     const leakedInLog = this.logLines.some((line) => line.includes(token));
     const leakedInData = (await this.dataFilesContaining(token)).length > 0;
-    if (leakedInLog || leakedInData) {
-      throw new Error(`the partner token leaked into ${leakedInLog ? 'the log' : 'a data file'}`);
+    if (leakedInGroup || leakedInLog || leakedInData) {
+      const where = leakedInGroup ? 'a group message' : leakedInLog ? 'the log' : 'a data file';
+      throw new Error(`the partner token leaked into ${where}`);
     }
   }
 
