@@ -29,7 +29,7 @@ export interface TeamStart {
   chat: number;
   /** The forum topic it was asked in. */
   thread?: number | undefined;
-  what: ProductKind | 'menu' | 'requisites';
+  what: ProductKind | 'requisites';
   /** An ASCII domain name the order is for (left out when the link would be too long). */
   domain?: string | undefined;
 }
@@ -42,7 +42,7 @@ export interface TeamSeat {
   role: Role;
 }
 
-const WHAT_WORDS = [...PRODUCT_KINDS, 'menu', 'requisites'] as const;
+const WHAT_WORDS = [...PRODUCT_KINDS, 'requisites'] as const;
 /** Telegram's limit for a start parameter: 64 characters of A–Z, a–z, 0–9, `_` and `-`. */
 const START_LIMIT = 64;
 const START = /^g(\d{1,16})(?:t(\d{1,10}))?_([a-z]{1,10})(?:_([a-z0-9_-]{1,63}))?$/;

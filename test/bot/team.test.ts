@@ -330,7 +330,7 @@ describe('every role, every kind of command and button', () => {
         // A form the button opened (the guided DNS add) is closed before the next probe.
         await h.send('/cancel', inGroup(user));
         seen.push(
-          `${role} button ${kind}: ${alerts(pressed).some((a) => a.includes('доступна ролям')) ? 'refused' : 'allowed'}`,
+          `${role} button ${kind}: ${alerts(pressed).some((a) => String(a).includes('доступна ролям')) ? 'refused' : 'allowed'}`,
         );
       }
     }

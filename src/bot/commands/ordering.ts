@@ -98,7 +98,7 @@ export function createOrderingFeature(deps: {
     if (owner === 0) return ctx.chat.id;
     if (ctx.chat.type === 'private' && (await teamOrders.seat(ctx.from?.id ?? 0, -owner)) !== undefined)
       return -owner;
-    throw new UserInputError('team:seatLost');
+    throw new UserInputError('team:seatNone');
   }
 
   // `/start <hand-over>` in the private chat (the onboarding's /start passes it on).
@@ -109,7 +109,6 @@ export function createOrderingFeature(deps: {
     if (seat === undefined) throw new UserInputError('team:seatNone');
     if (start.what === 'requisites') return showProfiles(ctx, seat.chat);
     await ctx.reply(ctx.t('team:orderForGroup'));
-    if (start.what === 'menu') return;
     await engine.start(ctx, start.what, prefill(start.what, start.domain), {}, seat);
   });
 
