@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
-import { HISTORY_KINDS, type HistoryChange, type HistoryKind } from '../core/dns-history.js';
+import { appendBounded, HISTORY_KINDS, type HistoryChange, type HistoryKind } from '../core/dns-history.js';
 import { StoreClosedError } from './chat-doc.js';
 import { createChatQueue } from './chat-queue.js';
 
@@ -110,7 +110,7 @@ export function createLowdbDnsHistoryStore(options: { dataDir: string }): DnsHis
       const { key, db } = open(accountId, orderId);
       return run(key, async () => {
         await db.read();
-        db.data = [...db.data, structuredClone(entry)].slice(-limit);
+        db.data = appendBounded(db.data, structuredClone(entry), limit);
         if (!dirMade) {
           await mkdir(dir, { recursive: true });
           dirMade = true;
