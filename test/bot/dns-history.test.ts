@@ -244,3 +244,47 @@ describe('zone import', () => {
     expect((await listed(orderId)).map((r) => r.value).sort()).toEqual(before.map((r) => r.value).sort());
   });
 });
+
+describe('in a team group', () => {
+  const GROUP = -100_777;
+  const OWNER = { userId: 5_111, firstName: 'Анна' };
+  const TECH = { userId: 5_333, firstName: 'Борис' };
+  const VIEWER = { userId: 5_444, firstName: 'Вера' };
+  const inGroup = (user: { userId: number; firstName: string }) => ({
+    ...user,
+    chatId: GROUP,
+    chatType: 'group' as const,
+  });
+
+  it('shares the history with the private chat of the same token; undo is for tech roles and announced', async () => {
+    await h.connect({ ...OWNER, chatId: OWNER.userId });
+    expect(lastText(await h.send('/team', inGroup(OWNER)))).toContain('Группа подключена');
+    await h.send('/team техник', { ...inGroup(OWNER), replyTo: TECH });
+    const orderId = await newDomain();
+
+    // Added in the owner's private chat, seen and undone in the group.
+    await h.send(`/dns ${orderId} add A shared 192.0.2.91`, { ...OWNER, chatId: OWNER.userId });
+    const screen = await h.send(`/dns ${orderId} history`, inGroup(TECH));
+    expect(lastText(screen)).toContain('Анна · добавление записи');
+    const undo = buttonData(screen, '↩ Отменить №1');
+
+    // A viewer's tap is refused by the role guard, and nothing is asked of the provider.
+    const before = writesTo(orderId).length;
+    const refused = await h.press(undo, inGroup(VIEWER));
+    expect(refused.find((c) => c.method === 'answerCallbackQuery')?.payload).toMatchObject({
+      text: expect.stringContaining('Эта кнопка доступна ролям'),
+      show_alert: true,
+    });
+    expect(texts(refused)).toEqual([]);
+
+    const preview = await h.press(undo, inGroup(TECH));
+    const done = await h.press(buttonData(preview, 'Да, отменить'), inGroup(TECH));
+    expect(texts(done).filter((t) => t.startsWith('📣'))).toEqual([
+      expect.stringMatching(/^📣 Борис \(техник\) отменил\(а\) изменение домена history-.*: добавление записи\.$/),
+    ]);
+    expect(writesTo(orderId).slice(before).map((w) => w.method)).toEqual(['DELETE']);
+    // The owner's private chat sees the undo in the same history, by its author.
+    const mine = await h.send(`/dns ${orderId} history`, { ...OWNER, chatId: OWNER.userId });
+    expect(lastText(mine)).toContain('Борис · отмена изменения');
+  });
+});
