@@ -73,6 +73,23 @@ describe('undo of an added record', () => {
   });
 });
 
+describe('in English', () => {
+  it('speaks the chat’s language on the history screen and in the undo', async () => {
+    const en = { userId: 778, chatId: 778, languageCode: 'en' };
+    await h.connect(en);
+    const orderId = await newDomain();
+    const added = await h.send(`/dns ${orderId} add A english 192.0.2.52`, en);
+    expect(buttons(added).map((b) => b.text)).toContain('↩ Undo');
+    const screen = await h.send(`/dns ${orderId} history`, en);
+    expect(lastText(screen)).toContain('🕘 Change history of history-');
+    expect(lastText(screen)).toContain('Анна · record added');
+    const preview = await h.press(buttonData(screen, '↩ Undo #1'), en);
+    expect(lastText(preview)).toContain('This will be done:');
+    const done = await h.press(buttonData(preview, 'Yes, undo'), en);
+    expect(all(done)).toContain('↩ Change undone:');
+  });
+});
+
 describe('undo of a deleted record', () => {
   it('delete → ↩ Отменить → the record is back with the same content', async () => {
     const orderId = await newDomain();
@@ -280,9 +297,15 @@ describe('in a team group', () => {
     const preview = await h.press(undo, inGroup(TECH));
     const done = await h.press(buttonData(preview, 'Да, отменить'), inGroup(TECH));
     expect(texts(done).filter((t) => t.startsWith('📣'))).toEqual([
-      expect.stringMatching(/^📣 Борис \(техник\) отменил\(а\) изменение домена history-.*: добавление записи\.$/),
+      expect.stringMatching(
+        /^📣 Борис \(техник\) отменил\(а\) изменение домена history-.*: добавление записи\.$/,
+      ),
     ]);
-    expect(writesTo(orderId).slice(before).map((w) => w.method)).toEqual(['DELETE']);
+    expect(
+      writesTo(orderId)
+        .slice(before)
+        .map((w) => w.method),
+    ).toEqual(['DELETE']);
     // The owner's private chat sees the undo in the same history, by its author.
     const mine = await h.send(`/dns ${orderId} history`, { ...OWNER, chatId: OWNER.userId });
     expect(lastText(mine)).toContain('Борис · отмена изменения');
