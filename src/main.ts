@@ -16,9 +16,12 @@ import { createChatData } from './storage/chat-data.js';
 import type { ChatStore } from './storage/chat-store.js';
 import { KeyConfigError, loadKeyring } from './storage/crypto.js';
 import { DataDirLockedError, lockDataDir } from './storage/data-dir-lock.js';
+import { createDnsHistory } from './storage/dns-history.js';
+import { createLowdbDnsHistoryStore } from './storage/dns-history-store.js';
 import { createLowdbStore } from './storage/lowdb-store.js';
 import { closeRedis, connectRedis, RedisUnreachableError } from './storage/redis-connection.js';
 import { createRedisChatLock, createRedisDeduper } from './storage/redis-coordination.js';
+import { createRedisDnsHistoryStore } from './storage/redis-dns-history-store.js';
 import { createRedisStore } from './storage/redis-store.js';
 import { createRedisWatchStore } from './storage/redis-watch-store.js';
 import { createWatchData } from './storage/watch-data.js';
@@ -86,6 +89,17 @@ export async function main(
         { chatId: event.chatId, field: event.field, err: event.error.message },
         'stored secret unreadable',
       ),
+  });
+
+  // The DNS change history behind `/dns <domain> history` and the Undo buttons, per token.
+  const historyStore = redis
+    ? createRedisDnsHistoryStore({ redis, prefix: config.REDIS_PREFIX })
+    : createLowdbDnsHistoryStore({ dataDir: config.DATA_DIR });
+  const dnsHistory = createDnsHistory({
+    store: historyStore,
+    keyring,
+    onUnreadable: (event) =>
+      logger.warn({ entryId: event.entryId, err: event.error.message }, 'dns history author unreadable'),
   });
 
   const transport = new PartnerTransport({
@@ -160,6 +174,7 @@ export async function main(
     apiFor,
     translations,
     watches: watchers,
+    dnsHistory,
     logger,
     defaultLocale: config.DEFAULT_LOCALE,
     allowedUserIds: config.ALLOWED_USER_IDS,
@@ -229,6 +244,7 @@ export async function main(
     await drain();
     await store.close();
     await watchStore.close();
+    await historyStore.close();
     await releaseDataDir();
     await transport.close();
     await watcherTransport?.close();

@@ -3,6 +3,7 @@ import type { NameServerInput, PartnerApi } from '../api/index.js';
 import type { ImportPlan } from '../core/dns-plan.js';
 import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
+import type { DnsHistoryAccess } from './dns-history-record.js';
 import type { Translate } from './i18n.js';
 
 /** Scene state kept in the session; each scene narrows its own part. */
@@ -46,6 +47,8 @@ export interface BotContext extends Context {
    * undefined anywhere else. The announcer (team-announce.ts) names them.
    */
   teamMember?: { name: string; role: Role } | undefined;
+  /** The DNS change history of this chat's token (dns-history-record.ts); absent without one. */
+  dnsHistory?: DnsHistoryAccess | undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
+import type { DnsHistory } from '../storage/dns-history.js';
 import type { ChatLock } from '../storage/redis-coordination.js';
 import { CallbackRouter } from './callbacks.js';
 import { createBillingFeature } from './commands/billing.js';
@@ -17,6 +18,7 @@ import { createOrderFormsFeature, createOrderingFeature } from './commands/order
 import { createOrdersFeature } from './commands/orders.js';
 import { createTeamFeature } from './commands/team.js';
 import type { BotContext, BotSession, WatchPort } from './context.js';
+import { createDnsHistoryAccess } from './dns-history-record.js';
 import { type Feature, registerFeatures } from './feature.js';
 import { LOCALES, pickLocale, type Translations } from './i18n.js';
 import { MENU_COMMANDS } from './menu.js';
@@ -53,6 +55,8 @@ export interface BotDeps {
   chatLock?: ChatLock;
   /** The watchers behind /notify (absent when NOTIFY_INTERVAL_S=0). */
   watches?: WatchPort | undefined;
+  /** The DNS change history behind `/dns <domain> history` and the Undo buttons. */
+  dnsHistory?: DnsHistory | undefined;
 }
 
 export { MENU_COMMANDS };
@@ -99,6 +103,8 @@ export function createBot(deps: BotDeps): PartnerBot {
     ),
   );
   bot.use(createChatContext(deps));
+  const { dnsHistory } = deps;
+  if (dnsHistory) bot.use(createDnsHistoryAccess({ ...deps, dnsHistory }));
   bot.use(createAccessGuard(deps.allowedUserIds));
   // A token stored before the watchers existed (or while they were off) is watched from its next update.
   if (deps.watches) bot.use(createWatchEnsurer(deps.chatData, deps.watches, deps.logger));

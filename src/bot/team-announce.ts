@@ -10,6 +10,7 @@ export type Announcement =
   | 'zoneImported'
   | 'nsSet'
   | 'nsDeleted'
+  | 'dnsUndone'
   | 'orderCreated';
 
 /**

@@ -22,8 +22,11 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore, Locale } from '../../src/storage/chat-store.js';
 import { createKeyring, type Keyring } from '../../src/storage/crypto.js';
+import { createDnsHistory } from '../../src/storage/dns-history.js';
+import { createLowdbDnsHistoryStore, type DnsHistoryStore } from '../../src/storage/dns-history-store.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { createRedisChatLock, createRedisDeduper } from '../../src/storage/redis-coordination.js';
+import { createRedisDnsHistoryStore } from '../../src/storage/redis-dns-history-store.js';
 import { createRedisStore } from '../../src/storage/redis-store.js';
 import { createRedisWatchStore } from '../../src/storage/redis-watch-store.js';
 import { createWatchData } from '../../src/storage/watch-data.js';
@@ -117,6 +120,7 @@ export class BotHarness {
   store!: ChatStore;
   chatData!: ChatData;
   watchStore: WatchStore | undefined;
+  historyStore!: DnsHistoryStore;
   watchers: Watchers | undefined;
   /** The watchers' clock; a test moves it (quiet hours, reminders). */
   now: Date | undefined;
@@ -179,6 +183,9 @@ export class BotHarness {
     });
     const { port } = this.fileServer.address() as AddressInfo;
     const translations = loadTranslations();
+    this.historyStore = redis
+      ? createRedisDnsHistoryStore({ redis: redis.redis, prefix: redis.prefix })
+      : createLowdbDnsHistoryStore({ dataDir: this.dataDir });
     if (this.options.watchers) {
       this.watchStore = redis
         ? createRedisWatchStore({ redis: redis.redis, prefix: redis.prefix })
@@ -211,6 +218,7 @@ export class BotHarness {
       logger,
       defaultLocale: this.options.defaultLocale ?? 'ru',
       watches: this.watchers,
+      dnsHistory: createDnsHistory({ store: this.historyStore, keyring: this.keyring }),
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     }).bot;
@@ -221,6 +229,7 @@ export class BotHarness {
   async restart() {
     await this.store.close();
     await this.watchStore?.close();
+    await this.historyStore.close();
     this.build();
   }
 
@@ -377,6 +386,7 @@ export class BotHarness {
     }
     await this.store.close();
     await this.watchStore?.close();
+    await this.historyStore.close();
     await this.transport.close();
     await this.watcherTransport.close();
     if (!this.options.sandbox) await this.sandbox.close();

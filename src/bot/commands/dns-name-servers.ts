@@ -5,6 +5,7 @@ import { toAsciiDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { echoInput } from '../../core/text.js';
 import { type BotContext, UserInputError } from '../context.js';
+import { recordDnsChange, undoButtons } from '../dns-history-record.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
@@ -91,6 +92,8 @@ export function createDnsNameServers(deps: {
   router.on('nsApply', async (ctx, orderId, action) => {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
     const api = await ctx.partnerApi();
+    // The servers before, for the history's undo (read before anything changes).
+    const before = await api.listNameServers(orderId).catch(() => undefined);
     let what = action === 'hosting' || action === 'editor' ? ctx.t(`dns:nsWhat.${action}`) : '';
     if (action === 'hosting') await api.setHostingNameServers(orderId);
     else if (action === 'editor') await api.setEditorNameServers(orderId);
@@ -102,7 +105,16 @@ export function createDnsNameServers(deps: {
       await api.setCustomNameServers(orderId, pending.servers);
       what = describeServers(pending.servers);
     }
-    await ctx.reply(ctx.t('dns:nsDone'));
+    // The change is made: a failed look-up of the new servers costs the history entry, never an error.
+    const after = action === 'delete' ? [] : await api.listNameServers(orderId).catch(() => undefined);
+    const entry =
+      before && after
+        ? await recordDnsChange(ctx, orderId, 'ns', { nameServers: { before, after } })
+        : undefined;
+    await ctx.reply(
+      ctx.t('dns:nsDone'),
+      entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : {},
+    );
     await announce(ctx, action === 'delete' ? 'nsDeleted' : 'nsSet', { orderId, what });
     await showNameServers(ctx, orderId);
   });

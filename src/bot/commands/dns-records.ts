@@ -5,6 +5,7 @@ import { type DnsRecordData, parseListedRecord, problemMessage, sameRecord } fro
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { type BotContext, UserInputError } from '../context.js';
+import { recordDnsChange, undoButtons } from '../dns-history-record.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import type { PagedLists } from '../paged-list.js';
@@ -53,6 +54,10 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
           Markup.button.callback(ctx.t('dns:nsButton'), encodeCallback('nameServers', ref.orderId)),
           Markup.button.callback(ctx.t('dns:exportButton'), encodeCallback('dnsExport', ref.orderId)),
           Markup.button.callback(ctx.t('dns:importButton'), encodeCallback('dnsImport', ref.orderId)),
+          Markup.button.callback(
+            ctx.t('dnshistory:historyButton'),
+            encodeCallback('dnsHistory', ref.orderId),
+          ),
         ],
       };
     },
@@ -70,6 +75,10 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
       })
       .sort((a, b) => b.record_id - a.record_id)[0];
     const shown = added ? renderRecord(ctx.t, added) : describeRecord(ctx.t, record);
+    // Both adds (one line and the guided form) end here, right after the add call succeeded.
+    const entry = await recordDnsChange(ctx, orderId, 'add', {
+      records: [{ op: 'add', record: (added && parseListedRecord(added)) ?? record }],
+    });
     const rows = [
       [
         ...(added
@@ -82,6 +91,7 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
           : []),
         Markup.button.callback(ctx.t('dns:addMoreButton'), encodeCallback('dnsAdd', orderId)),
       ],
+      undoButtons(ctx, orderId, entry),
       [
         Markup.button.callback(
           ctx.t('dns:allRecordsButton', { count: listed.length }),
@@ -91,9 +101,8 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
     ];
     await ctx.reply(ctx.t('dns:added', { record: shown }), {
       parse_mode: 'HTML',
-      ...Markup.inlineKeyboard(rows),
+      ...Markup.inlineKeyboard(rows.filter((row) => row.length > 0)),
     });
-    // Both adds (one line and the guided form) end here, right after the add call succeeded.
     await announce(ctx, 'dnsAdded', { record: shown, orderId });
   };
   return { showRecords, showAdded };
@@ -156,7 +165,13 @@ export function createDnsRecords(deps: {
     const kind = dnsRecordKindOf(listed.type);
     if (!kind) throw new UserInputError('dns:unsupportedType', { type: escapeHtml(listed.type) });
     await api.deleteDnsRecord(orderId, kind, recordId);
-    await ctx.reply(ctx.t('dns:deleted', { id: recordId }));
+    const record = parseListedRecord(listed);
+    const entry =
+      record && (await recordDnsChange(ctx, orderId, 'delete', { records: [{ op: 'delete', record }] }));
+    await ctx.reply(
+      ctx.t('dns:deleted', { id: recordId }),
+      entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : {},
+    );
     await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
     await showRecords(ctx, orderId);
   });

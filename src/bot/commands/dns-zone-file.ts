@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
 import { dnsRecordKindOf, toDnsRecordBody } from '../../api/index.js';
 import { exportZone, importZone } from '../../core/bind.js';
+import type { RecordChange } from '../../core/dns-history.js';
 import {
   type ImportMode,
   type ImportPlan,
@@ -13,6 +14,7 @@ import { type DnsRecordData, parseListedRecord } from '../../core/dns-records.js
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { joinLinesWithin } from '../../core/text.js';
 import { type BotContext, UserInputError } from '../context.js';
+import { recordDnsChange, undoButtons } from '../dns-history-record.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { describeError } from '../middlewares/errors.js';
@@ -139,10 +141,13 @@ export function createDnsZoneFile(deps: {
     const total = plan.add.length + plan.remove.length;
     const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
     const failures: string[] = [];
+    // What the provider accepted: the history entry of this import, undone as one group.
+    const changed: RecordChange[] = [];
     let done = 0;
-    const step = async (label: string, call: () => Promise<void>) => {
+    const step = async (label: string, call: () => Promise<void>, change: RecordChange) => {
       try {
         await call();
+        changed.push(change);
       } catch (error) {
         failures.push(`${label} — ${describeError(error, ctx.t) ?? ''}`);
       }
@@ -153,19 +158,29 @@ export function createDnsZoneFile(deps: {
         .catch(() => undefined);
     };
     for (const r of plan.remove) {
-      await step(`− ${describeRecord(ctx.t, r.record)}`, async () => {
-        const kind = dnsRecordKindOf(r.record.type);
-        if (kind) await api.deleteDnsRecord(plan.orderId, kind, r.id);
-      });
+      await step(
+        `− ${describeRecord(ctx.t, r.record)}`,
+        async () => {
+          const kind = dnsRecordKindOf(r.record.type);
+          if (kind) await api.deleteDnsRecord(plan.orderId, kind, r.id);
+        },
+        { op: 'delete', record: r.record },
+      );
     }
     for (const record of plan.add) {
-      await step(`+ ${describeRecord(ctx.t, record)}`, () =>
-        api.addDnsRecord(plan.orderId, toDnsRecordBody(record)),
+      await step(
+        `+ ${describeRecord(ctx.t, record)}`,
+        () => api.addDnsRecord(plan.orderId, toDnsRecordBody(record)),
+        { op: 'add', record },
       );
     }
     const report = [ctx.t('dns:applied', { ok: total - failures.length, total })];
     if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
-    await ctx.reply(joinLinesWithin(report, 4000), { parse_mode: 'HTML' });
+    const entry = await recordDnsChange(ctx, plan.orderId, 'import', { records: changed });
+    await ctx.reply(joinLinesWithin(report, 4000), {
+      parse_mode: 'HTML',
+      ...(entry ? Markup.inlineKeyboard([undoButtons(ctx, plan.orderId, entry)]) : {}),
+    });
     await announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: total - failures.length, total });
     await showRecords(ctx, plan.orderId);
   };

@@ -11,6 +11,7 @@ import type { OrderEngine } from '../scenes/order/engine.js';
 import { renderLink } from '../views/billing.js';
 import { commandWords } from './arguments.js';
 import { resolveDomainOrder } from './dns-domain.js';
+import { createDnsHistoryScreens } from './dns-history.js';
 import { createDnsNameServers } from './dns-name-servers.js';
 import { createDnsRecords, type ShowAdded, type ShowRecords } from './dns-records.js';
 import { createDnsZoneFile } from './dns-zone-file.js';
@@ -72,6 +73,7 @@ export function createDnsFeature(deps: {
   const pickDomain = createDomainPicker(deps.lists);
   const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
   const nameServers = createDnsNameServers({ router: callbacks, pickDomain });
+  const history = createDnsHistoryScreens({ router: callbacks, lists: deps.lists, showRecords });
 
   // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.
   callbacks.on('dismiss', async (ctx, topic) => {
@@ -104,6 +106,7 @@ export function createDnsFeature(deps: {
     }
     if (action === 'export') return zoneFile.exportRecords(ctx, ref);
     if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
+    if (action === 'history') return history.showHistory(ctx, ref);
     throw new UserInputError('dns:badAction', { usageKey: 'dns:usage' });
   });
 

@@ -61,6 +61,10 @@ const ACTIONS = {
   dnsImport: { code: 'di', args: ['int'] },
   /** Apply an import preview (single-use nonce); `force` confirms a large deletion. */
   dnsApply: { code: 'dp', args: ['word', 'word'] },
+  /** DNS history of a domain order; undo an entry (order id, entry id): preview, then apply. */
+  dnsHistory: { code: 'dh', args: ['int'] },
+  dnsUndo: { code: 'du', args: ['int', 'word'] },
+  dnsUndoYes: { code: 'dz', args: ['int', 'word'] },
   /** Name servers: ask to set (hosting, editor, delete, custom), then apply. */
   nsAsk: { code: 'na', args: ['int', 'word'] },
   nsApply: { code: 'nx', args: ['int', 'word'] },

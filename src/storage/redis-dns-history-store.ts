@@ -1,0 +1,43 @@
+/**
+ * `DnsHistoryStore` on Redis for several instances: one list per account and domain order
+ * (`<prefix>dnshistory:<account>:<orderId>`), appended and trimmed in one MULTI, so two
+ * instances recording at once both land and the list never outgrows its limit.
+ */
+import type { Redis } from 'ioredis';
+import { StoreClosedError } from './chat-doc.js';
+import { assertHistoryKey, type DnsHistoryStore, readStoredEntry } from './dns-history-store.js';
+
+export function createRedisDnsHistoryStore(options: { redis: Redis; prefix?: string }): DnsHistoryStore {
+  const { redis, prefix = 'partner-bot:' } = options;
+  let closed = false;
+  const keyOf = (accountId: string, orderId: number) => {
+    assertHistoryKey(accountId, orderId);
+    return `${prefix}dnshistory:${accountId}:${orderId}`;
+  };
+  const ensureOpen = () => {
+    if (closed) throw new StoreClosedError();
+  };
+
+  return {
+    async list(accountId, orderId) {
+      ensureOpen();
+      const raw = await redis.lrange(keyOf(accountId, orderId), 0, -1);
+      return raw.flatMap((text) => {
+        try {
+          const entry = readStoredEntry(JSON.parse(text));
+          return entry ? [entry] : [];
+        } catch {
+          return [];
+        }
+      });
+    },
+    async append(accountId, orderId, entry, limit) {
+      ensureOpen();
+      const key = keyOf(accountId, orderId);
+      await redis.multi().rpush(key, JSON.stringify(entry)).ltrim(key, -limit, -1).exec();
+    },
+    async close() {
+      closed = true;
+    },
+  };
+}
