@@ -10,6 +10,7 @@ import { createAwaitInputScene, type InputHandler } from '../scenes/await-input.
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { renderLink } from '../views/billing.js';
 import { commandWords } from './arguments.js';
+import { type RecordChangeGroup, recordNoHistory } from './dns-apply.js';
 import { resolveDomainOrder } from './dns-domain.js';
 import { createDnsNameServers } from './dns-name-servers.js';
 import { createDnsRecords, type ShowAdded, type ShowRecords } from './dns-records.js';
@@ -65,12 +66,16 @@ export function createDnsFeature(deps: {
   showRecords: ShowRecords;
   showAdded: ShowAdded;
   downloadFile: (ctx: BotContext, fileId: string) => Promise<string>;
+  /** Records the changes of an import or a preset as one undoable group (the DNS history). */
+  recordGroup?: RecordChangeGroup;
 }): Feature {
   const { engine, showRecords, showAdded, downloadFile } = deps;
   const callbacks = new CallbackSet();
   const records = createDnsRecords({ router: callbacks, engine, showRecords, showAdded });
   const pickDomain = createDomainPicker(deps.lists);
-  const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
+  // HISTORY HOOK (issue 15, item 1): the history passes its group recorder in `recordGroup`.
+  const recordGroup = deps.recordGroup ?? recordNoHistory;
+  const zoneFile = createDnsZoneFile({ router: callbacks, showRecords, recordGroup });
   const nameServers = createDnsNameServers({ router: callbacks, pickDomain });
 
   // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.

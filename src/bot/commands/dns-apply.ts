@@ -1,0 +1,69 @@
+import { dnsRecordKindOf, toDnsRecordBody } from '../../api/index.js';
+import type { AppliedChange, PlannedChange } from '../../core/dns-plan.js';
+import { joinLinesWithin } from '../../core/text.js';
+import type { BotContext } from '../context.js';
+import { describeError } from '../middlewares/errors.js';
+import { describeRecord } from '../views/dns.js';
+
+/** What an apply did: the changes the provider accepted, in order, and how many were tried. */
+export interface ApplyOutcome {
+  applied: AppliedChange[];
+  failed: number;
+  total: number;
+}
+
+/**
+ * Records the changes of one apply (an import, a preset) as one group the partner can undo
+ * together. The DNS history (issue 15, item 1) provides it; until it is wired, nothing is kept.
+ */
+export type RecordChangeGroup = (
+  ctx: BotContext,
+  orderId: number,
+  changes: readonly AppliedChange[],
+  label: { kind: 'import' } | { kind: 'preset'; presetId: string },
+) => Promise<void>;
+
+/** The hook's stand-in until the history is wired: records nothing. */
+export const recordNoHistory: RecordChangeGroup = async () => undefined;
+
+/**
+ * Makes the changes one call at a time with ONE progress message edited in place, then replies
+ * with a report naming each failure with the provider's reason. A failed change does not stop
+ * the others; only the accepted ones come back, so the history never holds what was not done.
+ */
+export async function applyWithProgress(
+  ctx: BotContext,
+  orderId: number,
+  changes: readonly PlannedChange[],
+): Promise<ApplyOutcome> {
+  const api = await ctx.partnerApi();
+  const total = changes.length;
+  const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
+  const applied: AppliedChange[] = [];
+  const failures: string[] = [];
+  for (const [index, change] of changes.entries()) {
+    const sign = change.op === 'add' ? '+' : '−';
+    try {
+      if (change.op === 'add') await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
+      else {
+        const kind = dnsRecordKindOf(change.record.type);
+        if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
+      }
+      applied.push({ op: change.op, record: change.record });
+    } catch (error) {
+      failures.push(`${sign} ${describeRecord(ctx.t, change.record)} — ${describeError(error, ctx.t) ?? ''}`);
+    }
+    await ctx.telegram
+      .editMessageText(
+        progress.chat.id,
+        progress.message_id,
+        undefined,
+        ctx.t('dns:applying', { done: index + 1, total }),
+      )
+      .catch(() => undefined);
+  }
+  const report = [ctx.t('dns:applied', { ok: applied.length, total })];
+  if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
+  await ctx.reply(joinLinesWithin(report, 4000), { parse_mode: 'HTML' });
+  return { applied, failed: failures.length, total };
+}
