@@ -1,7 +1,9 @@
+import { Markup } from 'telegraf';
 import { dnsRecordKindOf, toDnsRecordBody } from '../../api/index.js';
 import type { AppliedChange, PlannedChange } from '../../core/dns-plan.js';
 import { joinLinesWithin } from '../../core/text.js';
 import type { BotContext } from '../context.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
 import { describeError } from '../middlewares/errors.js';
 import { describeRecord } from '../views/dns.js';
 
@@ -25,6 +27,27 @@ export type RecordChangeGroup = (
 
 /** The hook's stand-in until the history is wired: records nothing. */
 export const recordNoHistory: RecordChangeGroup = async () => undefined;
+
+/**
+ * The second question of a plan over the delete limit: "deletes N of M records, more than 30%"
+ * with a button that applies it anyway (`forceData`) and "No" (`dismiss` of `topic`). The texts
+ * are `<ns>:massDeleteConfirm` and `<ns>:massDeleteYes` of the asking feature.
+ */
+export async function askForce(
+  ctx: BotContext,
+  ns: string,
+  plan: { remove: readonly unknown[]; existing: number },
+  forceData: string,
+  topic: string,
+): Promise<void> {
+  const count = plan.remove.length;
+  await ctx.reply(ctx.t(`${ns}:massDeleteConfirm`, { count, existing: plan.existing }), {
+    ...Markup.inlineKeyboard([
+      Markup.button.callback(ctx.t(`${ns}:massDeleteYes`, { count }), forceData),
+      Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', topic)),
+    ]),
+  });
+}
 
 /**
  * Makes the changes one call at a time with ONE progress message edited in place, then replies

@@ -53,6 +53,7 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
           Markup.button.callback(ctx.t('dns:nsButton'), encodeCallback('nameServers', ref.orderId)),
           Markup.button.callback(ctx.t('dns:exportButton'), encodeCallback('dnsExport', ref.orderId)),
           Markup.button.callback(ctx.t('dns:importButton'), encodeCallback('dnsImport', ref.orderId)),
+          Markup.button.callback(ctx.t('dnspresets:listButton'), encodeCallback('dnsPresets', ref.orderId)),
         ],
       };
     },

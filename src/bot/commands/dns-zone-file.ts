@@ -10,7 +10,7 @@ import { encodeCallback } from '../keyboards/callback-data.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
 import { announce } from '../team-announce.js';
 import { renderImportPreview, type SkippedLine } from '../views/dns.js';
-import { applyWithProgress, type RecordChangeGroup } from './dns-apply.js';
+import { applyWithProgress, askForce, type RecordChangeGroup } from './dns-apply.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 
 /** Zone files: export as BIND, import with a previewed plan, Apply (with force for mass deletes). */
@@ -108,17 +108,8 @@ export function createDnsZoneFile(deps: {
       }
       const changes = changesToApply(plan, { force: mode === 'force' });
       if (changes === 'needsForce') {
-        const count = plan.remove.length;
-        await ctx.reply(ctx.t('dns:massDeleteConfirm', { count, existing: plan.existing }), {
-          ...Markup.inlineKeyboard([
-            Markup.button.callback(
-              ctx.t('dns:massDeleteYes', { count }),
-              encodeCallback('dnsApply', plan.nonce, 'force'),
-            ),
-            Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'zone')),
-          ]),
-        });
-        return;
+        const force = encodeCallback('dnsApply', plan.nonce, 'force');
+        return askForce(ctx, 'dns', plan, force, 'zone');
       }
       // Single use: a second tap finds no plan.
       ctx.session.dnsImport = undefined;

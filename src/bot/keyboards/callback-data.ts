@@ -58,6 +58,14 @@ const ACTIONS = {
   dnsImport: { code: 'di', args: ['int'] },
   /** Apply an import preview (single-use nonce); `force` confirms a large deletion. */
   dnsApply: { code: 'dp', args: ['word', 'word'] },
+  /**
+   * DNS presets (`dnspresets`): the list for an order; choose one (order, preset id); skip an
+   * optional parameter (draft nonce, parameter index); apply the preview (nonce, ask | force).
+   */
+  dnsPresets: { code: 'Ps', args: ['int'] },
+  dnsPreset: { code: 'Pp', args: ['int', 'word'] },
+  dnsPresetSkip: { code: 'Pk', args: ['word', 'int'] },
+  dnsPresetApply: { code: 'Pa', args: ['word', 'word'] },
   /** Name servers: ask to set (hosting, editor, delete, custom), then apply. */
   nsAsk: { code: 'na', args: ['int', 'word'] },
   nsApply: { code: 'nx', args: ['int', 'word'] },
