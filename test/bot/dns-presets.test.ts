@@ -225,3 +225,33 @@ describe('/dns <domain> preset', () => {
     expect(writesSince(from)).toEqual([]);
   });
 });
+
+describe('a preset applied in a bound group', () => {
+  it('is announced there with who applied it; the answers are replies to the bot', async () => {
+    const team = await BotHarness.start();
+    try {
+      const owner = { userId: 111, firstName: 'Анна' };
+      const tech = { userId: 333, firstName: 'Борис' };
+      const inGroup = (user: typeof owner) => ({ ...user, chatType: 'group' as const });
+      await team.connect({ ...owner, chatId: owner.userId });
+      await team.send('/team', inGroup(owner));
+      await team.send('/team техник', { ...inGroup(owner), replyTo: tech });
+      const domain = `preset-team-${Date.now()}.com`;
+      await orderTestDomain(team.api(), domain);
+      const choice = await team.send(`/dns ${domain} preset`, inGroup(tech));
+      const asked = await team.press(buttonData(choice, 'SPF + DMARC'), inGroup(tech));
+      const preview = await team.press(buttonData(asked, 'Пропустить'), inGroup(tech));
+      const applied = await team.press(buttonData(preview, 'Применить'), inGroup(tech));
+      expect(texts(applied).filter((t) => t.startsWith('📣'))).toEqual([
+        `📣 Борис (техник) применил(а) набор «SPF + DMARC» к домену ${domain}: выполнено 2 из 2.`,
+      ]);
+      // A parameter typed as a reply to the bot's question is taken in a group.
+      const pages = await team.press(buttonData(choice, 'GitHub Pages'), inGroup(tech));
+      expect(lastText(pages)).toContain('GitHub Pages');
+      const answered = await team.send('octo-cat', { ...inGroup(tech), replyToBot: true });
+      expect(lastText(answered)).toContain('octo-cat.github.io');
+    } finally {
+      await team.stop();
+    }
+  });
+});
