@@ -1,6 +1,7 @@
 import type { Context, Scenes } from 'telegraf';
 import type { NameServerInput, PartnerApi } from '../api/index.js';
 import type { ImportPlan } from '../core/dns-plan.js';
+import type { PresetDraft } from '../core/dns-preset-plan.js';
 import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { DnsHistoryAccess } from './dns-history-record.js';
@@ -22,6 +23,8 @@ export interface PendingNameServers {
 export interface BotSession extends Scenes.SceneSession<SceneState> {
   /** An import plan until its Apply button (single use). */
   dnsImport?: ImportPlan | undefined;
+  /** A DNS preset while its parameters are asked, then its plan until Apply (single use). */
+  dnsPreset?: PresetDraft | undefined;
   /** Custom name servers until their Yes button. */
   nsPending?: PendingNameServers | undefined;
   /** In groups: each member's open form, by user id (middlewares/member-scenes.ts). */

@@ -8,6 +8,7 @@ export type Announcement =
   | 'dnsAdded'
   | 'dnsDeleted'
   | 'zoneImported'
+  | 'presetApplied'
   | 'nsSet'
   | 'nsDeleted'
   | 'dnsUndone'

@@ -82,3 +82,34 @@ export function needsForce(plan: Pick<ImportPlan, 'remove' | 'existing'>): boole
     plan.remove.length * 100 > plan.existing * MAX_SAFE_DELETE_PERCENT
   );
 }
+
+/** One change of an apply: a record to add, or a listed record (with the provider's id) to delete. */
+export type PlannedChange =
+  | { op: 'delete'; id: number; record: DnsRecordData }
+  | { op: 'add'; record: DnsRecordData };
+
+/**
+ * A change the provider accepted, as the history records it: what was added, or what was deleted
+ * (its content; an added record has no id until it is listed).
+ */
+export interface AppliedChange {
+  op: 'add' | 'delete';
+  record: DnsRecordData;
+}
+
+/**
+ * The one gate of every apply that touches several records (an import, a preset): the changes to
+ * make, or `'needsForce'` when the plan deletes more than the limit allows and the partner has not
+ * chosen it explicitly. Deletions come first: a replaced record goes before its replacement, so a
+ * name never holds both (the provider may refuse a CNAME beside another record of its name).
+ */
+export function changesToApply(
+  plan: Pick<ImportPlan, 'add' | 'remove' | 'existing'>,
+  options: { force: boolean },
+): PlannedChange[] | 'needsForce' {
+  if (needsForce(plan) && !options.force) return 'needsForce';
+  return [
+    ...plan.remove.map((r): PlannedChange => ({ op: 'delete', id: r.id, record: r.record })),
+    ...plan.add.map((record): PlannedChange => ({ op: 'add', record })),
+  ];
+}

@@ -306,6 +306,58 @@ describe('zone files', () => {
   });
 });
 
+describe('zone import merges by default', () => {
+  it('a pasted fragment changes only what it mentions: the provider gets no other call', async () => {
+    const orderId = await newDomain(`merge-${Date.now()}.com`);
+    const api = h.api();
+    await api.addDnsRecord(orderId, { kind: 'a', ttl: 3600, host: '@', ipv4: '192.0.2.7' });
+    await api.addDnsRecord(orderId, { kind: 'a', ttl: 3600, host: 'ftp', ipv4: '192.0.2.2' });
+    await api.addDnsRecord(orderId, {
+      kind: 'mx',
+      ttl: 3600,
+      host: '@',
+      mail_server: 'mx.example.by',
+      priority: 10,
+    });
+    await api.addDnsRecord(orderId, { kind: 'txt', ttl: 3600, host: '@', text: 'v=spf1 -all' });
+    const before = await api.listDnsRecords(orderId);
+    const list = await h.send(`/dns ${orderId}`);
+    await h.press(buttonData(list, 'Импорт'));
+    // The @ address changes, shop is new; ftp, MX and TXT are not in the fragment.
+    const preview = await h.send('@ 3600 IN A 192.0.2.9\nshop 3600 IN A 192.0.2.50');
+    const text = lastText(preview);
+    expect(text).toContain('Добавить: 2');
+    expect(text).toContain('Удалить: 1');
+    expect(text).toContain('Без изменений: 3');
+    expect(text).toContain('Записи, которых нет в файле, останутся как есть');
+    const sentBefore = h.sandbox.requests.length;
+    const applied = await h.press(buttonData(preview, 'Применить'));
+    expect(all(applied)).toContain('Готово: 3 из 3');
+    const writesMade = h.sandbox.requests
+      .slice(sentBefore)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path}`);
+    const oldApex = before.find((r) => r.value === '@ 192.0.2.7')?.record_id;
+    expect(writesMade).toEqual([
+      `DELETE /v1/domains/${orderId}/dns/records/a/${oldApex}`,
+      `POST /v1/domains/${orderId}/dns/records/a`,
+      `POST /v1/domains/${orderId}/dns/records/a`,
+    ]);
+    const after = (await api.listDnsRecords(orderId)).map((r) => `${r.type} ${r.value}`);
+    expect(after).toEqual(
+      expect.arrayContaining([
+        'A ftp 192.0.2.2',
+        'MX @ 10 mx.example.by',
+        'TXT @ v=spf1 -all',
+        'A @ 192.0.2.9',
+        'A shop 192.0.2.50',
+      ]),
+    );
+    expect(after).not.toContain('A @ 192.0.2.7');
+    expect(after).toHaveLength(5);
+  });
+});
+
 describe('zone import: skipped lines in the partner’s language', () => {
   it('names why a CAA, an SOA and a bad A line are skipped, in Russian words, never codes', async () => {
     const orderId = await newDomain(`skip-${Date.now()}.com`);

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEmptyPlan, type ListedRecord, needsForce, planImport } from '../../src/core/dns-plan.js';
-import type { DnsRecordData } from '../../src/core/dns-records.js';
+import {
+  changesToApply,
+  isEmptyPlan,
+  type ListedRecord,
+  needsForce,
+  planImport,
+} from '../../src/core/dns-plan.js';
+import { comparableValue, type DnsRecordData, sameRecord } from '../../src/core/dns-records.js';
+import { recordArbitrary } from '../helpers/dns-arbitraries.js';
 
 const a = (host: string, ipv4 = '192.0.2.1'): DnsRecordData => ({ type: 'A', host, ttl: 3600, ipv4 });
 const listed = (records: DnsRecordData[]): ListedRecord[] =>
@@ -59,6 +66,62 @@ describe('needsForce (octoDNS: more than 30% of at least 10 records)', () => {
         const verdict = needsForce({ existing, remove: Array(removed).fill(undefined) });
         expect(verdict).toBe(existing >= 10 && removed * 10 > existing * 3);
       }),
+    );
+  });
+});
+
+/** Records over a few hosts, so the file and the zone share names and types often. */
+const smallZoneRecord = recordArbitrary({
+  host: fc.constantFrom('@', 'www', 'WWW', 'mail', '_dmarc'),
+  srvHost: fc.constantFrom('@', 'www'),
+  text: fc.constantFrom('v=spf1 -all', 'v=spf1 mx ~all', 'hello'),
+});
+const zoneArb = fc
+  .array(smallZoneRecord, { maxLength: 40 })
+  .map((records) => records.map((record, i) => ({ id: i + 1, record })));
+const fileArb = fc.array(smallZoneRecord, { maxLength: 15 });
+const setKey = (r: DnsRecordData) => `${r.type} ${comparableValue('host', r.host)}`;
+
+describe('import plans for any zone and file (properties)', () => {
+  it('a merge never deletes a record of a name and type the file does not mention', () => {
+    fc.assert(
+      fc.property(zoneArb, fileArb, (current, wanted) => {
+        const { plan, unchanged } = planImport(target, current, wanted);
+        const mentioned = new Set(wanted.map(setKey));
+        for (const removed of plan.remove) expect(mentioned.has(setKey(removed.record))).toBe(true);
+        // Every listed record is either deleted or left as it is, never both or neither.
+        expect(plan.remove.length + unchanged.length).toBe(current.length);
+        // After the merge, every record of the file is in the zone.
+        const after = [...unchanged.map((u) => u.record), ...plan.add];
+        for (const record of wanted) expect(after.some((r) => sameRecord(r, record))).toBe(true);
+      }),
+    );
+  });
+
+  it('neither a merge nor a replace gets past the delete limit without force', () => {
+    fc.assert(
+      fc.property(
+        zoneArb,
+        fileArb,
+        fc.constantFrom('merge', 'replace') as fc.Arbitrary<'merge' | 'replace'>,
+        (current, wanted, mode) => {
+          const { plan } = planImport(target, current, wanted, current.length, mode);
+          const changes = changesToApply(plan, { force: false });
+          if (changes === 'needsForce') {
+            expect(needsForce(plan)).toBe(true);
+            // The explicit choice applies the whole plan.
+            const forced = changesToApply(plan, { force: true });
+            expect(forced).not.toBe('needsForce');
+            return;
+          }
+          const deletes = changes.filter((c) => c.op === 'delete').length;
+          expect(deletes).toBe(plan.remove.length);
+          expect(current.length < 10 || deletes * 100 <= current.length * 30).toBe(true);
+          // Deletions go first, so a replaced record is gone before its replacement comes.
+          const firstAdd = changes.findIndex((c) => c.op === 'add');
+          if (firstAdd >= 0) expect(changes.slice(firstAdd).every((c) => c.op === 'add')).toBe(true);
+        },
+      ),
     );
   });
 });

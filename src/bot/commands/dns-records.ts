@@ -58,6 +58,7 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
             ctx.t('dnshistory:historyButton'),
             encodeCallback('dnsHistory', ref.orderId),
           ),
+          Markup.button.callback(ctx.t('dnspresets:listButton'), encodeCallback('dnsPresets', ref.orderId)),
         ],
       };
     },

@@ -1,26 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
-import { dnsRecordKindOf, toDnsRecordBody } from '../../api/index.js';
 import { exportZone, importZone } from '../../core/bind.js';
-import type { RecordChange } from '../../core/dns-history.js';
-import {
-  type ImportMode,
-  type ImportPlan,
-  isEmptyPlan,
-  needsForce,
-  planImport,
-} from '../../core/dns-plan.js';
+import { changesToApply, type ImportMode, isEmptyPlan, planImport } from '../../core/dns-plan.js';
 import { type DnsRecordData, parseListedRecord } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
-import { joinLinesWithin } from '../../core/text.js';
 import { type BotContext, UserInputError } from '../context.js';
-import { recordDnsChange, undoButtons } from '../dns-history-record.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
-import { describeError } from '../middlewares/errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
 import { announce } from '../team-announce.js';
-import { describeRecord, renderImportPreview, type SkippedLine } from '../views/dns.js';
+import { renderImportPreview, type SkippedLine } from '../views/dns.js';
+import { applyWithProgress, askForce } from './dns-apply.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 
 /** Zone files: export as BIND, import with a previewed plan, Apply (with force for mass deletes). */
@@ -115,75 +105,20 @@ export function createDnsZoneFile(deps: {
         await preview(ctx, await refOfOrder(ctx, plan.orderId), plan.wanted, 'replace', []);
         return;
       }
-      if (needsForce(plan) && mode !== 'force') {
-        const count = plan.remove.length;
-        await ctx.reply(ctx.t('dns:massDeleteConfirm', { count, existing: plan.existing }), {
-          ...Markup.inlineKeyboard([
-            Markup.button.callback(
-              ctx.t('dns:massDeleteYes', { count }),
-              encodeCallback('dnsApply', plan.nonce, 'force'),
-            ),
-            Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'zone')),
-          ]),
-        });
-        return;
+      const changes = changesToApply(plan, { force: mode === 'force' });
+      if (changes === 'needsForce') {
+        const force = encodeCallback('dnsApply', plan.nonce, 'force');
+        return askForce(ctx, 'dns', plan, force, 'zone');
       }
       // Single use: a second tap finds no plan.
       ctx.session.dnsImport = undefined;
-      await applyPlan(ctx, plan);
+      // The accepted changes are one history entry, undone as one group.
+      const { applied, total } = await applyWithProgress(ctx, plan.orderId, changes, 'import');
+      await announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: applied.length, total });
+      await showRecords(ctx, plan.orderId);
     },
     { selfAnswer: true },
   );
-
-  /** One call at a time, a progress message edited in place, then a report. */
-  const applyPlan = async (ctx: BotContext, plan: ImportPlan) => {
-    const api = await ctx.partnerApi();
-    const total = plan.add.length + plan.remove.length;
-    const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
-    const failures: string[] = [];
-    // What the provider accepted: the history entry of this import, undone as one group.
-    const changed: RecordChange[] = [];
-    let done = 0;
-    const step = async (label: string, call: () => Promise<void>, change: RecordChange) => {
-      try {
-        await call();
-        changed.push(change);
-      } catch (error) {
-        failures.push(`${label} — ${describeError(error, ctx.t) ?? ''}`);
-      }
-      done += 1;
-      const text = ctx.t('dns:applying', { done, total });
-      await ctx.telegram
-        .editMessageText(progress.chat.id, progress.message_id, undefined, text)
-        .catch(() => undefined);
-    };
-    for (const r of plan.remove) {
-      await step(
-        `− ${describeRecord(ctx.t, r.record)}`,
-        async () => {
-          const kind = dnsRecordKindOf(r.record.type);
-          if (kind) await api.deleteDnsRecord(plan.orderId, kind, r.id);
-        },
-        { op: 'delete', record: r.record },
-      );
-    }
-    for (const record of plan.add) {
-      await step(
-        `+ ${describeRecord(ctx.t, record)}`,
-        () => api.addDnsRecord(plan.orderId, toDnsRecordBody(record)),
-        { op: 'add', record },
-      );
-    }
-    const report = [ctx.t('dns:applied', { ok: total - failures.length, total })];
-    if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
-    const entry = await recordDnsChange(ctx, plan.orderId, 'import', { records: changed });
-    await ctx.reply(joinLinesWithin(report, 4000), {
-      parse_mode: 'HTML',
-      ...(entry ? Markup.inlineKeyboard([undoButtons(ctx, plan.orderId, entry)]) : {}),
-    });
-    await announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: total - failures.length, total });
-    await showRecords(ctx, plan.orderId);
-  };
 
   return { exportRecords, askImport, inputHandlers: { dnsImport: previewImport } };
 }

@@ -13,6 +13,7 @@ import { commandWords } from './arguments.js';
 import { resolveDomainOrder } from './dns-domain.js';
 import { createDnsHistoryScreens } from './dns-history.js';
 import { createDnsNameServers } from './dns-name-servers.js';
+import { createDnsPresets } from './dns-presets.js';
 import { createDnsRecords, type ShowAdded, type ShowRecords } from './dns-records.js';
 import { createDnsZoneFile } from './dns-zone-file.js';
 
@@ -74,6 +75,7 @@ export function createDnsFeature(deps: {
   const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
   const nameServers = createDnsNameServers({ router: callbacks, pickDomain });
   const history = createDnsHistoryScreens({ router: callbacks, lists: deps.lists, showRecords });
+  const presets = createDnsPresets({ router: callbacks, showRecords });
 
   // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.
   callbacks.on('dismiss', async (ctx, topic) => {
@@ -82,6 +84,7 @@ export function createDnsFeature(deps: {
     const note = ctx.t(`dns:kept.${topic}`, { defaultValue: ctx.t('dns:kept.records') });
     if (ctx.session.dnsImport && topic === 'zone') ctx.session.dnsImport = undefined;
     if (ctx.session.nsPending && topic === 'ns') ctx.session.nsPending = undefined;
+    if (topic === 'preset') ctx.session.dnsPreset = undefined;
     await ctx
       .editMessageText(question ? `${question}\n\n<i>${note}</i>` : note, { parse_mode: 'HTML' })
       .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
@@ -107,6 +110,7 @@ export function createDnsFeature(deps: {
     if (action === 'export') return zoneFile.exportRecords(ctx, ref);
     if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
     if (action === 'history') return history.showHistory(ctx, ref);
+    if (action === 'preset' || action === 'presets') return presets.choose(ctx, ref);
     throw new UserInputError('dns:badAction', { usageKey: 'dns:usage' });
   });
 
@@ -128,6 +132,7 @@ export function createDnsFeature(deps: {
   const inputHandlers: Record<string, InputHandler> = {
     ...zoneFile.inputHandlers,
     ...nameServers.inputHandlers,
+    ...presets.inputHandlers,
   };
   return {
     name: 'dns',

@@ -65,6 +65,14 @@ const ACTIONS = {
   dnsHistory: { code: 'dh', args: ['int'] },
   dnsUndo: { code: 'du', args: ['int', 'word'] },
   dnsUndoYes: { code: 'dz', args: ['int', 'word'] },
+  /**
+   * DNS presets (`dnspresets`): the list for an order; choose one (order, preset id); skip an
+   * optional parameter (draft nonce, parameter index); apply the preview (nonce, ask | force).
+   */
+  dnsPresets: { code: 'Ps', args: ['int'] },
+  dnsPreset: { code: 'Pp', args: ['int', 'word'] },
+  dnsPresetSkip: { code: 'Pk', args: ['word', 'int'] },
+  dnsPresetApply: { code: 'Pa', args: ['word', 'word'] },
   /** Name servers: ask to set (hosting, editor, delete, custom), then apply. */
   nsAsk: { code: 'na', args: ['int', 'word'] },
   nsApply: { code: 'nx', args: ['int', 'word'] },

@@ -1,0 +1,86 @@
+import { Markup } from 'telegraf';
+import { dnsRecordKindOf, toDnsRecordBody } from '../../api/index.js';
+import type { HistoryKind } from '../../core/dns-history.js';
+import type { AppliedChange, PlannedChange } from '../../core/dns-plan.js';
+import { joinLinesWithin } from '../../core/text.js';
+import type { BotContext } from '../context.js';
+import { recordDnsChange, undoButtons } from '../dns-history-record.js';
+import { encodeCallback } from '../keyboards/callback-data.js';
+import { describeError } from '../middlewares/errors.js';
+import { describeRecord } from '../views/dns.js';
+
+/** What an apply did: the changes the provider accepted, in order, and how many were tried. */
+export interface ApplyOutcome {
+  applied: AppliedChange[];
+  failed: number;
+  total: number;
+}
+
+/**
+ * The second question of a plan over the delete limit: "deletes N of M records, more than 30%"
+ * with a button that applies it anyway (`forceData`) and "No" (`dismiss` of `topic`). The texts
+ * are `<ns>:massDeleteConfirm` and `<ns>:massDeleteYes` of the asking feature.
+ */
+export async function askForce(
+  ctx: BotContext,
+  ns: string,
+  plan: { remove: readonly unknown[]; existing: number },
+  forceData: string,
+  topic: string,
+): Promise<void> {
+  const count = plan.remove.length;
+  await ctx.reply(ctx.t(`${ns}:massDeleteConfirm`, { count, existing: plan.existing }), {
+    ...Markup.inlineKeyboard([
+      Markup.button.callback(ctx.t(`${ns}:massDeleteYes`, { count }), forceData),
+      Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', topic)),
+    ]),
+  });
+}
+
+/**
+ * Makes the changes one call at a time with ONE progress message edited in place, records the
+ * accepted ones in the DNS history as one entry of `kind` (undone together), then replies with a
+ * report naming each failure with the provider's reason, and "↩ Undo" for what was done. A failed
+ * change does not stop the others; only the accepted ones are recorded and come back.
+ */
+export async function applyWithProgress(
+  ctx: BotContext,
+  orderId: number,
+  changes: readonly PlannedChange[],
+  kind: Extract<HistoryKind, 'import' | 'preset' | 'bulk'>,
+): Promise<ApplyOutcome> {
+  const api = await ctx.partnerApi();
+  const total = changes.length;
+  const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
+  const applied: AppliedChange[] = [];
+  const failures: string[] = [];
+  for (const [index, change] of changes.entries()) {
+    const sign = change.op === 'add' ? '+' : '−';
+    try {
+      if (change.op === 'add') await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
+      else {
+        const kind = dnsRecordKindOf(change.record.type);
+        if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
+      }
+      applied.push({ op: change.op, record: change.record });
+    } catch (error) {
+      failures.push(`${sign} ${describeRecord(ctx.t, change.record)} — ${describeError(error, ctx.t) ?? ''}`);
+    }
+    await ctx.telegram
+      .editMessageText(
+        progress.chat.id,
+        progress.message_id,
+        undefined,
+        ctx.t('dns:applying', { done: index + 1, total }),
+      )
+      .catch(() => undefined);
+  }
+  const report = [ctx.t('dns:applied', { ok: applied.length, total })];
+  if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
+  const entry = await recordDnsChange(ctx, orderId, kind, { records: applied });
+  await ctx.reply(joinLinesWithin(report, 4000), {
+    parse_mode: 'HTML',
+    ...(entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : {}),
+  });
+  return { applied, failed: failures.length, total };
+}
