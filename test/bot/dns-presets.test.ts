@@ -120,6 +120,20 @@ describe('/dns <domain> preset', () => {
     const again = await h.press(buttonData(preview, 'Применить'));
     expect(toast(again)).toContain('устарел');
     expect(writesSince(from)).toHaveLength(5);
+
+    // The whole preset is one history entry: its report's ↩ undoes all five changes at once.
+    const undo = await h.press(buttonData(applied, '↩ Отменить'));
+    expect(lastText(undo)).toContain('Отменить изменение домена');
+    const undone = await h.press(buttonData(undo, '↩ Да, отменить'));
+    expect(all(undone)).not.toContain('не получилось');
+    expect(writesSince(from)).toHaveLength(10);
+    expect(await listedValues(orderId)).toEqual([
+      'A www 192.0.2.1',
+      'MX @ 10 mx.other.by',
+      'TXT @ v=spf1 include:_spf.other.by -all',
+    ]);
+    const history = lastText(await h.send(`/dns ${domain} history`));
+    expect(history).toContain('Анна · набор записей');
   });
 
   it('Yandex 360: the code can be skipped; a record already there is kept; "No" changes nothing', async () => {
