@@ -63,3 +63,26 @@ export function formatProviderDay(text: string, locale: FormatLocale): string {
   const date = new Date(Date.UTC(Number(match[3]), Number(match[2]) - 1, Number(match[1])));
   return format.format(date).replace(/\u202f|\u00a0/g, ' ');
 }
+
+const instants = new Map<FormatLocale, Intl.DateTimeFormat>();
+
+/**
+ * An instant (ISO 8601) as `12.05.2026, 14:03` in Minsk time, the provider's, as the partner reads
+ * a clock; a text that is no instant comes back escaped.
+ */
+export function formatInstant(at: string, locale: FormatLocale): string {
+  let format = instants.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale === 'ru' ? 'ru-RU' : 'en-GB', {
+      timeZone: 'Europe/Minsk',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    instants.set(locale, format);
+  }
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? escapeHtml(at) : format.format(date);
+}

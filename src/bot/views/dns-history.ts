@@ -6,7 +6,7 @@ import type {
   UndoRefusal,
 } from '../../core/dns-history.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
-import { escapeHtml } from '../../core/format.js';
+import { escapeHtml, formatInstant } from '../../core/format.js';
 import { joinLinesWithin } from '../../core/text.js';
 import type { Locale } from '../../storage/chat-store.js';
 import type { Translate } from '../i18n.js';
@@ -15,26 +15,6 @@ import { describeRecord } from './dns.js';
 /** Record lines shown per entry of the history screen, and in an undo preview or report. */
 const ENTRY_LINES = 3;
 const PREVIEW_LINES = 30;
-
-const whenFormats = new Map<Locale, Intl.DateTimeFormat>();
-
-/** `12.05.2026, 14:03` in Minsk time (the provider's), as the partner reads a clock. */
-export function formatWhen(at: string, locale: Locale): string {
-  let format = whenFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale === 'ru' ? 'ru-RU' : 'en-GB', {
-      timeZone: 'Europe/Minsk',
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    whenFormats.set(locale, format);
-  }
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? escapeHtml(at) : format.format(date);
-}
 
 /** `ns1.example.by, ns2.example.by (192.0.2.1)`, or "none". */
 function serversText(t: Translate, servers: readonly NameServerEntry[]): string {
@@ -61,7 +41,7 @@ export function describeChange(t: Translate, change: HistoryChange, max: number 
 export function renderHistoryEntry(t: Translate, locale: Locale, entry: HistoryEntry, n: number): string {
   const head = t('dnshistory:entryHead', {
     n,
-    when: formatWhen(entry.at, locale),
+    when: formatInstant(entry.at, locale),
     who: escapeHtml(entry.who.name || t('dnshistory:someone')),
     kind: t(`dnshistory:kind.${entry.kind}`),
   });
@@ -79,7 +59,7 @@ export function renderUndoPreview(
   const lines = [
     t('dnshistory:undoAsk', {
       domain: escapeHtml(toUnicodeDomain(domain)),
-      when: formatWhen(entry.at, locale),
+      when: formatInstant(entry.at, locale),
       who: escapeHtml(entry.who.name || t('dnshistory:someone')),
       kind: t(`dnshistory:kind.${entry.kind}`),
     }),
