@@ -4,6 +4,7 @@ import type { ImportPlan } from '../core/dns-plan.js';
 import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { Translate } from './i18n.js';
+import type { LiveCheckPort } from './live-check.js';
 
 /** Scene state kept in the session; each scene narrows its own part. */
 export type SceneState = Scenes.SceneSessionData;
@@ -40,6 +41,8 @@ export interface BotContext extends Context {
    * undefined anywhere else. The announcer (team-announce.ts) names them.
    */
   teamMember?: { name: string; role: Role } | undefined;
+  /** The live check after DNS changes (live-check.ts); undefined when the bot runs without one. */
+  liveChecks?: LiveCheckPort | undefined;
 }
 
 /**

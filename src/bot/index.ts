@@ -19,6 +19,7 @@ import { createTeamFeature } from './commands/team.js';
 import type { BotContext, BotSession, WatchPort } from './context.js';
 import { type Feature, registerFeatures } from './feature.js';
 import { LOCALES, pickLocale, type Translations } from './i18n.js';
+import type { LiveCheckPort } from './live-check.js';
 import { MENU_COMMANDS } from './menu.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
@@ -50,6 +51,8 @@ export interface BotDeps {
   chatLock?: ChatLock;
   /** The watchers behind /notify (absent when NOTIFY_INTERVAL_S=0). */
   watches?: WatchPort | undefined;
+  /** The live check after DNS changes and on `/dns <domain> check` (absent: not offered). */
+  liveChecks?: LiveCheckPort | undefined;
 }
 
 export { MENU_COMMANDS };
@@ -110,6 +113,13 @@ export function createBot(deps: BotDeps): PartnerBot {
   );
   // Roles in groups bound by /team, before any scene, button or command sees the update.
   bot.use(createTeamGuard(deps));
+  if (deps.liveChecks) {
+    const { liveChecks } = deps;
+    bot.use((ctx, next) => {
+      ctx.liveChecks = liveChecks;
+      return next();
+    });
+  }
   bot.use(stage.middleware());
   bot.use(router.middleware());
   // The features' commands, in the order they were built (first match wins).

@@ -7,6 +7,7 @@ import { escapeHtml } from '../../core/format.js';
 import { type BotContext, UserInputError } from '../context.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
+import { checkChangeLive } from '../live-check.js';
 import type { PagedLists } from '../paged-list.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { announce } from '../team-announce.js';
@@ -89,12 +90,12 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
         ),
       ],
     ];
-    await ctx.reply(ctx.t('dns:added', { record: shown }), {
-      parse_mode: 'HTML',
-      ...Markup.inlineKeyboard(rows),
-    });
+    const html = ctx.t('dns:added', { record: shown });
+    const keyboard = Markup.inlineKeyboard(rows);
+    const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
     // Both adds (one line and the guided form) end here, right after the add call succeeded.
     await announce(ctx, 'dnsAdded', { record: shown, orderId });
+    await checkChangeLive(ctx, sent, { html, keyboard: keyboard.reply_markup }, orderId, { added: [record] });
   };
   return { showRecords, showAdded };
 }
@@ -156,8 +157,13 @@ export function createDnsRecords(deps: {
     const kind = dnsRecordKindOf(listed.type);
     if (!kind) throw new UserInputError('dns:unsupportedType', { type: escapeHtml(listed.type) });
     await api.deleteDnsRecord(orderId, kind, recordId);
-    await ctx.reply(ctx.t('dns:deleted', { id: recordId }));
+    const text = ctx.t('dns:deleted', { id: recordId });
+    const sent = await ctx.reply(text);
     await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
+    const removed = parseListedRecord(listed);
+    await checkChangeLive(ctx, sent, { html: escapeHtml(text) }, orderId, {
+      removed: removed ? [removed] : [],
+    });
     await showRecords(ctx, orderId);
   });
 

@@ -15,6 +15,7 @@ import { joinLinesWithin } from '../../core/text.js';
 import { type BotContext, UserInputError } from '../context.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
+import { checkChangeLive } from '../live-check.js';
 import { describeError } from '../middlewares/errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
 import { announce } from '../team-announce.js';
@@ -140,10 +141,12 @@ export function createDnsZoneFile(deps: {
     const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
     const failures: string[] = [];
     let done = 0;
-    const step = async (label: string, call: () => Promise<void>) => {
+    const step = async (label: string, call: () => Promise<void>): Promise<boolean> => {
+      let ok = true;
       try {
         await call();
       } catch (error) {
+        ok = false;
         failures.push(`${label} — ${describeError(error, ctx.t) ?? ''}`);
       }
       done += 1;
@@ -151,22 +154,28 @@ export function createDnsZoneFile(deps: {
       await ctx.telegram
         .editMessageText(progress.chat.id, progress.message_id, undefined, text)
         .catch(() => undefined);
+      return ok;
     };
+    const applied: { added: DnsRecordData[]; removed: DnsRecordData[] } = { added: [], removed: [] };
     for (const r of plan.remove) {
-      await step(`− ${describeRecord(ctx.t, r.record)}`, async () => {
+      const done = await step(`− ${describeRecord(ctx.t, r.record)}`, async () => {
         const kind = dnsRecordKindOf(r.record.type);
         if (kind) await api.deleteDnsRecord(plan.orderId, kind, r.id);
       });
+      if (done) applied.removed.push(r.record);
     }
     for (const record of plan.add) {
-      await step(`+ ${describeRecord(ctx.t, record)}`, () =>
+      const done = await step(`+ ${describeRecord(ctx.t, record)}`, () =>
         api.addDnsRecord(plan.orderId, toDnsRecordBody(record)),
       );
+      if (done) applied.added.push(record);
     }
     const report = [ctx.t('dns:applied', { ok: total - failures.length, total })];
     if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
-    await ctx.reply(joinLinesWithin(report, 4000), { parse_mode: 'HTML' });
+    const html = joinLinesWithin(report, 4000);
+    const sent = await ctx.reply(html, { parse_mode: 'HTML' });
     await announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: total - failures.length, total });
+    await checkChangeLive(ctx, sent, { html }, plan.orderId, applied);
     await showRecords(ctx, plan.orderId);
   };
 

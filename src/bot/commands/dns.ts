@@ -10,6 +10,7 @@ import { createAwaitInputScene, type InputHandler } from '../scenes/await-input.
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { renderLink } from '../views/billing.js';
 import { commandWords } from './arguments.js';
+import { checkOnDemand } from './dns-check.js';
 import { resolveDomainOrder } from './dns-domain.js';
 import { createDnsNameServers } from './dns-name-servers.js';
 import { createDnsRecords, type ShowAdded, type ShowRecords } from './dns-records.js';
@@ -104,6 +105,7 @@ export function createDnsFeature(deps: {
     }
     if (action === 'export') return zoneFile.exportRecords(ctx, ref);
     if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
+    if (action === 'check') return checkOnDemand(ctx, ref, words.slice(2));
     throw new UserInputError('dns:badAction', { usageKey: 'dns:usage' });
   });
 
