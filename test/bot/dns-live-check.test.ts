@@ -183,6 +183,20 @@ describe('live check after a change', () => {
     expect(h.logLines.some((line) => line.includes('unhandled'))).toBe(false);
   });
 
+  it('an applied zone import: the report turns ✅ once the imported records are served', async () => {
+    const list = await h.send('/dns mysite.by');
+    await h.press(buttonData(list, 'Импорт'));
+    const preview = await h.send('imp1 300 IN A 192.0.2.80\nimp2 300 IN TXT "imported text"');
+    const done = await h.press(buttonData(preview, 'Применить'));
+    const report = sentWith(done, 'Готово: 2 из 2');
+    await h.liveChecks?.idle();
+    const text = String(editsOf(report.messageId).at(-1)?.payload.text);
+    expect(text).toContain('Готово: 2 из 2');
+    expect(text).toContain(`✅ Видно на ${SERVERS}`);
+    const asked = sandbox.dns?.queries.map((q) => `${q.name} ${q.type}`);
+    expect(asked).toEqual(expect.arrayContaining(['imp1.mysite.by A', 'imp2.mysite.by TXT']));
+  });
+
   it('speaks English in an English chat', async () => {
     const calls = await h.send('/dns mysite.by add A live-en 192.0.2.65', en);
     const added = sentWith(calls, 'Record added');
