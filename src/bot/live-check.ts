@@ -18,6 +18,7 @@ import {
 import type { DnsRecordData } from '../core/dns-records.js';
 import { toUnicodeDomain } from '../core/domain-names.js';
 import { escapeHtml } from '../core/format.js';
+import { cutGraphemes } from '../core/text.js';
 import type { Logger } from '../logger.js';
 import type { BotContext } from './context.js';
 import type { Translate } from './i18n.js';
@@ -96,6 +97,8 @@ export interface LiveChecksOptions {
 
 /** Telegram's limit for a message text. */
 const MAX_TEXT = 4096;
+/** How much of one server's answer a report shows (a DKIM key is cut; 13 servers still fit). */
+const MAX_VALUES = 200;
 
 /** One round's findings per server: its sighting and, for the report, what it answered. */
 interface ServerRound {
@@ -132,8 +135,10 @@ export class LiveChecks implements LiveCheckPort {
     }
     const controller = new AbortController();
     const run = this.run(job, controller.signal)
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         this.options.logger.warn({ chatId: job.chatId, err: errorForLog(error) }, 'live check failed');
+        // The message says the check could not be made, rather than "asking…" for ever.
+        if (!controller.signal.aborted) await this.edit(job, `${job.html}\n\n${job.t('dnscheck:failed')}`);
       })
       .finally(() => this.runs.delete(controller));
     this.runs.set(controller, run);
@@ -154,7 +159,10 @@ export class LiveChecks implements LiveCheckPort {
   private async run(job: LiveCheckJob, signal: AbortSignal): Promise<void> {
     const { t, api } = job;
     const started = this.clock.now();
-    const domain = (await api.domainOrderIndex()).byOrderId.get(job.orderId);
+    const domain = await api.domainOrderIndex().then(
+      (index) => index.byOrderId.get(job.orderId),
+      () => undefined,
+    );
     const servers = await api.listNameServers(job.orderId).catch(() => undefined);
     if (signal.aborted) return;
     if (domain === undefined || servers === undefined) {
@@ -245,7 +253,7 @@ export class LiveChecks implements LiveCheckPort {
             ? t(`dnscheck:failure.${r.sighting}`, { defaultValue: '' })
             : r.values.length === 0
               ? t('dnscheck:answersNothing')
-              : escapeHtml(r.values.join(', '));
+              : escapeHtml(cutGraphemes(r.values.join(', '), MAX_VALUES));
         const mark = r.sighting === 'visible' ? '✅' : r.sighting === 'notYet' ? '⏳' : '❌';
         return `${mark} ${escapeHtml(r.server)} — ${answer}`;
       });
@@ -253,7 +261,9 @@ export class LiveChecks implements LiveCheckPort {
       const atProvider =
         shownValues.length === 0
           ? t('dnscheck:atProviderNone')
-          : t('dnscheck:atProvider', { values: escapeHtml(shownValues.join(', ')) });
+          : t('dnscheck:atProvider', {
+              values: escapeHtml(cutGraphemes(shownValues.join(', '), MAX_VALUES)),
+            });
       const summary = t(`dnscheck:report.${phase}`, { hint });
       return `${job.html}\n${atProvider}\n\n${lines.join('\n')}\n\n${summary}`;
     }
@@ -270,7 +280,7 @@ export class LiveChecks implements LiveCheckPort {
       parts.push(...failed);
       if (outcome.visible.length > 0)
         parts.push(t('dnscheck:alreadyVisibleOn', { servers: names(outcome.visible) }));
-      parts.push(t(`dnscheck:phase.${phase}`, { hint }));
+      parts.push(t(`dnscheck:phase.${phase === 'done' ? 'retrying' : phase}`, { hint }));
     }
     return `${job.html}\n\n${parts.join('\n')}`;
   }

@@ -241,6 +241,33 @@ describe('/dns <domain> check <host> <TYPE>', () => {
     expect(report).toContain('⌛ За 2 минуты не все NS-серверы стали отвечать как у провайдера');
   });
 
+  it('a provider that does not answer is said plainly, never left at “asking…”', async () => {
+    // The bot's transport tries a GET three times.
+    sandbox.addFault({
+      path: '/v1/domains/1006/dns/servers',
+      method: 'GET',
+      times: 3,
+      fault: { kind: 'status', status: 503 },
+    });
+    const first = sentWith(await h.send('/dns mysite.by check www A'), 'www.mysite.by');
+    await h.liveChecks?.idle();
+    expect(String(editsOf(first.messageId).at(-1)?.payload.text)).toContain(
+      'Не удалось узнать NS-серверы домена',
+    );
+    sandbox.addFault({
+      path: '/v1/domains/1006/dns/records',
+      method: 'GET',
+      times: 3,
+      fault: { kind: 'status', status: 503 },
+    });
+    const second = sentWith(await h.send('/dns mysite.by check www A'), 'www.mysite.by');
+    await h.liveChecks?.idle();
+    expect(String(editsOf(second.messageId).at(-1)?.payload.text)).toContain(
+      'Проверить видимость не удалось: провайдер не ответил',
+    );
+    sandbox.clearFaults();
+  });
+
   it('explains a wrong line with the form', async () => {
     expect(lastText(await h.send('/dns mysite.by check www'))).toContain(
       'Укажите имя и тип записи. Пример: <code>/dns example.by check www A</code>',
