@@ -398,7 +398,14 @@ export async function startSandboxDns(
       }
     }
   };
-  const { udp, tcp, port } = await listenBoth(options.port ?? 0);
+  const { udp, tcp, port } = await listenBoth(options.port ?? 0).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw code === 'EADDRINUSE'
+      ? new Error(
+          `the sandbox's DNS port ${host}:${options.port} is taken; set SANDBOX_DNS_PORT to a free one`,
+        )
+      : error;
+  });
 
   let closing: Promise<void> | undefined;
   return {

@@ -129,6 +129,12 @@ describe('the sandbox answers DNS for its domain orders', () => {
     expect(await resolver.resolve4('late.mysite.by')).toEqual(['192.0.2.45']);
   });
 
+  it('a second sandbox on a taken DNS port says which variable to change', async () => {
+    await expect(startSandbox({ port: 0, dns: { port } })).rejects.toThrow(
+      `the sandbox's DNS port 127.0.0.1:${port} is taken; set SANDBOX_DNS_PORT to a free one`,
+    );
+  });
+
   it('a TXT answer too large for UDP is truncated there and answered in full over TCP', async () => {
     const key = `v=DKIM1; k=rsa; p=${'A'.repeat(2400)}`;
     await api('POST', '/v1/domains/1006/dns/records/txt', { ttl: 300, host: 'big._domainkey', text: key });
