@@ -166,11 +166,11 @@ export class LiveChecks implements LiveCheckPort {
     const servers = await api.listNameServers(job.orderId).catch(() => undefined);
     if (signal.aborted) return;
     if (domain === undefined || servers === undefined) {
-      await this.edit(job, t('dnscheck:serversUnknown'));
+      await this.edit(job, `${job.html}\n\n${t('dnscheck:serversUnknown')}`);
       return;
     }
     if (servers.length === 0) {
-      await this.edit(job, t('dnscheck:noServers'));
+      await this.edit(job, `${job.html}\n\n${t('dnscheck:noServers')}`);
       return;
     }
     const expectations = await job.expect(domain);

@@ -251,9 +251,9 @@ describe('/dns <domain> check <host> <TYPE>', () => {
     });
     const first = sentWith(await h.send('/dns mysite.by check www A'), 'www.mysite.by');
     await h.liveChecks?.idle();
-    expect(String(editsOf(first.messageId).at(-1)?.payload.text)).toContain(
-      'Не удалось узнать NS-серверы домена',
-    );
+    const told = String(editsOf(first.messageId).at(-1)?.payload.text);
+    expect(told).toContain('Не удалось узнать NS-серверы домена');
+    expect(told).toContain('🔎 <b>www.mysite.by</b> A');
     sandbox.addFault({
       path: '/v1/domains/1006/dns/records',
       method: 'GET',
