@@ -116,6 +116,10 @@ const configSchema = z
       emptyAsUndefined,
       z.coerce.number({ error: 'must be seconds' }).int().min(2).max(600).default(30),
     ),
+    DNS_CHECK_PORT: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65_535).default(53),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeStartError, main } from './main.js';
 import { type KeptSandboxFiles, startKeptSandbox } from './sandbox/persist.js';
+import { SANDBOX_DNS_PORT } from './sandbox/server.js';
 
 /** What `npm run dev` prints about the sandbox it started. */
 export function describeDevSandbox(url: string, token: string, files: KeptSandboxFiles): string {
@@ -42,10 +43,16 @@ export async function dev(env: Record<string, string | undefined>): Promise<void
     ...(env.SANDBOX_HOST ? { host: env.SANDBOX_HOST } : {}),
     ...(env.SANDBOX_TOKEN ? { token: env.SANDBOX_TOKEN } : {}),
     ...(env.SANDBOX_LINK_BASE ? { linkBase: env.SANDBOX_LINK_BASE } : {}),
+    dns: { port: Number(env.SANDBOX_DNS_PORT || SANDBOX_DNS_PORT) },
   });
   process.stdout.write(describeDevSandbox(sandbox.url, sandbox.token, files));
-  // The watchers live in the sandbox's time: `POST /__sandbox/clock` moves it for them too.
-  await main({ ...env, PARTNER_API_URL: sandbox.url }, { watchersNow: () => sandboxInstant(sandbox.now()) });
+  // The watchers live in the sandbox's time: `POST /__sandbox/clock` moves it for them too. The
+  // live check asks the sandbox's DNS server, which stands in for every name server (so nothing
+  // beyond 127.0.0.1 is dialed, even for a domain whose name servers carry other addresses).
+  await main(
+    { ...env, PARTNER_API_URL: sandbox.url, DNS_CHECK_PORT: String(sandbox.dns?.port ?? SANDBOX_DNS_PORT) },
+    { watchersNow: () => sandboxInstant(sandbox.now()), dnsCheck: { everyServerAt: '127.0.0.1' } },
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -5,10 +5,12 @@ import type { Update } from 'telegraf/types';
 import { createApiFactory, PartnerTransport } from './api/index.js';
 import { loadTranslations } from './bot/i18n.js';
 import { createBot, registerCommandMenus } from './bot/index.js';
+import { LiveChecks } from './bot/live-check.js';
 import { errorForLog } from './bot/middlewares/errors.js';
 import { createNotificationSender } from './bot/notify-sender.js';
 import { installTelegramRetry } from './bot/telegram-retry.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createDnsProbe, type DnsProbeOptions } from './dns-check/probe.js';
 import { startBotServer } from './http-server.js';
 import { createLogger } from './logger.js';
 import { type AllowedUpdate, type LongPolling, startLongPolling } from './polling.js';
@@ -49,9 +51,10 @@ export async function main(
   env: Record<string, string | undefined> = process.env,
   /**
    * `watchersNow`: the watchers' clock. `npm run dev` hands in its sandbox's, so that moving the
-   * sandbox's clock brings invoices and domains near expiry for the bot too.
+   * sandbox's clock brings invoices and domains near expiry for the bot too. `dnsCheck`: where the
+   * live check asks (`npm run dev`: its sandbox's DNS server for every name server).
    */
-  options: { watchersNow?: () => Date } = {},
+  options: { watchersNow?: () => Date; dnsCheck?: Omit<DnsProbeOptions, 'port'> } = {},
 ): Promise<void> {
   const config = loadConfig(env);
   const logger = createLogger({
@@ -167,6 +170,14 @@ export async function main(
       })
     : undefined;
 
+  // The live check edits its messages after the update that made the change has ended: a Telegram
+  // client of its own, as the notification sender has.
+  const liveChecks = new LiveChecks({
+    probe: createDnsProbe({ port: config.DNS_CHECK_PORT, ...options.dnsCheck }),
+    telegram: new Telegram(config.BOT_TOKEN, { apiRoot: config.TELEGRAM_API_ROOT }),
+    logger,
+  });
+
   const { bot, drain } = createBot({
     botToken: config.BOT_TOKEN,
     telegramApiRoot: config.TELEGRAM_API_ROOT,
@@ -175,6 +186,7 @@ export async function main(
     translations,
     watches: watchers,
     dnsHistory,
+    liveChecks,
     logger,
     defaultLocale: config.DEFAULT_LOCALE,
     allowedUserIds: config.ALLOWED_USER_IDS,
@@ -228,6 +240,8 @@ export async function main(
     deadline.unref();
     await polling?.stop();
     await server.close();
+    // Live checks only ask and edit: they are cancelled, not waited for.
+    await liveChecks.stop();
     // A poll out on the provider is cut off (it writes nothing then); it is simply asked again later.
     watcherTransport?.interrupt();
     await watchers?.stop();

@@ -6,6 +6,7 @@ import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { DnsHistoryAccess } from './dns-history-record.js';
 import type { Translate } from './i18n.js';
+import type { LiveCheckPort } from './live-check.js';
 
 /** Scene state kept in the session; each scene narrows its own part. */
 export type SceneState = Scenes.SceneSessionData;
@@ -52,6 +53,8 @@ export interface BotContext extends Context {
   teamMember?: { name: string; role: Role } | undefined;
   /** The DNS change history of this chat's token (dns-history-record.ts); absent without one. */
   dnsHistory?: DnsHistoryAccess | undefined;
+  /** The live check after DNS changes (live-check.ts); undefined when the bot runs without one. */
+  liveChecks?: LiveCheckPort | undefined;
 }
 
 /**

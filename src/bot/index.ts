@@ -21,6 +21,7 @@ import type { BotContext, BotSession, WatchPort } from './context.js';
 import { createDnsHistoryAccess } from './dns-history-record.js';
 import { type Feature, registerFeatures } from './feature.js';
 import { LOCALES, pickLocale, type Translations } from './i18n.js';
+import type { LiveCheckPort } from './live-check.js';
 import { MENU_COMMANDS } from './menu.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
@@ -57,6 +58,8 @@ export interface BotDeps {
   watches?: WatchPort | undefined;
   /** The DNS change history behind `/dns <domain> history` and the Undo buttons. */
   dnsHistory?: DnsHistory | undefined;
+  /** The live check after DNS changes and on `/dns <domain> check` (absent: not offered). */
+  liveChecks?: LiveCheckPort | undefined;
 }
 
 export { MENU_COMMANDS };
@@ -123,6 +126,13 @@ export function createBot(deps: BotDeps): PartnerBot {
   bot.use(createMemberScenes());
   // Roles in groups bound by /team, before any scene, button or command sees the update.
   bot.use(createTeamGuard(deps));
+  if (deps.liveChecks) {
+    const { liveChecks } = deps;
+    bot.use((ctx, next) => {
+      ctx.liveChecks = liveChecks;
+      return next();
+    });
+  }
   bot.use(stage.middleware());
   bot.use(router.middleware());
   // The features' commands, in the order they were built (first match wins).

@@ -8,13 +8,13 @@
 
 import path from 'node:path';
 import { startKeptSandbox } from './persist.js';
-import type { SandboxOptions } from './server.js';
+import { SANDBOX_DNS_PORT, type SandboxOptions } from './server.js';
 
-function port(value: string | undefined): number {
-  if (value === undefined || value === '') return 8787;
+function port(value: string | undefined, key = 'SANDBOX_PORT', fallback = 8787): number {
+  if (value === undefined || value === '') return fallback;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0 || number > 65_535) {
-    throw new Error(`SANDBOX_PORT must be a port number, got "${value}"`);
+    throw new Error(`${key} must be a port number, got "${value}"`);
   }
   return number;
 }
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const options: SandboxOptions = {
     port: port(process.env.SANDBOX_PORT),
     host: process.env.SANDBOX_HOST || '127.0.0.1',
+    dns: { port: port(process.env.SANDBOX_DNS_PORT, 'SANDBOX_DNS_PORT', SANDBOX_DNS_PORT) },
   };
   const token = process.env.SANDBOX_TOKEN;
   if (token) options.token = token;
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
       : `  token: ${sandbox.token}  (kept in ${files.tokenFile}; send it in x-api-token or x-auth-token)`,
     ...(files.notice ? [`  ${files.notice}`] : []),
     `  data: ${files.dataFrom === 'kept' ? 'restored from' : 'the seed, kept in'} ${files.stateFile} (delete ${path.dirname(files.stateFile)} to start afresh)`,
+    `  DNS (UDP and TCP) on ${options.host}:${sandbox.dns?.port}: the authoritative server of the domain orders' zones; the bot's DNS_CHECK_PORT=${sandbox.dns?.port}`,
     `  every call needs ?version=1.0, e.g. ${sandbox.url}/v1/billing/currencies?version=1.0`,
     'Press Ctrl+C to stop.',
   ];

@@ -20,6 +20,7 @@ import {
   setClock,
 } from './control.js';
 import { formatDateTime } from './dates.js';
+import { type SandboxDns, startSandboxDns } from './dns-server.js';
 import { type Fault, FaultBook, type FaultRule, parseFaultRule } from './faults.js';
 import { renderLink } from './links.js';
 import { matchRoute } from './router.js';
@@ -28,6 +29,7 @@ import type { SandboxState } from './state.js';
 
 export type { CreatedInvoice, PaidInvoice } from './control.js';
 export { ControlError } from './control.js';
+export type { DnsQueryLog, SandboxDns } from './dns-server.js';
 export type { Fault, FaultRule } from './faults.js';
 
 export interface SandboxOptions {
@@ -43,6 +45,11 @@ export interface SandboxOptions {
   state?: SandboxState;
   /** Called with the data after every request that may have changed it (any method but GET). */
   onChange?: (state: SandboxState) => void;
+  /**
+   * Also answer DNS (UDP and TCP) as the authoritative server of the domain orders' zones, on this
+   * port (0 = a free one) and host (default the API's); absent = no DNS server.
+   */
+  dns?: { port?: number; host?: string };
 }
 
 export interface RecordedRequest {
@@ -78,9 +85,14 @@ export interface Sandbox {
   setClock(now: string): void;
   /** The sandbox's now, `DD.MM.YYYY HH:MM` in Minsk time. */
   now(): string;
-  /** Stops the server and ends every connection, hanging and keep-alive ones included. */
+  /** The DNS server, when `options.dns` asked for one. */
+  dns?: SandboxDns;
+  /** Stops the server (and the DNS server) and ends every connection, hanging and keep-alive ones included. */
   close(): Promise<void>;
 }
+
+/** The port of the sandbox's DNS server under `npm run sandbox` and `npm run dev`. */
+export const SANDBOX_DNS_PORT = 8753;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -424,6 +436,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${hostForUrl(host)}:${address.port}`;
   linkBase = (options.linkBase ?? url).replace(/\/+$/, '');
 
+  const dns = options.dns
+    ? await startSandboxDns(() => state, {
+        port: options.dns.port ?? 0,
+        host: options.dns.host ?? host,
+      }).catch((error: unknown) => {
+        server.close();
+        throw error;
+      })
+    : undefined;
+
   /** Runs an in-process control call and keeps the change, as after an HTTP one. */
   const changing = <T>(run: () => T): T => {
     const result = run();
@@ -449,6 +471,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       changing(() => setClock(state, now));
     },
     now: () => formatDateTime(sandboxNow(state)),
+    ...(dns ? { dns } : {}),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -456,7 +479,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         faults.clear();
         server.close(() => resolve());
         server.closeAllConnections();
-      });
+      }).then(() => dns?.close());
       return closing;
     },
   };

@@ -43,6 +43,7 @@ function run(args: string[], env: Record<string, string>): Run {
       TELEGRAM_API_ROOT: telegram.apiRoot,
       DATA_DIR: join(workDir, 'data'),
       SANDBOX_PORT: '0',
+      SANDBOX_DNS_PORT: '0',
       PORT: '0',
       ...env,
     },

@@ -16,6 +16,7 @@ import {
 } from '../../src/api/index.js';
 import { loadTranslations } from '../../src/bot/i18n.js';
 import { createBot } from '../../src/bot/index.js';
+import { LiveChecks, type LiveChecksOptions } from '../../src/bot/live-check.js';
 import { createNotificationSender } from '../../src/bot/notify-sender.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -85,6 +86,8 @@ export interface HarnessOptions {
    * its own: a test polls with `pollWatches()`, at the harness's clock (`now`).
    */
   watchers?: boolean;
+  /** The live check after DNS changes, editing through its own Telegram client (as main.ts wires it). */
+  liveCheck?: Omit<LiveChecksOptions, 'telegram' | 'logger'>;
 }
 const BOT_INFO = {
   id: 7_000_000_001,
@@ -122,6 +125,8 @@ export class BotHarness {
   watchStore: WatchStore | undefined;
   historyStore!: DnsHistoryStore;
   watchers: Watchers | undefined;
+  /** The live checks, with `{ liveCheck }` (a test waits for them with `idle()`). */
+  liveChecks: LiveChecks | undefined;
   /** The watchers' clock; a test moves it (quiet hours, reminders). */
   now: Date | undefined;
   bot!: ReturnType<typeof createBot>['bot'];
@@ -209,6 +214,13 @@ export class BotHarness {
         now: () => this.now ?? new Date(),
       });
     }
+    if (this.options.liveCheck) {
+      this.liveChecks = new LiveChecks({
+        ...this.options.liveCheck,
+        telegram: new Telegram(this.botToken, { apiRoot: `http://127.0.0.1:${port}` }),
+        logger,
+      });
+    }
     this.bot = createBot({
       botToken: this.botToken,
       telegramApiRoot: `http://127.0.0.1:${port}`,
@@ -219,6 +231,7 @@ export class BotHarness {
       defaultLocale: this.options.defaultLocale ?? 'ru',
       watches: this.watchers,
       dnsHistory: createDnsHistory({ store: this.historyStore, keyring: this.keyring }),
+      liveChecks: this.liveChecks,
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     }).bot;
@@ -379,6 +392,7 @@ export class BotHarness {
       () => undefined,
       (error: unknown) => error,
     );
+    await this.liveChecks?.stop();
     HARNESSES.delete(this.botToken);
     if (HARNESSES.size === 0) {
       spy?.mockRestore();

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       NOTIFY_INTERVAL_S: 300,
       NOTIFY_CALLS_PER_S: 20,
       NOTIFY_JOB_LOCK_S: 30,
+      DNS_CHECK_PORT: 53,
     });
   });
 
@@ -119,6 +120,7 @@ describe('loadConfig', () => {
       ALLOWED_USER_IDS: ' 1, 22 ,333',
       DEFAULT_LOCALE: 'en',
       LOG_LEVEL: 'silent',
+      DNS_CHECK_PORT: '8753',
     });
     expect(config).toMatchObject({
       TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',
@@ -131,6 +133,7 @@ describe('loadConfig', () => {
       PORT: 0,
       DEFAULT_LOCALE: 'en',
       LOG_LEVEL: 'silent',
+      DNS_CHECK_PORT: 8753,
     });
     expect(config.ALLOWED_USER_IDS).toEqual(new Set([1, 22, 333]));
   });

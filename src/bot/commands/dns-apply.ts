@@ -6,6 +6,7 @@ import { joinLinesWithin } from '../../core/text.js';
 import type { BotContext } from '../context.js';
 import { recordDnsChange, undoButtons } from '../dns-history-record.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
+import { checkChangeLive } from '../live-check.js';
 import { describeError } from '../middlewares/errors.js';
 import { describeRecord } from '../views/dns.js';
 
@@ -78,9 +79,13 @@ export async function applyWithProgress(
   const report = [ctx.t('dns:applied', { ok: applied.length, total })];
   if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
   const entry = await recordDnsChange(ctx, orderId, kind, { records: applied });
-  await ctx.reply(joinLinesWithin(report, 4000), {
-    parse_mode: 'HTML',
-    ...(entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : {}),
+  const html = joinLinesWithin(report, 4000);
+  const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
+  const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+  // The report turns ✅ when the name servers answer with what was accepted.
+  await checkChangeLive(ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
+    added: applied.filter((c) => c.op === 'add').map((c) => c.record),
+    removed: applied.filter((c) => c.op === 'delete').map((c) => c.record),
   });
   return { applied, failed: failures.length, total };
 }

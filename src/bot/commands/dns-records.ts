@@ -8,6 +8,7 @@ import { type BotContext, UserInputError } from '../context.js';
 import { recordDnsChange, undoButtons } from '../dns-history-record.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
+import { checkChangeLive } from '../live-check.js';
 import type { PagedLists } from '../paged-list.js';
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { announce } from '../team-announce.js';
@@ -100,11 +101,12 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
         ),
       ],
     ];
-    await ctx.reply(ctx.t('dns:added', { record: shown }), {
-      parse_mode: 'HTML',
-      ...Markup.inlineKeyboard(rows.filter((row) => row.length > 0)),
-    });
+    const html = ctx.t('dns:added', { record: shown });
+    const keyboard = Markup.inlineKeyboard(rows.filter((row) => row.length > 0));
+    const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+    // Both adds (one line and the guided form) end here, right after the add call succeeded.
     await announce(ctx, 'dnsAdded', { record: shown, orderId });
+    await checkChangeLive(ctx, sent, { html, keyboard: keyboard.reply_markup }, orderId, { added: [record] });
   };
   return { showRecords, showAdded };
 }
@@ -169,11 +171,13 @@ export function createDnsRecords(deps: {
     const record = parseListedRecord(listed);
     const entry =
       record && (await recordDnsChange(ctx, orderId, 'delete', { records: [{ op: 'delete', record }] }));
-    await ctx.reply(
-      ctx.t('dns:deleted', { id: recordId }),
-      entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : {},
-    );
+    const text = ctx.t('dns:deleted', { id: recordId });
+    const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
+    const sent = await ctx.reply(text, keyboard ?? {});
     await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
+    await checkChangeLive(ctx, sent, { html: escapeHtml(text), keyboard: keyboard?.reply_markup }, orderId, {
+      removed: record ? [record] : [],
+    });
     await showRecords(ctx, orderId);
   });
 

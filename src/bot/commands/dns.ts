@@ -10,6 +10,7 @@ import { createAwaitInputScene, type InputHandler } from '../scenes/await-input.
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { renderLink } from '../views/billing.js';
 import { commandWords } from './arguments.js';
+import { checkOnDemand } from './dns-check.js';
 import { resolveDomainOrder } from './dns-domain.js';
 import { createDnsHistoryScreens } from './dns-history.js';
 import { createDnsNameServers } from './dns-name-servers.js';
@@ -111,6 +112,7 @@ export function createDnsFeature(deps: {
     if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
     if (action === 'history') return history.showHistory(ctx, ref);
     if (action === 'preset' || action === 'presets') return presets.choose(ctx, ref);
+    if (action === 'check') return checkOnDemand(ctx, ref, words.slice(2));
     throw new UserInputError('dns:badAction', { usageKey: 'dns:usage' });
   });
 
