@@ -210,3 +210,17 @@ export function matchDomainList(
   }
   return { orderIds, unknown };
 }
+
+/** A bulk change being put together; kept in the session (so it survives a restart) until Apply. */
+export interface BulkDraft {
+  /** Ties the buttons to this bulk; a button of an older one finds none. */
+  nonce: string;
+  /** Picking domains, then waiting for the change, then the preview waiting for Apply. */
+  stage: 'domains' | 'change' | 'preview';
+  /** The chosen domain orders (at most MAX_BULK_DOMAINS). */
+  orderIds: number[];
+  change?: BulkChange | undefined;
+  plans?: BulkDomainPlan[] | undefined;
+  /** The open question (the picker, or "what to do?"), whose buttons go once it is answered. */
+  questionMessageId?: number | undefined;
+}

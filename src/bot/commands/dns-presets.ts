@@ -30,8 +30,13 @@ const PARAM_PURPOSE = 'dnsPresetParam';
  * skipped; /cancel leaves) → a preview (add / replace / keep) → Apply under the delete limit, with
  * one progress message and a report; the accepted changes go to the history as one group.
  */
-export function createDnsPresets(deps: { router: CallbackRegistrar; showRecords: ShowRecords }) {
-  const { router, showRecords } = deps;
+export function createDnsPresets(deps: {
+  router: CallbackRegistrar;
+  showRecords: ShowRecords;
+  /** Takes a bulk's preset once its parameters are answered (the draft's `bulk` is set). */
+  presetForBulk: (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => Promise<void>;
+}) {
+  const { router, showRecords, presetForBulk } = deps;
 
   const choose = async (ctx: BotContext, ref: DomainRef) => {
     const rows = PRESET_IDS.map((id) => [
@@ -54,7 +59,8 @@ export function createDnsPresets(deps: { router: CallbackRegistrar; showRecords:
   const next = async (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => {
     const { params } = presetOf(draft.presetId);
     const param = params[draft.asked];
-    if (param === undefined) return preview(ctx, draft);
+    if (param === undefined)
+      return draft.bulk === undefined ? preview(ctx, draft) : presetForBulk(ctx, draft);
     ctx.session.dnsPreset = draft;
     await ctx.scene.enter(
       AWAIT_INPUT_SCENE,
@@ -216,5 +222,7 @@ export function createDnsPresets(deps: { router: CallbackRegistrar; showRecords:
     { selfAnswer: true },
   );
 
-  return { choose, inputHandlers: { [PARAM_PURPOSE]: answerParam } };
+  /** Asks a preset's parameters one by one (the same questions for a bulk, `draft.bulk` set). */
+  const askParams = next;
+  return { choose, askParams, inputHandlers: { [PARAM_PURPOSE]: answerParam } };
 }
