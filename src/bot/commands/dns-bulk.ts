@@ -34,6 +34,7 @@ import {
 } from '../views/dns-bulk.js';
 import { presetName } from '../views/dns-presets.js';
 import { applyChanges, describeFailure } from './dns-apply.js';
+import { dropButtons } from './dns-presets.js';
 
 /** The await-input purposes: a pasted list of domains, then the change line. */
 const DOMAINS_PURPOSE = 'dnsBulkDomains';
@@ -114,13 +115,7 @@ export function createDnsBulk(deps: {
     ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose, orderId: 0 } satisfies AwaitedInput, true);
 
   /** The question answered another way (a list typed, a line sent): its buttons go. */
-  const settleQuestion = async (ctx: BotContext, draft: BulkDraft) => {
-    const chatId = ctx.chat?.id;
-    if (draft.questionMessageId === undefined || chatId === undefined) return;
-    await ctx.telegram
-      .editMessageReplyMarkup(chatId, draft.questionMessageId, undefined, undefined)
-      .catch(() => undefined);
-  };
+  const settleQuestion = (ctx: BotContext, draft: BulkDraft) => dropButtons(ctx, draft.questionMessageId);
 
   const start = async (ctx: BotContext) => {
     const orders = await domainOrders(ctx, true);

@@ -22,6 +22,16 @@ import { applyWithProgress, askForce } from './dns-apply.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 import type { ShowRecords } from './dns-records.js';
 
+/**
+ * Removes the buttons of an earlier question of the bot's (its id kept in a draft) once it is
+ * answered another way, by typing: no live button is left behind. Never fails the answer.
+ */
+export async function dropButtons(ctx: BotContext, messageId: number | undefined): Promise<void> {
+  const chatId = ctx.chat?.id;
+  if (messageId === undefined || chatId === undefined) return;
+  await ctx.telegram.editMessageReplyMarkup(chatId, messageId, undefined, undefined).catch(() => undefined);
+}
+
 /** The await-input purpose of a preset's parameter answer. */
 const PARAM_PURPOSE = 'dnsPresetParam';
 
@@ -90,13 +100,7 @@ export function createDnsPresets(deps: {
   };
 
   /** The question is answered: its Skip button goes, so no live button is left behind. */
-  const settleQuestion = async (ctx: BotContext, draft: PresetDraft) => {
-    const chatId = ctx.chat?.id;
-    if (draft.questionMessageId === undefined || chatId === undefined) return;
-    await ctx.telegram
-      .editMessageReplyMarkup(chatId, draft.questionMessageId, undefined, undefined)
-      .catch(() => undefined);
-  };
+  const settleQuestion = (ctx: BotContext, draft: PresetDraft) => dropButtons(ctx, draft.questionMessageId);
 
   const preview = async (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => {
     const ref = await refOfOrder(ctx, draft.orderId);
