@@ -239,9 +239,33 @@ describe('/dns bulk', () => {
     expect(await listedValues(big.orderId)).toHaveLength(6);
   });
 
+  it('picks all, turns pages keeping the choice, clears all; a stale picker button says so', async () => {
+    await domains('bulk-pages', 11);
+    const picker = await h.send('/dns bulk');
+    const total = Number(/Выбрано: 0 из (\d+)/.exec(lastText(picker))?.[1]);
+    expect(total).toBeGreaterThan(10);
+    expect(lastText(picker)).toContain('стр. 1 из');
+    const picked = await h.press(buttonData(picker, 'Выбрать все'));
+    expect(lastText(picked)).toContain(`Выбрано: ${total} из ${total}`);
+    expect(buttons(picked).map((b) => b.text)).toContain(`Готово (${total})`);
+    const second = await h.press(buttonData(picked, 'стр. 2 ▶'));
+    expect(lastText(second)).toContain('стр. 2 из');
+    const domainButtons = buttons(second).filter((b) => b.callback_data?.startsWith('1:Bt:'));
+    expect(domainButtons.length).toBeGreaterThan(0);
+    expect(domainButtons.every((b) => b.text.startsWith('✅ '))).toBe(true);
+    const cleared = await h.press(buttonData(second, 'Снять все'));
+    expect(lastText(cleared)).toContain(`Выбрано: 0 из ${total}`);
+    expect(buttons(cleared).some((b) => b.text.startsWith('✅ '))).toBe(false);
+    // A new /dns bulk makes the old picker's buttons stale.
+    await h.send('/dns bulk');
+    expect(toast(await h.press(buttonData(cleared, 'Выбрать все')))).toContain('устарело');
+  });
+
   it('speaks English to an English chat', async () => {
     const [a] = await domains('bulk-en', 1);
     if (!a) throw new Error('no domain');
+    expect(lastText(await h.send('/help', en))).toContain('/dns bulk');
+    expect(lastText(await h.send('/help'))).toContain('/dns bulk');
     const picker = await h.send('/dns bulk', en);
     expect(lastText(picker)).toContain('Bulk DNS change');
     const ask = await h.press(buttonData(await h.press(buttonData(picker, a.domain), en), 'Done (1)'), en);

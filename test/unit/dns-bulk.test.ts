@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadTranslations } from '../../src/bot/i18n.js';
+import { type BulkOutcome, renderBulkPreview, renderBulkReport } from '../../src/bot/views/dns-bulk.js';
 import {
   type BulkChange,
   type BulkDomainPlan,
   countOverLimit,
   decideBulk,
   globMatches,
+  MAX_BULK_DOMAINS,
   matchDomainList,
   parseBulkLine,
   planBulkDomain,
@@ -206,5 +209,65 @@ describe('bulk plans for any zones and change (properties)', () => {
         expect(plan.add).toEqual([]);
       }),
     );
+  });
+});
+
+// ---- the preview and the report stay within a message ---------------------------------------------
+
+describe('bulk preview and report texts', () => {
+  const translations = loadTranslations();
+  const many = (n: number): BulkDomainPlan[] =>
+    Array.from({ length: n }, (_, i) => ({
+      orderId: i + 1,
+      domain: `${'очень-длинное-имя-домена-'.repeat(2)}${i}.бел`,
+      add: [],
+      remove: listed(Array.from({ length: 4 }, () => txt(`v=spf1 include:_spf.${'x'.repeat(200)}.by ~all`))),
+      existing: i % 3 === 0 ? 10 : 3,
+      ...(i % 5 === 0 ? { skip: 'noMatch' as const } : {}),
+    }));
+  const change: BulkChange = {
+    kind: 'delete',
+    match: { type: 'TXT', host: '@', value: `v=spf1*${'y'.repeat(500)}` },
+  };
+
+  it('summarizes beyond the first domains and keeps the totals, within 4096 characters, in both languages', () => {
+    for (const locale of ['ru', 'en'] as const) {
+      const t = translations.forLocale(locale);
+      const plans = many(MAX_BULK_DOMAINS);
+      const text = renderBulkPreview(t, change, plans, decideBulk(plans, { force: false }));
+      expect(text.length).toBeLessThanOrEqual(4096);
+      expect(text).toContain(locale === 'ru' ? 'Итого: изменю доменов' : 'In all: domains to change');
+      expect(text).toContain(
+        locale === 'ru' ? 'Доменов сверх лимита удаления' : 'Domains over the delete limit',
+      );
+      expect(text).not.toContain('{{');
+      expect(text).toContain(locale === 'ru' ? 'и ещё доменов: 70' : 'and 70 more domains');
+      const outcomes: BulkOutcome[] = plans.map((p, i) =>
+        i % 2 === 0
+          ? {
+              domain: p.domain,
+              state: 'failed',
+              ok: 0,
+              total: 3,
+              failures: ['x'.repeat(300), 'y'.repeat(300)],
+            }
+          : { domain: p.domain, state: 'skipped', reason: 'limit' },
+      );
+      const report = renderBulkReport(t, change, outcomes);
+      expect(report.length).toBeLessThanOrEqual(4096);
+      expect(report).not.toContain('{{');
+    }
+  });
+
+  it('names each domain of a small bulk with what it gets or why it is skipped', () => {
+    const t = translations.forLocale('ru');
+    const plans: BulkDomainPlan[] = [
+      { orderId: 1, domain: 'a.by', add: [txt('v=spf1 -all')], remove: [], existing: 2 },
+      { orderId: 2, domain: 'xn--e1afmkfd.xn--90ais', add: [], remove: [], existing: 2, skip: 'present' },
+    ];
+    const add: BulkChange = { kind: 'add', record: txt('v=spf1 -all') };
+    const text = renderBulkPreview(t, add, plans, decideBulk(plans, { force: false }));
+    expect(text).toContain('• a.by: +1');
+    expect(text).toContain('• пример.бел: пропущу — уже есть');
   });
 });
