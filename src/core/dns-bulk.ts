@@ -115,8 +115,11 @@ export function recordMatches(match: RecordMatch, record: DnsRecordData): boolea
   );
 }
 
-/** Why a domain gets no change: the record is there already, nothing matched, the preset does not fit. */
-export type BulkSkip = 'present' | 'noMatch' | 'notFit';
+/**
+ * Why a domain gets no change: the record is there already, nothing matched, the preset does not
+ * fit, or the provider did not list the domain's records (nothing can be planned without them).
+ */
+export type BulkSkip = 'present' | 'noMatch' | 'notFit' | 'unlisted';
 
 /** One domain's part of a bulk: what it would add and delete (or why nothing), for the preview and Apply. */
 export interface BulkDomainPlan {

@@ -155,6 +155,19 @@ describe('/dns bulk', () => {
     expect(lastText(ask)).toContain('Выбрано: 3');
 
     expect(lastText(await h.send('del TXT @'))).toContain('Не хватает значения');
+    // The provider refuses to list one domain: that domain is skipped with its reason, not the bulk.
+    h.sandbox.addFault({
+      method: 'GET',
+      path: `/v1/domains/${c.orderId}/dns/records`,
+      fault: { kind: 'status', status: 400, body: '{"message":"Домен на модерации"}' },
+    });
+    const refused = await h.send('del TXT @ v=spf1*');
+    expect(lastText(refused)).toContain(`• ${c.domain}: пропущу — не удалось получить записи:`);
+    expect(lastText(refused)).toContain('Домен на модерации');
+    expect(lastText(refused)).toContain(`• ${a.domain}: −1`);
+    await h.press(buttonData(refused, 'Нет'));
+    await h.send('/dns bulk');
+    await h.send(`${a.domain}, ${b.domain}\n${c.domain}`);
     const preview = await h.send('del TXT @ v=spf1*');
     const text = lastText(preview);
     expect(text).toContain(`• ${a.domain}: −1`);

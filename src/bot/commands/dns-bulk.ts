@@ -3,6 +3,7 @@ import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import {
   type BulkChange,
+  type BulkDomainPlan,
   type BulkDraft,
   countOverLimit,
   decideBulk,
@@ -22,6 +23,7 @@ import { recordDnsChange } from '../dns-history-record.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
 import { inRows } from '../keyboards/list.js';
+import { describeError } from '../middlewares/errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../scenes/await-input.js';
 import { announce } from '../team-announce.js';
 import { fieldName } from '../views/dns.js';
@@ -293,11 +295,20 @@ export function createDnsBulk(deps: {
     const orders = new Map(await domainOrders(ctx));
     const preset =
       change.kind === 'preset' && isPresetId(change.presetId) ? presetOf(change.presetId) : undefined;
-    const plans = [];
+    const plans: BulkDomainPlan[] = [];
+    const unlisted = new Map<number, string>();
     for (const orderId of draft.orderIds) {
       const domain = orders.get(orderId);
       if (domain === undefined) continue;
-      const listed = await api.listDnsRecords(orderId);
+      // One domain the provider does not list is skipped with its reason, not the whole bulk.
+      const listed = await api.listDnsRecords(orderId).catch((error: unknown) => {
+        unlisted.set(orderId, describeError(error, ctx.t) ?? '');
+        return undefined;
+      });
+      if (listed === undefined) {
+        plans.push({ orderId, domain, add: [], remove: [], existing: 0, skip: 'unlisted' as const });
+        continue;
+      }
       const current = listed.flatMap((l) => {
         const record = parseListedRecord(l);
         return record ? [{ id: l.record_id, record }] : [];
@@ -305,7 +316,7 @@ export function createDnsBulk(deps: {
       plans.push(planBulkDomain({ orderId, domain }, change, current, preset, listed.length));
     }
     const decisions = decideBulk(plans, { force: false });
-    const text = renderBulkPreview(ctx.t, change, plans, decisions);
+    const text = renderBulkPreview(ctx.t, change, plans, decisions, unlisted);
     const needsChange = decideBulk(plans, { force: true }).some((d) => 'changes' in d);
     if (!needsChange) {
       ctx.session.dnsBulk = undefined;

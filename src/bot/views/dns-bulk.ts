@@ -50,6 +50,8 @@ export function renderBulkPreview(
   plans: readonly BulkDomainPlan[],
   /** `decideBulk(plans, { force: false })`: what Apply would do, by the one gate. */
   decisions: readonly BulkDecision[],
+  /** Why the provider did not list a domain's records, by order id (HTML-safe). */
+  unlisted: ReadonlyMap<number, string> = new Map(),
 ): string {
   const skipOf = (i: number) => {
     const d = decisions[i];
@@ -62,6 +64,7 @@ export function renderBulkPreview(
         domain: name(plan.domain),
         count: plan.remove.length,
         existing: plan.existing,
+        reason: unlisted.get(plan.orderId) ?? '',
       });
     const changes = [
       ...(plan.add.length > 0 ? [t('dnsbulk:rowAdd', { count: plan.add.length })] : []),
