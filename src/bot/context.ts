@@ -1,5 +1,6 @@
 import type { Context, Scenes } from 'telegraf';
 import type { NameServerInput, PartnerApi } from '../api/index.js';
+import type { BulkDraft } from '../core/dns-bulk.js';
 import type { ImportPlan } from '../core/dns-plan.js';
 import type { PresetDraft } from '../core/dns-preset-plan.js';
 import type { Role } from '../core/team.js';
@@ -26,6 +27,8 @@ export interface BotSession extends Scenes.SceneSession<SceneState> {
   dnsImport?: ImportPlan | undefined;
   /** A DNS preset while its parameters are asked, then its plan until Apply (single use). */
   dnsPreset?: PresetDraft | undefined;
+  /** `/dns bulk`: the chosen domains, the change, then the per-domain plans until Apply (single use). */
+  dnsBulk?: BulkDraft | undefined;
   /** Custom name servers until their Yes button. */
   nsPending?: PendingNameServers | undefined;
   /** In groups: each member's open form, by user id (middlewares/member-scenes.ts). */

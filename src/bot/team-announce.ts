@@ -9,6 +9,7 @@ export type Announcement =
   | 'dnsDeleted'
   | 'zoneImported'
   | 'presetApplied'
+  | 'bulkApplied'
   | 'nsSet'
   | 'nsDeleted'
   | 'dnsUndone'

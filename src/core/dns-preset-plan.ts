@@ -108,6 +108,8 @@ export interface PresetDraft {
   /** The question with a Skip button, whose button goes once it is answered. */
   questionMessageId?: number | undefined;
   plan?: PresetPlan | undefined;
+  /** Set when the preset is the change of a bulk (`/dns bulk`, that bulk's nonce): no plan here. */
+  bulk?: string | undefined;
 }
 
 /** The same record whatever its ttl: a preset's MX at 300 s is not replaced by one at 3600 s. */

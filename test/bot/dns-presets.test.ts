@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { listedValues as dnsListed, writesSince as dnsWritesSince, toast } from '../helpers/dns-stories.js';
 import { orderTestDomain } from '../helpers/fixtures.js';
 
 /*
@@ -24,16 +25,8 @@ beforeEach(async () => {
 });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
-const listedValues = async (orderId: number) =>
-  (await h.api().listDnsRecords(orderId)).map((r) => `${r.type} ${r.value}`).sort();
-/** The provider's writes since `from` (a count of its requests), ids and order kept. */
-const writesSince = (from: number) =>
-  h.sandbox.requests
-    .slice(from)
-    .filter((r) => r.method !== 'GET')
-    .map((r) => `${r.method} ${r.path}`);
-const toast = (calls: BotCall[]) =>
-  String(calls.find((c) => c.method === 'answerCallbackQuery')?.payload.text ?? '');
+const listedValues = (orderId: number) => dnsListed(h, orderId);
+const writesSince = (from: number) => dnsWritesSince(h, from);
 
 describe('/dns <domain> preset', () => {
   it('Google Workspace: asks the code, previews add / replace / keep, applies with one progress message, reports', async () => {

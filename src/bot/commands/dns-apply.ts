@@ -38,6 +38,48 @@ export async function askForce(
   });
 }
 
+/** One change the provider refused, with its reason in the chat's language (HTML-safe). */
+export interface ApplyFailure {
+  change: PlannedChange;
+  reason: string;
+}
+
+/**
+ * The per-change core of every apply: makes the changes one call at a time, in order, and says
+ * after each how many are done (`onProgress`). A failed change does not stop the others. Sends no
+ * message and records nothing: the caller reports and records (one domain, or a whole bulk).
+ */
+export async function applyChanges(
+  ctx: BotContext,
+  orderId: number,
+  changes: readonly PlannedChange[],
+  onProgress?: (done: number) => Promise<void>,
+): Promise<{ applied: AppliedChange[]; failures: ApplyFailure[] }> {
+  const api = await ctx.partnerApi();
+  const applied: AppliedChange[] = [];
+  const failures: ApplyFailure[] = [];
+  for (const [index, change] of changes.entries()) {
+    try {
+      if (change.op === 'add') await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
+      else {
+        const kind = dnsRecordKindOf(change.record.type);
+        if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
+      }
+      applied.push({ op: change.op, record: change.record });
+    } catch (error) {
+      failures.push({ change, reason: describeError(error, ctx.t) ?? '' });
+    }
+    await onProgress?.(index + 1);
+  }
+  return { applied, failures };
+}
+
+/** A failed change as a report line: `+ TXT @ … — the provider's reason`. */
+export function describeFailure(ctx: BotContext, failure: ApplyFailure): string {
+  const sign = failure.change.op === 'add' ? '+' : '−';
+  return `${sign} ${describeRecord(ctx.t, failure.change.record)} — ${failure.reason}`;
+}
+
 /**
  * Makes the changes one call at a time with ONE progress message edited in place, records the
  * accepted ones in the DNS history as one entry of `kind` (undone together), then replies with a
@@ -50,34 +92,27 @@ export async function applyWithProgress(
   changes: readonly PlannedChange[],
   kind: Extract<HistoryKind, 'import' | 'preset' | 'bulk'>,
 ): Promise<ApplyOutcome> {
-  const api = await ctx.partnerApi();
   const total = changes.length;
   const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
-  const applied: AppliedChange[] = [];
-  const failures: string[] = [];
-  for (const [index, change] of changes.entries()) {
-    const sign = change.op === 'add' ? '+' : '−';
-    try {
-      if (change.op === 'add') await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
-      else {
-        const kind = dnsRecordKindOf(change.record.type);
-        if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
-      }
-      applied.push({ op: change.op, record: change.record });
-    } catch (error) {
-      failures.push(`${sign} ${describeRecord(ctx.t, change.record)} — ${describeError(error, ctx.t) ?? ''}`);
-    }
-    await ctx.telegram
+  const { applied, failures } = await applyChanges(ctx, orderId, changes, (done) =>
+    ctx.telegram
       .editMessageText(
         progress.chat.id,
         progress.message_id,
         undefined,
-        ctx.t('dns:applying', { done: index + 1, total }),
+        ctx.t('dns:applying', { done, total }),
       )
-      .catch(() => undefined);
-  }
+      .then(
+        () => undefined,
+        () => undefined,
+      ),
+  );
   const report = [ctx.t('dns:applied', { ok: applied.length, total })];
-  if (failures.length > 0) report.push(ctx.t('dns:applyFailures', { count: failures.length }), ...failures);
+  if (failures.length > 0)
+    report.push(
+      ctx.t('dns:applyFailures', { count: failures.length }),
+      ...failures.map((f) => describeFailure(ctx, f)),
+    );
   const entry = await recordDnsChange(ctx, orderId, kind, { records: applied });
   const html = joinLinesWithin(report, 4000);
   const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;

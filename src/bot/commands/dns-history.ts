@@ -1,13 +1,7 @@
 import { Markup } from 'telegraf';
-import { dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../api/index.js';
-import {
-  type HistoryChange,
-  type HistoryEntry,
-  planUndo,
-  type RecordChange,
-  type UndoResult,
-} from '../../core/dns-history.js';
-import type { ListedRecord } from '../../core/dns-plan.js';
+import type { PartnerApi } from '../../api/index.js';
+import { type HistoryChange, type HistoryEntry, planUndo, type UndoResult } from '../../core/dns-history.js';
+import type { ListedRecord, PlannedChange } from '../../core/dns-plan.js';
 import { parseListedRecord } from '../../core/dns-records.js';
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
@@ -15,16 +9,16 @@ import { type BotContext, UserInputError } from '../context.js';
 import { undoButtons } from '../dns-history-record.js';
 import type { CallbackRegistrar } from '../feature.js';
 import { encodeCallback } from '../keyboards/callback-data.js';
-import { describeError } from '../middlewares/errors.js';
+import { checkChangeLive } from '../live-check.js';
 import type { PagedLists } from '../paged-list.js';
 import { announce } from '../team-announce.js';
-import { describeRecord } from '../views/dns.js';
 import {
   renderHistoryEntry,
   renderUndoPreview,
   renderUndoRefusal,
   renderUndoReport,
 } from '../views/dns-history.js';
+import { applyChanges, describeFailure } from './dns-apply.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 
 /** How many of the latest changes `/dns <domain> history` shows. */
@@ -146,36 +140,28 @@ export function createDnsHistoryScreens(deps: {
           );
         done = result.change;
       } else {
-        const changed: RecordChange[] = [];
+        // The same calls as every multi-record apply (deletions first), no message of their own.
         const { remove, add } = result.plan;
-        total = remove.length + add.length;
-        const step = async (change: RecordChange, call: () => Promise<void>) => {
-          try {
-            await call();
-            changed.push(change);
-          } catch (error) {
-            const sign = change.op === 'add' ? '+' : '−';
-            failures.push(
-              `${sign} ${describeRecord(ctx.t, change.record)} — ${describeError(error, ctx.t) ?? ''}`,
-            );
-          }
-        };
-        for (const r of remove) {
-          await step({ op: 'delete', record: r.record }, async () => {
-            const kind = dnsRecordKindOf(r.record.type);
-            if (kind) await api.deleteDnsRecord(orderId, kind, r.id);
-          });
-        }
-        for (const record of add) {
-          await step({ op: 'add', record }, () => api.addDnsRecord(orderId, toDnsRecordBody(record)));
-        }
-        done = { records: changed };
+        const changes: PlannedChange[] = [
+          ...remove.map((r) => ({ op: 'delete' as const, id: r.id, record: r.record })),
+          ...add.map((record) => ({ op: 'add' as const, record })),
+        ];
+        total = changes.length;
+        const outcome = await applyChanges(ctx, orderId, changes);
+        failures.push(...outcome.failures.map((failure) => describeFailure(ctx, failure)));
+        done = { records: outcome.applied };
       }
       const undo = await ctx.dnsHistory?.record(orderId, 'undo', done, entry.id);
-      await ctx.reply(renderUndoReport(ctx.t, done, total, failures), {
-        parse_mode: 'HTML',
-        ...(undo ? Markup.inlineKeyboard([undoButtons(ctx, orderId, undo)]) : {}),
-      });
+      const html = renderUndoReport(ctx.t, done, total, failures);
+      const keyboard = undo ? Markup.inlineKeyboard([undoButtons(ctx, orderId, undo)]) : undefined;
+      const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+      // The report turns ✅ when the name servers answer with the records as the undo left them.
+      if ('records' in done) {
+        await checkChangeLive(ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
+          added: done.records.filter((c) => c.op === 'add').map((c) => c.record),
+          removed: done.records.filter((c) => c.op === 'delete').map((c) => c.record),
+        });
+      }
       await announce(ctx, 'dnsUndone', {
         orderId,
         kind: ctx.t(`dnshistory:kind.${entry.kind}`),

@@ -22,6 +22,16 @@ import { applyWithProgress, askForce } from './dns-apply.js';
 import { type DomainRef, refOfOrder } from './dns-domain.js';
 import type { ShowRecords } from './dns-records.js';
 
+/**
+ * Removes the buttons of an earlier question of the bot's (its id kept in a draft) once it is
+ * answered another way, by typing: no live button is left behind. Never fails the answer.
+ */
+export async function dropButtons(ctx: BotContext, messageId: number | undefined): Promise<void> {
+  const chatId = ctx.chat?.id;
+  if (messageId === undefined || chatId === undefined) return;
+  await ctx.telegram.editMessageReplyMarkup(chatId, messageId, undefined, undefined).catch(() => undefined);
+}
+
 /** The await-input purpose of a preset's parameter answer. */
 const PARAM_PURPOSE = 'dnsPresetParam';
 
@@ -30,8 +40,13 @@ const PARAM_PURPOSE = 'dnsPresetParam';
  * skipped; /cancel leaves) → a preview (add / replace / keep) → Apply under the delete limit, with
  * one progress message and a report; the accepted changes go to the history as one group.
  */
-export function createDnsPresets(deps: { router: CallbackRegistrar; showRecords: ShowRecords }) {
-  const { router, showRecords } = deps;
+export function createDnsPresets(deps: {
+  router: CallbackRegistrar;
+  showRecords: ShowRecords;
+  /** Takes a bulk's preset once its parameters are answered (the draft's `bulk` is set). */
+  presetForBulk: (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => Promise<void>;
+}) {
+  const { router, showRecords, presetForBulk } = deps;
 
   const choose = async (ctx: BotContext, ref: DomainRef) => {
     const rows = PRESET_IDS.map((id) => [
@@ -54,7 +69,8 @@ export function createDnsPresets(deps: { router: CallbackRegistrar; showRecords:
   const next = async (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => {
     const { params } = presetOf(draft.presetId);
     const param = params[draft.asked];
-    if (param === undefined) return preview(ctx, draft);
+    if (param === undefined)
+      return draft.bulk === undefined ? preview(ctx, draft) : presetForBulk(ctx, draft);
     ctx.session.dnsPreset = draft;
     await ctx.scene.enter(
       AWAIT_INPUT_SCENE,
@@ -84,13 +100,7 @@ export function createDnsPresets(deps: { router: CallbackRegistrar; showRecords:
   };
 
   /** The question is answered: its Skip button goes, so no live button is left behind. */
-  const settleQuestion = async (ctx: BotContext, draft: PresetDraft) => {
-    const chatId = ctx.chat?.id;
-    if (draft.questionMessageId === undefined || chatId === undefined) return;
-    await ctx.telegram
-      .editMessageReplyMarkup(chatId, draft.questionMessageId, undefined, undefined)
-      .catch(() => undefined);
-  };
+  const settleQuestion = (ctx: BotContext, draft: PresetDraft) => dropButtons(ctx, draft.questionMessageId);
 
   const preview = async (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => {
     const ref = await refOfOrder(ctx, draft.orderId);
@@ -216,5 +226,7 @@ export function createDnsPresets(deps: { router: CallbackRegistrar; showRecords:
     { selfAnswer: true },
   );
 
-  return { choose, inputHandlers: { [PARAM_PURPOSE]: answerParam } };
+  /** Asks a preset's parameters one by one (the same questions for a bulk, `draft.bulk` set). */
+  const askParams = next;
+  return { choose, askParams, inputHandlers: { [PARAM_PURPOSE]: answerParam } };
 }

@@ -10,6 +10,7 @@ import { createAwaitInputScene, type InputHandler } from '../scenes/await-input.
 import type { OrderEngine } from '../scenes/order/engine.js';
 import { renderLink } from '../views/billing.js';
 import { commandWords } from './arguments.js';
+import { createDnsBulk } from './dns-bulk.js';
 import { checkOnDemand } from './dns-check.js';
 import { resolveDomainOrder } from './dns-domain.js';
 import { createDnsHistoryScreens } from './dns-history.js';
@@ -76,7 +77,12 @@ export function createDnsFeature(deps: {
   const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
   const nameServers = createDnsNameServers({ router: callbacks, pickDomain });
   const history = createDnsHistoryScreens({ router: callbacks, lists: deps.lists, showRecords });
-  const presets = createDnsPresets({ router: callbacks, showRecords });
+  const presets = createDnsPresets({
+    router: callbacks,
+    showRecords,
+    presetForBulk: (ctx, draft) => bulk.presetChosen(ctx, draft),
+  });
+  const bulk = createDnsBulk({ router: callbacks, askPresetParams: presets.askParams });
 
   // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.
   callbacks.on('dismiss', async (ctx, topic) => {
@@ -86,6 +92,7 @@ export function createDnsFeature(deps: {
     if (ctx.session.dnsImport && topic === 'zone') ctx.session.dnsImport = undefined;
     if (ctx.session.nsPending && topic === 'ns') ctx.session.nsPending = undefined;
     if (topic === 'preset') ctx.session.dnsPreset = undefined;
+    if (topic === 'bulk') ctx.session.dnsBulk = undefined;
     await ctx
       .editMessageText(question ? `${question}\n\n<i>${note}</i>` : note, { parse_mode: 'HTML' })
       .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
@@ -95,6 +102,7 @@ export function createDnsFeature(deps: {
   composer.command('dns', async (ctx) => {
     const words = commandWords(ctx.payload);
     if (words[0] === undefined) return pickDomain(ctx, 'dns');
+    if (words[0].toLowerCase() === 'bulk') return bulk.start(ctx);
     const ref = await resolveDomainOrder(ctx, words[0]);
     const action = words[1]?.toLowerCase();
     if (action === undefined) return records.showRecords(ctx, ref.orderId);
@@ -135,6 +143,7 @@ export function createDnsFeature(deps: {
     ...zoneFile.inputHandlers,
     ...nameServers.inputHandlers,
     ...presets.inputHandlers,
+    ...bulk.inputHandlers,
   };
   return {
     name: 'dns',

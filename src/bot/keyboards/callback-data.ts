@@ -73,6 +73,15 @@ const ACTIONS = {
   dnsPreset: { code: 'Pp', args: ['int', 'word'] },
   dnsPresetSkip: { code: 'Pk', args: ['word', 'int'] },
   dnsPresetApply: { code: 'Pa', args: ['word', 'word'] },
+  /**
+   * `/dns bulk` (`dnsbulk`): toggle a domain (bulk nonce, order id, page); the picker's page,
+   * select all / none, done (nonce, op, page); a preset as the change (nonce, preset id); apply
+   * the preview (nonce, ask | force).
+   */
+  dnsBulkToggle: { code: 'Bt', args: ['word', 'int', 'int'] },
+  dnsBulkPick: { code: 'Bp', args: ['word', 'word', 'int'] },
+  dnsBulkPreset: { code: 'Bs', args: ['word', 'word'] },
+  dnsBulkApply: { code: 'Ba', args: ['word', 'word'] },
   /** Name servers: ask to set (hosting, editor, delete, custom), then apply. */
   nsAsk: { code: 'na', args: ['int', 'word'] },
   nsApply: { code: 'nx', args: ['int', 'word'] },

@@ -1,0 +1,273 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadTranslations } from '../../src/bot/i18n.js';
+import { type BulkOutcome, renderBulkPreview, renderBulkReport } from '../../src/bot/views/dns-bulk.js';
+import {
+  type BulkChange,
+  type BulkDomainPlan,
+  countOverLimit,
+  decideBulk,
+  globMatches,
+  MAX_BULK_DOMAINS,
+  matchDomainList,
+  parseBulkLine,
+  planBulkDomain,
+  recordMatches,
+} from '../../src/core/dns-bulk.js';
+import type { ListedRecord } from '../../src/core/dns-plan.js';
+import { isPresetId, PRESET_IDS, presetOf } from '../../src/core/dns-presets.js';
+import type { DnsRecordData } from '../../src/core/dns-records.js';
+import { recordArbitrary } from '../helpers/dns-arbitraries.js';
+
+const txt = (text: string, host = '@', ttl = 3600): DnsRecordData => ({ type: 'TXT', host, ttl, text });
+const a = (host: string, ipv4 = '192.0.2.1'): DnsRecordData => ({ type: 'A', host, ttl: 3600, ipv4 });
+const listed = (records: DnsRecordData[]): ListedRecord[] =>
+  records.map((record, i) => ({ id: i + 1, record }));
+const target = { orderId: 7, domain: 'example.by' };
+
+describe('parseBulkLine', () => {
+  it('reads an add in the one-line grammar of /dns <domain> add', () => {
+    expect(parseBulkLine('add TXT @ "v=spf1 -all"')).toEqual({
+      ok: true,
+      change: { kind: 'add', record: txt('v=spf1 -all') },
+    });
+    expect(parseBulkLine('ADD a www 192.0.2.1 600')).toEqual({
+      ok: true,
+      change: { kind: 'add', record: { type: 'A', host: 'www', ttl: 600, ipv4: '192.0.2.1' } },
+    });
+  });
+
+  it('names the field of a wrong add', () => {
+    expect(parseBulkLine('add A www 300.0.0.1')).toMatchObject({ ok: false, error: 'add', field: 'ipv4' });
+  });
+
+  it('reads a delete by match: type, host and a value glob running to the end of the line', () => {
+    expect(parseBulkLine('del txt @ v=spf1*')).toEqual({
+      ok: true,
+      change: { kind: 'delete', match: { type: 'TXT', host: '@', value: 'v=spf1*' } },
+    });
+    expect(parseBulkLine('delete TXT _dmarc "v=DMARC1; p=none*"')).toEqual({
+      ok: true,
+      change: { kind: 'delete', match: { type: 'TXT', host: '_dmarc', value: 'v=DMARC1; p=none*' } },
+    });
+  });
+
+  it('refuses a delete without a value, a type it does not know, or another verb', () => {
+    expect(parseBulkLine('del TXT @')).toMatchObject({ ok: false, field: 'value', reason: 'missing' });
+    expect(parseBulkLine('del SPF @ *')).toMatchObject({ ok: false, field: 'type', reason: 'unknown' });
+    expect(parseBulkLine('del')).toMatchObject({ ok: false, field: 'type', reason: 'missing' });
+    expect(parseBulkLine('set TXT @ x')).toEqual({ ok: false, error: 'verb' });
+    expect(parseBulkLine('')).toEqual({ ok: false, error: 'verb' });
+  });
+});
+
+describe('the delete matcher', () => {
+  it('globs with * anywhere, case-insensitive, over the whole value', () => {
+    expect(globMatches('v=spf1*', 'v=spf1 include:_spf.yandex.net ~all')).toBe(true);
+    expect(globMatches('v=spf1*', 'V=SPF1 -all')).toBe(true);
+    expect(globMatches('v=spf1*', 'x v=spf1 -all')).toBe(false);
+    expect(globMatches('*yandex*', 'v=spf1 include:_spf.yandex.net ~all')).toBe(true);
+    expect(globMatches('v=spf1', 'v=spf1 -all')).toBe(false);
+    expect(globMatches('a.b', 'axb')).toBe(false);
+    expect(globMatches('(x)+[y]', '(x)+[y]')).toBe(true);
+    expect(globMatches('*', '')).toBe(true);
+  });
+
+  it('matches the type and the host (as the diff compares hosts) and the value in one-line order', () => {
+    const match = { type: 'TXT' as const, host: '@', value: 'v=spf1*' };
+    expect(recordMatches(match, txt('v=spf1 -all'))).toBe(true);
+    expect(recordMatches(match, txt('v=spf1 -all', 'www'))).toBe(false);
+    expect(recordMatches(match, txt('google-site-verification=1'))).toBe(false);
+    expect(recordMatches({ ...match, host: 'WWW' }, txt('v=spf1 -all', 'www'))).toBe(true);
+    const mx: DnsRecordData = { type: 'MX', host: '@', ttl: 3600, mail_server: 'mx.other.by', priority: 10 };
+    expect(recordMatches({ type: 'MX', host: '@', value: 'mx.other.by*' }, mx)).toBe(true);
+    expect(recordMatches({ type: 'MX', host: '@', value: '* 10' }, mx)).toBe(true);
+    expect(recordMatches({ type: 'A', host: '@', value: '*' }, mx)).toBe(false);
+  });
+});
+
+describe('planBulkDomain', () => {
+  it('adds a record that is not there, skips one that is (at any ttl)', () => {
+    const add: BulkChange = { kind: 'add', record: txt('v=spf1 -all') };
+    expect(planBulkDomain(target, add, listed([a('@')]))).toMatchObject({ add: [txt('v=spf1 -all')] });
+    expect(planBulkDomain(target, add, listed([txt('v=spf1 -all', '@', 300)]))).toMatchObject({
+      add: [],
+      remove: [],
+      skip: 'present',
+    });
+  });
+
+  it('deletes every matching record and nothing else; says when nothing matched', () => {
+    const del: BulkChange = { kind: 'delete', match: { type: 'TXT', host: '@', value: 'v=spf1*' } };
+    const current = listed([txt('v=spf1 -all'), txt('v=spf1 mx ~all'), txt('hello'), a('@')]);
+    expect(planBulkDomain(target, del, current).remove.map((r) => r.id)).toEqual([1, 2]);
+    expect(planBulkDomain(target, del, listed([a('@')])).skip).toBe('noMatch');
+  });
+
+  it('plans a preset as on its own; skips it when all is in place or when it does not fit the domain', () => {
+    const preset: BulkChange = { kind: 'preset', presetId: 'tilda', values: {} };
+    const plan = planBulkDomain(target, preset, listed([a('@', '192.0.2.7')]), presetOf('tilda'));
+    expect(plan.add).toHaveLength(2);
+    expect(plan.remove.map((r) => r.id)).toEqual([1]);
+    const done = presetOf('tilda').records({}, 'example.by');
+    expect(planBulkDomain(target, preset, listed(done), presetOf('tilda')).skip).toBe('present');
+    const ms: BulkChange = { kind: 'preset', presetId: 'microsoft365', values: {} };
+    // Microsoft's MX name is built from the domain; a long IDN domain breaks it.
+    const idn = { orderId: 8, domain: `xn--${'a'.repeat(55)}.by` };
+    expect(planBulkDomain(idn, ms, [], presetOf('microsoft365')).skip).toBe('notFit');
+  });
+});
+
+describe('decideBulk', () => {
+  const plan = (orderId: number, existing: number, removes: number): BulkDomainPlan => ({
+    orderId,
+    domain: `d${orderId}.by`,
+    add: [],
+    remove: listed(Array.from({ length: removes }, (_, i) => a(`h${i}`))),
+    existing,
+  });
+
+  it('leaves a domain over the limit alone without force, and only that one', () => {
+    const plans = [plan(1, 10, 3), plan(2, 10, 4), { ...plan(3, 5, 0), skip: 'noMatch' as const }];
+    expect(decideBulk(plans, { force: false }).map((d) => ('skip' in d ? d.skip : d.changes.length))).toEqual(
+      [3, 'limit', 'noMatch'],
+    );
+    expect(countOverLimit(plans)).toBe(1);
+    expect(decideBulk(plans, { force: true }).map((d) => ('skip' in d ? d.skip : d.changes.length))).toEqual([
+      3,
+      4,
+      'noMatch',
+    ]);
+  });
+});
+
+describe('matchDomainList', () => {
+  it('finds the orders of the pasted names once each, in order, and keeps the unknown ones apart', () => {
+    const orders = new Map([
+      ['a.by', 1],
+      ['b.by', 2],
+    ]);
+    expect(matchDomainList(['b.by', 'x.by', 'a.by', 'b.by'], orders)).toEqual({
+      orderIds: [2, 1],
+      unknown: ['x.by'],
+    });
+  });
+});
+
+// ---- properties ---------------------------------------------------------------------------------
+
+const zoneRecord = recordArbitrary({
+  host: fc.constantFrom('@', 'www', 'autodiscover', '_dmarc', 'shop'),
+  srvHost: fc.constant('@'),
+  text: fc.constantFrom('v=spf1 -all', 'V=SPF1 mx ~all', 'v=DMARC1; p=reject', 'hello'),
+});
+const values = { verification: 'code-123', user: 'octo-cat', reportEmail: 'dmarc@example.by' };
+const changeArb: fc.Arbitrary<BulkChange> = fc.oneof(
+  zoneRecord.map((record): BulkChange => ({ kind: 'add', record })),
+  fc
+    .record({
+      type: fc.constantFrom('A' as const, 'TXT' as const, 'MX' as const, 'CNAME' as const),
+      host: fc.constantFrom('@', 'www', 'shop'),
+      value: fc.constantFrom('*', 'v=spf1*', '*all', '192.0.2.*', 'hello'),
+    })
+    .map((match): BulkChange => ({ kind: 'delete', match })),
+  fc.constantFrom(...PRESET_IDS).map((presetId): BulkChange => ({ kind: 'preset', presetId, values })),
+);
+const domainsArb = fc.array(fc.array(zoneRecord, { maxLength: 30 }), { minLength: 1, maxLength: 6 });
+
+describe('bulk plans for any zones and change (properties)', () => {
+  it('never delete past the limit on any domain without the explicit choice', () => {
+    fc.assert(
+      fc.property(domainsArb, changeArb, (zones, change) => {
+        const preset =
+          change.kind === 'preset' && isPresetId(change.presetId) ? presetOf(change.presetId) : undefined;
+        const plans = zones.map((records, i) =>
+          planBulkDomain({ orderId: i + 1, domain: `d${i}.by` }, change, listed(records), preset),
+        );
+        for (const [i, decision] of decideBulk(plans, { force: false }).entries()) {
+          const existing = zones[i]?.length ?? 0;
+          if ('skip' in decision) continue;
+          const deletes = decision.changes.filter((c) => c.op === 'delete').length;
+          expect(existing < 10 || deletes * 100 <= existing * 30).toBe(true);
+          // Every delete is of a record listed on that domain.
+          const ids = new Set(listed(zones[i] ?? []).map((r) => r.id));
+          for (const c of decision.changes) if (c.op === 'delete') expect(ids.has(c.id)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('a delete by match removes exactly the matching records', () => {
+    fc.assert(
+      fc.property(fc.array(zoneRecord, { maxLength: 30 }), changeArb, (records, change) => {
+        fc.pre(change.kind === 'delete');
+        if (change.kind !== 'delete') return;
+        const current = listed(records);
+        const plan = planBulkDomain(target, change, current);
+        const removed = new Set(plan.remove.map((r) => r.id));
+        for (const c of current) expect(removed.has(c.id)).toBe(recordMatches(change.match, c.record));
+        expect(plan.add).toEqual([]);
+      }),
+    );
+  });
+});
+
+// ---- the preview and the report stay within a message ---------------------------------------------
+
+describe('bulk preview and report texts', () => {
+  const translations = loadTranslations();
+  const many = (n: number): BulkDomainPlan[] =>
+    Array.from({ length: n }, (_, i) => ({
+      orderId: i + 1,
+      domain: `${'очень-длинное-имя-домена-'.repeat(2)}${i}.бел`,
+      add: [],
+      remove: listed(Array.from({ length: 4 }, () => txt(`v=spf1 include:_spf.${'x'.repeat(200)}.by ~all`))),
+      existing: i % 3 === 0 ? 10 : 3,
+      ...(i % 5 === 0 ? { skip: 'noMatch' as const } : {}),
+    }));
+  const change: BulkChange = {
+    kind: 'delete',
+    match: { type: 'TXT', host: '@', value: `v=spf1*${'y'.repeat(500)}` },
+  };
+
+  it('summarizes beyond the first domains and keeps the totals, within 4096 characters, in both languages', () => {
+    for (const locale of ['ru', 'en'] as const) {
+      const t = translations.forLocale(locale);
+      const plans = many(MAX_BULK_DOMAINS);
+      const text = renderBulkPreview(t, change, plans, decideBulk(plans, { force: false }));
+      expect(text.length).toBeLessThanOrEqual(4096);
+      expect(text).toContain(locale === 'ru' ? 'Итого: изменю доменов' : 'In all: domains to change');
+      expect(text).toContain(
+        locale === 'ru' ? 'Доменов сверх лимита удаления' : 'Domains over the delete limit',
+      );
+      expect(text).not.toContain('{{');
+      expect(text).toContain(locale === 'ru' ? 'и ещё доменов: 70' : 'and 70 more domains');
+      const outcomes: BulkOutcome[] = plans.map((p, i) =>
+        i % 2 === 0
+          ? {
+              domain: p.domain,
+              state: 'failed',
+              ok: 0,
+              total: 3,
+              failures: ['x'.repeat(300), 'y'.repeat(300)],
+            }
+          : { domain: p.domain, state: 'skipped', reason: 'limit' },
+      );
+      const report = renderBulkReport(t, change, outcomes);
+      expect(report.length).toBeLessThanOrEqual(4096);
+      expect(report).not.toContain('{{');
+    }
+  });
+
+  it('names each domain of a small bulk with what it gets or why it is skipped', () => {
+    const t = translations.forLocale('ru');
+    const plans: BulkDomainPlan[] = [
+      { orderId: 1, domain: 'a.by', add: [txt('v=spf1 -all')], remove: [], existing: 2 },
+      { orderId: 2, domain: 'xn--e1afmkfd.xn--90ais', add: [], remove: [], existing: 2, skip: 'present' },
+    ];
+    const add: BulkChange = { kind: 'add', record: txt('v=spf1 -all') };
+    const text = renderBulkPreview(t, add, plans, decideBulk(plans, { force: false }));
+    expect(text).toContain('• a.by: +1');
+    expect(text).toContain('• пример.бел: пропущу — уже есть');
+  });
+});
