@@ -85,7 +85,8 @@ export const ACTION_CAPABILITIES = {
   nsAsk: 'tech',
   nsApply: 'tech',
   checkDomain: 'tech',
-  dismiss: 'anyone',
+  // "No" on a DNS confirmation (every dismiss topic is one): it ends a tech's question.
+  dismiss: 'tech',
   notifyToggle: 'billing',
   notifyQuiet: 'billing',
   teamRole: 'roles',

@@ -213,6 +213,18 @@ describe('zone files', () => {
     return { name: document.filename, text: document.source.toString('utf8') };
   }
 
+  it('text with no record in it is no zone: told so, nothing offered to replace, the import still waits', async () => {
+    const orderId = await newDomain(`junk-${Date.now()}.com`);
+    await h.send(`/dns ${orderId} add A www 192.0.2.1`);
+    await h.press(buttonData(await h.send(`/dns ${orderId}`), 'Импорт'));
+    const junk = await h.send('Привет! вот зона: смотри в личке');
+    expect(lastText(junk)).toContain('Не нашёл в файле ни одной записи');
+    expect(buttons(junk).map((b) => b.text)).not.toContain('♻️ Заменить всю зону');
+    // The question is still open: a real line now previews.
+    expect(lastText(await h.send('shop 3600 IN A 192.0.2.50'))).toContain('192.0.2.50');
+    expect((await h.api().listDnsRecords(orderId)).map((r) => r.value)).toEqual(['www 192.0.2.1']);
+  });
+
   it('exports a BIND file and imports an edited one: preview, apply with progress, report with a failure', async () => {
     const orderId = await newDomain(`zone-${Date.now()}.com`);
     await h.send(`/dns ${orderId} add A www 192.0.2.1`);

@@ -46,6 +46,12 @@ describe('announcements in a bound group', () => {
     expect(sent?.payload).toMatchObject({ chat_id: GROUP, parse_mode: 'HTML' });
 
     const ask = await h.press(buttonData(added, '🗑'), inGroup(TECH));
+    // A viewer cannot end the tech's question with its «Нет».
+    const viewerNo = await h.press(buttonData(ask, 'Нет'), inGroup({ userId: 999, firstName: 'Глеб' }));
+    expect(viewerNo.filter((c) => c.method === 'answerCallbackQuery').map((c) => c.payload.text)).toEqual([
+      'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+    ]);
+    expect(viewerNo.filter((c) => c.method === 'editMessageText')).toEqual([]);
     const deleted = await h.press(buttonData(ask, 'Да'), inGroup(TECH));
     expect(announcements(deleted)).toEqual([
       expect.stringMatching(/^📣 Борис &lt;b&gt; \(техник\) удалил\(а\) DNS-запись домена .*192\.0\.2\.1/),

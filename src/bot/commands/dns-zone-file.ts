@@ -83,8 +83,8 @@ export function createDnsZoneFile(deps: {
   const previewImport: InputHandler = async (ctx, input, text) => {
     const ref = await refOfOrder(ctx, input.orderId);
     const parsed = importZone(text, ref.domain);
-    if (parsed.records.length === 0 && parsed.unsupported.length === 0)
-      throw new UserInputError('dns:importEmpty');
+    // Text with no record at all is no zone: planning it would offer to replace the zone by nothing.
+    if (parsed.records.length === 0) throw new UserInputError('dns:importEmpty');
     await preview(ctx, ref, parsed.records, 'merge', parsed.unsupported);
   };
 
