@@ -195,6 +195,12 @@ describe('forms in a group', () => {
     expect(texts(vera)).toEqual([
       'Сейчас форму заполняет Борис &lt;b&gt; — ответить на её вопросы может только этот участник. Ваш ответ не записан; свою форму начните командой.',
     ]);
+    // His form's buttons are his: her tap is told so, and his message keeps its buttons.
+    const tapped = await h.press(buttonData(boris, '⬅ Назад'), inGroup(VERA));
+    expect(tapped.filter((c) => c.method === 'answerCallbackQuery').map((c) => c.payload.text)).toEqual([
+      'Эту форму заполняет другой участник — её кнопки только для него. Свою форму начните командой.',
+    ]);
+    expect(tapped.filter((c) => c.method !== 'answerCallbackQuery')).toEqual([]);
     // Her own command runs meanwhile, and her own form is hers.
     expect(texts(await h.send(`/dns ${domain} add A www 192.0.2.7`, inGroup(VERA))).join('\n')).toContain(
       'Запись добавлена',

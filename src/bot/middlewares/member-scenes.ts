@@ -1,4 +1,6 @@
 import type { BotContext, SceneState } from '../context.js';
+import { decodeCallback } from '../keyboards/callback-data.js';
+import { ACTION_CAPABILITIES } from '../team-access.js';
 
 const isGroup = (chat: BotContext['chat']) => chat?.type === 'group' || chat?.type === 'supergroup';
 
@@ -32,12 +34,25 @@ export function createMemberScenes() {
       },
     });
     try {
+      // A button of another member's form: theirs alone. Told so in an alert, and the form's
+      // message keeps its buttons (the engine would take them away as stale).
+      if (members[key] === undefined && pressesFormButton(ctx) && othersWithForms(ctx).length > 0) {
+        await ctx.answerCbQuery(ctx.t('team:formButtonOfAnother'), { show_alert: true });
+        return;
+      }
       await next();
     } finally {
       if (members[key]?.current === undefined) delete members[key];
       if (Object.keys(members).length === 0) session.memberScenes = undefined;
     }
   };
+}
+
+/** Whether the update presses a button of the order engine's screens (every guided form's). */
+function pressesFormButton(ctx: BotContext): boolean {
+  const query = ctx.callbackQuery;
+  const decoded = decodeCallback(query && 'data' in query ? query.data : undefined);
+  return decoded !== undefined && ACTION_CAPABILITIES[decoded.action] === 'openForm';
 }
 
 /** The user ids of the members other than the update's sender who have a form open here. */
