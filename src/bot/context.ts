@@ -5,9 +5,9 @@ import type { ImportPlan } from '../core/dns-plan.js';
 import type { PresetDraft } from '../core/dns-preset-plan.js';
 import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
-import type { DnsHistoryAccess } from './dns-history-record.js';
-import type { Translate } from './i18n.js';
-import type { LiveCheckPort } from './live-check.js';
+import type { DnsHistoryAccess } from './features/dns/history/record.js';
+import type { LiveCheckPort } from './features/dns/live-check/live-check.js';
+import type { Translate } from './kit/i18n.js';
 
 /** Scene state kept in the session; each scene narrows its own part. */
 export type SceneState = Scenes.SceneSessionData;

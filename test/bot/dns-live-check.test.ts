@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LiveCheckClock } from '../../src/bot/live-check.js';
+import type { LiveCheckClock } from '../../src/bot/features/dns/live-check/live-check.js';
 import type { DnsProbe } from '../../src/core/dns-check.js';
 import { createDnsProbe } from '../../src/dns-check/probe.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';

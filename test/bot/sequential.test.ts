@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTranslations } from '../../src/bot/i18n.js';
 import { registerCommandMenus } from '../../src/bot/index.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { createLogger } from '../../src/logger.js';
 import { BotHarness, texts } from '../helpers/bot-harness.js';
 

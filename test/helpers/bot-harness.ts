@@ -14,10 +14,10 @@ import {
   type PartnerApi,
   PartnerTransport,
 } from '../../src/api/index.js';
-import { loadTranslations } from '../../src/bot/i18n.js';
+import { LiveChecks, type LiveChecksOptions } from '../../src/bot/features/dns/live-check/live-check.js';
+import { createNotificationSender } from '../../src/bot/features/notify/sender.js';
 import { createBot } from '../../src/bot/index.js';
-import { LiveChecks, type LiveChecksOptions } from '../../src/bot/live-check.js';
-import { createNotificationSender } from '../../src/bot/notify-sender.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';

@@ -5,7 +5,7 @@ import {
   type CallbackAction,
   decodeCallback,
   encodeCallback,
-} from '../../src/bot/keyboards/callback-data.js';
+} from '../../src/bot/kit/callback-data.js';
 
 type ArgKind = 'int' | 'word';
 type Arg = string | number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallbackRouter } from '../../src/bot/callbacks.js';
+import { CallbackRouter } from '../../src/bot/kit/callback-router.js';
 import type { Logger } from '../../src/logger.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Logger;

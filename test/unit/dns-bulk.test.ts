@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadTranslations } from '../../src/bot/i18n.js';
-import { type BulkOutcome, renderBulkPreview, renderBulkReport } from '../../src/bot/views/dns-bulk.js';
+import {
+  type BulkOutcome,
+  renderBulkPreview,
+  renderBulkReport,
+} from '../../src/bot/features/dns/bulk/views.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import {
   type BulkChange,
   type BulkDomainPlan,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadTranslations } from '../../src/bot/i18n.js';
-import { describeSkipReason } from '../../src/bot/views/dns.js';
+import { describeSkipReason } from '../../src/bot/features/dns/views.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { exportZone, importZone, type SkipReason } from '../../src/core/bind.js';
 import { formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PartnerApi } from '../../src/api/index.js';
-import { type LiveCheckJob, LiveChecks } from '../../src/bot/live-check.js';
+import { type LiveCheckJob, LiveChecks } from '../../src/bot/features/dns/live-check/live-check.js';
 import { type DnsProbe, expectChange } from '../../src/core/dns-check.js';
 import { createLogger } from '../../src/logger.js';
 

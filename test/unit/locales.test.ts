@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadTranslations } from '../../src/bot/i18n.js';
 import { MENU_COMMANDS } from '../../src/bot/index.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
 
 type Lang = 'ru' | 'en';
 

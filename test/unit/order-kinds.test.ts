@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../locales/en/order.json' with { type: 'json' };
 import ru from '../../locales/ru/order.json' with { type: 'json' };
-import { ORDER_KINDS, TARIFF_KINDS } from '../../src/bot/order-kinds.js';
-import { DRAFT_VERSION, readDraft } from '../../src/bot/scenes/order/types.js';
+import { ORDER_KINDS, TARIFF_KINDS } from '../../src/bot/features/ordering/kinds.js';
+import { DRAFT_VERSION, readDraft } from '../../src/bot/forms/types.js';
 import { PRODUCT_KINDS, productKindOf } from '../../src/core/product-kinds.js';
 
 describe('the order-kind registry', () => {

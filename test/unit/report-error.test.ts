@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BotContext } from '../../src/bot/context.js';
-import { loadTranslations } from '../../src/bot/i18n.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { reportError } from '../../src/bot/middlewares/errors.js';
 import { createLogger } from '../../src/logger.js';
 

@@ -1,6 +1,6 @@
 import { type Telegram, TelegramError } from 'telegraf';
 import { describe, expect, it } from 'vitest';
-import { installTelegramRetry } from '../../src/bot/telegram-retry.js';
+import { installTelegramRetry } from '../../src/bot/kit/telegram-retry.js';
 import { createLogger } from '../../src/logger.js';
 
 function fakeTelegram(failures: TelegramError[]) {

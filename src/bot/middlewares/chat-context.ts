@@ -4,7 +4,7 @@ import type { ChatData } from '../../storage/chat-data.js';
 import { CorruptChatDocError } from '../../storage/chat-doc.js';
 import type { Locale } from '../../storage/chat-store.js';
 import { type BotContext, NoTokenError } from '../context.js';
-import { pickLocale, type Translations } from '../i18n.js';
+import { pickLocale, type Translations } from '../kit/i18n.js';
 import { UpdateTyping, withTyping } from './typing.js';
 
 /**

@@ -12,7 +12,7 @@ import { escapeHtml } from '../../core/format.js';
 import type { Logger } from '../../logger.js';
 import { StorageUnavailableError } from '../../storage/redis-connection.js';
 import { type BotContext, NoTokenError, UserInputError } from '../context.js';
-import type { Translate } from '../i18n.js';
+import type { Translate } from '../kit/i18n.js';
 
 /** The message a user gets for an error, as HTML; `undefined` when nothing should be said. */
 export function describeError(error: unknown, t: Translate): string | undefined {

@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import type { BotContext } from '../context.js';
-import { refuseTokenInGroup } from '../scenes/token.js';
+import { refuseTokenInGroup } from '../features/onboarding/token-scene.js';
 
 /** Commands that work in a group not bound by `/team`: they need no partner token. */
 const GROUP_COMMANDS = new Set(['start', 'help', 'lang', 'cancel', 'token', 'logout', 'team']);

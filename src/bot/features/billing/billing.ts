@@ -1,0 +1,241 @@
+import { Composer, Markup } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
+import type { Invoice, PartnerApi } from '../../../api/index.js';
+import { escapeHtml } from '../../../core/format.js';
+import { invoiceNumberKey, UNPAID_INVOICE_STATE } from '../../../core/invoice-search.js';
+import { echoInput } from '../../../core/text.js';
+import type { ChatData } from '../../../storage/chat-data.js';
+import { type BotContext, UserInputError } from '../../context.js';
+import { commandWords, parseId, parseOptionalId } from '../../kit/arguments.js';
+import { encodeCallback } from '../../kit/callback-data.js';
+import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
+import type { PagedLists } from '../../kit/paged-list.js';
+import {
+  type CurrencyCodes,
+  renderInvoice,
+  renderLink,
+  renderPartnerStatement,
+  renderPayment,
+  renderStatement,
+} from './views.js';
+
+/** Currency codes by id for amounts; the currency list is cached per token. */
+export async function loadCurrencyCodes(api: PartnerApi): Promise<CurrencyCodes> {
+  const currencies = await api.listCurrencies();
+  return new Map(currencies.map((c) => [c.currency_id, c.currency_code]));
+}
+
+/** What an invoice number may look like (`СФ-2026-5001`): letters, digits, dashes, slashes. */
+const INVOICE_NUMBER = /^[\p{L}\p{N}][\p{L}\p{N}/._\u2010-\u2015-]{0,39}$/u;
+
+const filterOf = (id: number | undefined) => (id === undefined ? '-' : String(id));
+const idOf = (filter: string) => (filter === '-' ? undefined : Number(filter));
+
+/** Sends a public link as text (to forward) and as a URL button, with `below` under it. */
+async function sendLink(
+  ctx: BotContext,
+  titleKey: string,
+  params: Record<string, unknown>,
+  url: string,
+  below: InlineKeyboardButton[] = [],
+) {
+  return ctx.reply(renderLink(ctx.t, titleKey, params, url), {
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+    ...linkKeyboard(ctx.t('common:openLink'), url, below),
+  });
+}
+
+/** /invoices, /invoice, /payments, /statements, /statement, /partner_statements, /partner_statement. */
+export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatData }): Feature {
+  const { lists, chatData } = deps;
+  const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
+
+  const invoices = lists.register({
+    id: 'inv',
+    async load(ctx, filter) {
+      const api = await ctx.partnerApi();
+      const orderId = idOf(filter);
+      const [items, codes] = await Promise.all([
+        api.listInvoices(orderId === undefined ? {} : { order_id: orderId }),
+        loadCurrencyCodes(api),
+      ]);
+      items.sort((a, b) => b.invoice_id - a.invoice_id);
+      // One "Send to client" under the list rather than one per row (the rows' link buttons
+      // already fill the keyboard): it opens the picker with the list's unpaid invoices, those of
+      // the order when the list is an order's. A list with nothing unpaid has nothing to send.
+      const unpaid = items.some((invoice) => invoice.state === UNPAID_INVOICE_STATE);
+      return {
+        title:
+          orderId === undefined
+            ? ctx.t('billing:invoicesTitle')
+            : ctx.t('billing:invoicesOfOrder', { orderId }),
+        empty: ctx.t('billing:noInvoices'),
+        footer: unpaid ? [sendToClientButton(ctx.t, orderId === undefined ? '' : String(orderId))] : [],
+        rows: items.map((invoice) => ({
+          html: renderInvoice(ctx.t, ctx.locale, codes, invoice),
+          button: Markup.button.callback(
+            ctx.t('billing:invoiceButton', { number: invoice.invoice_number }),
+            encodeCallback('invoiceLink', invoice.invoice_id),
+          ),
+        })),
+      };
+    },
+  });
+
+  const payments = lists.register({
+    id: 'pay',
+    async load(ctx, filter) {
+      const api = await ctx.partnerApi();
+      const orderId = idOf(filter);
+      const [items, allInvoices, codes] = await Promise.all([
+        api.listPayments(orderId === undefined ? {} : { order_id: orderId }),
+        api.listInvoices(orderId === undefined ? {} : { order_id: orderId }),
+        loadCurrencyCodes(api),
+      ]);
+      const byId = new Map(allInvoices.map((i) => [i.invoice_id, i]));
+      items.sort((a, b) => b.payment_id - a.payment_id);
+      return {
+        title:
+          orderId === undefined
+            ? ctx.t('billing:paymentsTitle')
+            : ctx.t('billing:paymentsOfOrder', { orderId }),
+        empty: ctx.t('billing:noPayments'),
+        rows: items.map((p) => ({
+          html: renderPayment(ctx.t, ctx.locale, p, byId.get(p.invoice_id), codes),
+        })),
+      };
+    },
+  });
+
+  const statements = lists.register({
+    id: 'st',
+    async load(ctx, filter) {
+      const api = await ctx.partnerApi();
+      const orderId = idOf(filter);
+      const [items, codes] = await Promise.all([
+        api.listStatements(orderId === undefined ? {} : { order_id: orderId }),
+        loadCurrencyCodes(api),
+      ]);
+      items.sort((a, b) => b.statement_id - a.statement_id);
+      return {
+        title:
+          orderId === undefined
+            ? ctx.t('billing:statementsTitle')
+            : ctx.t('billing:statementsOfOrder', { orderId }),
+        empty: ctx.t('billing:noStatements'),
+        rows: items.map((s) => ({
+          html: renderStatement(ctx.t, ctx.locale, codes, s),
+          button: Markup.button.callback(
+            ctx.t('billing:statementButton', { number: s.statement_number }),
+            encodeCallback('statementLink', s.statement_id),
+          ),
+        })),
+      };
+    },
+  });
+
+  const partnerStatements = lists.register({
+    id: 'pst',
+    async load(ctx) {
+      const items = await (await ctx.partnerApi()).listPartnerStatements();
+      items.sort((a, b) => b.partner_statement_id - a.partner_statement_id);
+      return {
+        title: ctx.t('billing:partnerStatementsTitle'),
+        empty: ctx.t('billing:noPartnerStatements'),
+        rows: items.map((s) => ({
+          html: renderPartnerStatement(ctx.t, s),
+          button: Markup.button.callback(
+            ctx.t('billing:statementButton', { number: s.partner_statement_number }),
+            encodeCallback('partnerStatementLink', s.partner_statement_id),
+          ),
+        })),
+      };
+    },
+  });
+
+  /**
+   * The link of an invoice, named by its number as the client sees it (`СФ-2026-5001`). An unpaid
+   * one can also be sent to the client as a card: the inline picker opens with its number.
+   */
+  const sendInvoiceLink = async (ctx: BotContext, invoice: Invoice, url: string) => {
+    const share =
+      invoice.state === UNPAID_INVOICE_STATE ? [sendToClientButton(ctx.t, invoice.invoice_number)] : [];
+    const sent = await sendLink(
+      ctx,
+      'billing:invoiceLink',
+      { number: escapeHtml(invoice.invoice_number) },
+      url,
+      share,
+    );
+    // Remembered so that the message is marked paid when the payment arrives (/notify).
+    if (ctx.chat) await chatData.rememberInvoiceLink(ctx.chat.id, invoice.invoice_id, sent.message_id);
+  };
+  const showInvoiceLink = async (ctx: BotContext, invoiceId: number) => {
+    const api = await ctx.partnerApi();
+    // The list call gives the number to name the invoice by; both calls go out at once.
+    const [[invoice], url] = await Promise.all([
+      api.listInvoices({ invoice_id: invoiceId }),
+      api.getInvoiceUrl(invoiceId),
+    ]);
+    if (!invoice) throw new UserInputError('billing:invoiceNotFound', { value: invoiceId });
+    await sendInvoiceLink(ctx, invoice, url);
+  };
+  /** `/invoice СФ-2026-5001`: the number looked up in the invoice list (one list call). */
+  const showInvoiceLinkByNumber = async (ctx: BotContext, word: string) => {
+    const api = await ctx.partnerApi();
+    const wanted = invoiceNumberKey(word);
+    const invoice = (await api.listInvoices()).find((i) => invoiceNumberKey(i.invoice_number) === wanted);
+    if (!invoice) throw new UserInputError('billing:invoiceNotFound', { value: escapeHtml(echoInput(word)) });
+    await sendInvoiceLink(ctx, invoice, await api.getInvoiceUrl(invoice.invoice_id));
+  };
+  const showStatementLink = async (ctx: BotContext, statementId: number) => {
+    const url = await (await ctx.partnerApi()).getStatementUrl(statementId);
+    await sendLink(ctx, 'billing:statementLink', { id: statementId }, url);
+  };
+  const showPartnerStatementLink = async (ctx: BotContext, statementId: number) => {
+    const url = await (await ctx.partnerApi()).getPartnerStatementUrl(statementId);
+    await sendLink(ctx, 'billing:partnerStatementLink', { id: statementId }, url);
+  };
+
+  callbacks.on('invoiceLink', showInvoiceLink);
+  callbacks.on('statementLink', showStatementLink);
+  callbacks.on('partnerStatementLink', showPartnerStatementLink);
+  callbacks.on('orderInvoices', (ctx, orderId) => lists.show(ctx, invoices, filterOf(orderId), 0, 'reply'));
+
+  composer.command('invoices', async (ctx) => {
+    const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageInvoices');
+    await lists.show(ctx, invoices, filterOf(orderId), 0, 'reply');
+  });
+  composer.command('invoice', async (ctx) => {
+    const word = commandWords(ctx.payload).join(' ').replace(/^№\s*/, '');
+    // Without an id the list comes, each invoice with its link button.
+    if (word === '') await lists.show(ctx, invoices, '-', 0, 'reply');
+    else if (/^\d+$/.test(word)) await showInvoiceLink(ctx, parseId(word, 'billing:usageInvoice'));
+    else if (INVOICE_NUMBER.test(word) && /\d/.test(word)) await showInvoiceLinkByNumber(ctx, word);
+    else parseId(word, 'billing:usageInvoice');
+  });
+  composer.command('payments', async (ctx) => {
+    const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usagePayments');
+    await lists.show(ctx, payments, filterOf(orderId), 0, 'reply');
+  });
+  composer.command('statements', async (ctx) => {
+    const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageStatements');
+    await lists.show(ctx, statements, filterOf(orderId), 0, 'reply');
+  });
+  composer.command('statement', async (ctx) => {
+    const statementId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageStatement');
+    if (statementId === undefined) await lists.show(ctx, statements, '-', 0, 'reply');
+    else await showStatementLink(ctx, statementId);
+  });
+  composer.command('partner_statements', (ctx) => lists.show(ctx, partnerStatements, '-', 0, 'reply'));
+  composer.command('partner_statement', async (ctx) => {
+    const statementId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usagePartnerStatement');
+    if (statementId === undefined) await lists.show(ctx, partnerStatements, '-', 0, 'reply');
+    else await showPartnerStatementLink(ctx, statementId);
+  });
+
+  return { name: 'billing', composer, callbacks: callbacks.registrations, scenes: [] };
+}

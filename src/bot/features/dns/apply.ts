@@ -1,0 +1,126 @@
+import { Markup } from 'telegraf';
+import { dnsRecordKindOf, toDnsRecordBody } from '../../../api/index.js';
+import type { HistoryKind } from '../../../core/dns-history.js';
+import type { AppliedChange, PlannedChange } from '../../../core/dns-plan.js';
+import { joinLinesWithin } from '../../../core/text.js';
+import type { BotContext } from '../../context.js';
+import { encodeCallback } from '../../kit/callback-data.js';
+import { describeError } from '../../middlewares/errors.js';
+import { recordDnsChange, undoButtons } from './history/record.js';
+import { checkChangeLive } from './live-check/live-check.js';
+import { describeRecord } from './views.js';
+
+/** What an apply did: the changes the provider accepted, in order, and how many were tried. */
+export interface ApplyOutcome {
+  applied: AppliedChange[];
+  failed: number;
+  total: number;
+}
+
+/**
+ * The second question of a plan over the delete limit: "deletes N of M records, more than 30%"
+ * with a button that applies it anyway (`forceData`) and "No" (`dismiss` of `topic`). The texts
+ * are `<ns>:massDeleteConfirm` and `<ns>:massDeleteYes` of the asking feature.
+ */
+export async function askForce(
+  ctx: BotContext,
+  ns: string,
+  plan: { remove: readonly unknown[]; existing: number },
+  forceData: string,
+  topic: string,
+): Promise<void> {
+  const count = plan.remove.length;
+  await ctx.reply(ctx.t(`${ns}:massDeleteConfirm`, { count, existing: plan.existing }), {
+    ...Markup.inlineKeyboard([
+      Markup.button.callback(ctx.t(`${ns}:massDeleteYes`, { count }), forceData),
+      Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', topic)),
+    ]),
+  });
+}
+
+/** One change the provider refused, with its reason in the chat's language (HTML-safe). */
+export interface ApplyFailure {
+  change: PlannedChange;
+  reason: string;
+}
+
+/**
+ * The per-change core of every apply: makes the changes one call at a time, in order, and says
+ * after each how many are done (`onProgress`). A failed change does not stop the others. Sends no
+ * message and records nothing: the caller reports and records (one domain, or a whole bulk).
+ */
+export async function applyChanges(
+  ctx: BotContext,
+  orderId: number,
+  changes: readonly PlannedChange[],
+  onProgress?: (done: number) => Promise<void>,
+): Promise<{ applied: AppliedChange[]; failures: ApplyFailure[] }> {
+  const api = await ctx.partnerApi();
+  const applied: AppliedChange[] = [];
+  const failures: ApplyFailure[] = [];
+  for (const [index, change] of changes.entries()) {
+    try {
+      if (change.op === 'add') await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
+      else {
+        const kind = dnsRecordKindOf(change.record.type);
+        if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
+      }
+      applied.push({ op: change.op, record: change.record });
+    } catch (error) {
+      failures.push({ change, reason: describeError(error, ctx.t) ?? '' });
+    }
+    await onProgress?.(index + 1);
+  }
+  return { applied, failures };
+}
+
+/** A failed change as a report line: `+ TXT @ … — the provider's reason`. */
+export function describeFailure(ctx: BotContext, failure: ApplyFailure): string {
+  const sign = failure.change.op === 'add' ? '+' : '−';
+  return `${sign} ${describeRecord(ctx.t, failure.change.record)} — ${failure.reason}`;
+}
+
+/**
+ * Makes the changes one call at a time with ONE progress message edited in place, records the
+ * accepted ones in the DNS history as one entry of `kind` (undone together), then replies with a
+ * report naming each failure with the provider's reason, and "↩ Undo" for what was done. A failed
+ * change does not stop the others; only the accepted ones are recorded and come back.
+ */
+export async function applyWithProgress(
+  ctx: BotContext,
+  orderId: number,
+  changes: readonly PlannedChange[],
+  kind: Extract<HistoryKind, 'import' | 'preset' | 'bulk'>,
+): Promise<ApplyOutcome> {
+  const total = changes.length;
+  const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
+  const { applied, failures } = await applyChanges(ctx, orderId, changes, (done) =>
+    ctx.telegram
+      .editMessageText(
+        progress.chat.id,
+        progress.message_id,
+        undefined,
+        ctx.t('dns:applying', { done, total }),
+      )
+      .then(
+        () => undefined,
+        () => undefined,
+      ),
+  );
+  const report = [ctx.t('dns:applied', { ok: applied.length, total })];
+  if (failures.length > 0)
+    report.push(
+      ctx.t('dns:applyFailures', { count: failures.length }),
+      ...failures.map((f) => describeFailure(ctx, f)),
+    );
+  const entry = await recordDnsChange(ctx, orderId, kind, { records: applied });
+  const html = joinLinesWithin(report, 4000);
+  const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
+  const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+  // The report turns ✅ when the name servers answer with what was accepted.
+  await checkChangeLive(ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
+    added: applied.filter((c) => c.op === 'add').map((c) => c.record),
+    removed: applied.filter((c) => c.op === 'delete').map((c) => c.record),
+  });
+  return { applied, failed: failures.length, total };
+}

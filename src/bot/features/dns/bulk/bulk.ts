@@ -1,0 +1,424 @@
+import { randomBytes } from 'node:crypto';
+import { Markup } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
+import {
+  type BulkChange,
+  type BulkDomainPlan,
+  type BulkDraft,
+  countOverLimit,
+  decideBulk,
+  MAX_BULK_DOMAINS,
+  matchDomainList,
+  parseBulkLine,
+  planBulkDomain,
+} from '../../../../core/dns-bulk.js';
+import type { PresetDraft } from '../../../../core/dns-preset-plan.js';
+import { isPresetId, PRESET_IDS, type PresetId, presetOf } from '../../../../core/dns-presets.js';
+import { parseListedRecord, problemMessage } from '../../../../core/dns-records.js';
+import { parseDomainList, toAsciiDomain, toUnicodeDomain } from '../../../../core/domain-names.js';
+import { escapeHtml } from '../../../../core/format.js';
+import { echoInput } from '../../../../core/text.js';
+import { type BotContext, UserInputError } from '../../../context.js';
+import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
+import { encodeCallback } from '../../../kit/callback-data.js';
+import type { CallbackRegistrar } from '../../../kit/feature.js';
+import { inRows } from '../../../kit/keyboards.js';
+import { describeError } from '../../../middlewares/errors.js';
+import { announce } from '../../team/announce.js';
+import { applyChanges, describeFailure } from '../apply.js';
+import { recordDnsChange } from '../history/record.js';
+import { dropButtons } from '../presets/presets.js';
+import { presetName } from '../presets/views.js';
+import { fieldName } from '../views.js';
+import {
+  type BulkOutcome,
+  describeBulkChange,
+  renderBulkPreview,
+  renderBulkReport,
+  renderDomainNames,
+} from './views.js';
+
+/** The await-input purposes: a pasted list of domains, then the change line. */
+const DOMAINS_PURPOSE = 'dnsBulkDomains';
+const CHANGE_PURPOSE = 'dnsBulkChange';
+/** Domain buttons per picker page. */
+const PER_PAGE = 10;
+/** Unknown names of a pasted list said back, each cut short; the rest only counted. */
+const UNKNOWN_SHOWN = 5;
+
+/**
+ * `/dns bulk`: pick domains (buttons, paged, ✅ toggles, select all / none; or a pasted list) →
+ * one change (a one-line add, `del <TYPE> <host> <value glob>`, or a preset with its parameters
+ * asked by the presets' own questions) → a per-domain preview under the delete limit (a domain
+ * over it is skipped unless the separate force button) → Apply with ONE progress message → ONE
+ * report. Each domain's accepted changes are one history entry of kind `bulk`.
+ */
+export function createDnsBulk(deps: {
+  router: CallbackRegistrar;
+  askPresetParams: (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => Promise<void>;
+}) {
+  const { router, askPresetParams } = deps;
+
+  /** The partner's domain orders, newest first, as [order id, ASCII domain]. */
+  const domainOrders = async (ctx: BotContext, fresh = false) => {
+    const index = await (await ctx.partnerApi()).domainOrderIndex({ fresh });
+    return [...index.byOrderId.entries()].sort(([a], [b]) => b - a);
+  };
+
+  /** The draft a button or answer belongs to, at the stage it expects; undefined when stale. */
+  const draftAt = (ctx: BotContext, nonce: string | undefined, stage: BulkDraft['stage']) => {
+    const draft = ctx.session.dnsBulk;
+    return draft && (nonce === undefined || draft.nonce === nonce) && draft.stage === stage
+      ? draft
+      : undefined;
+  };
+
+  const picker = (ctx: BotContext, draft: BulkDraft, orders: [number, string][], page: number) => {
+    const pages = Math.max(1, Math.ceil(orders.length / PER_PAGE));
+    const index = Math.min(Math.max(page, 0), pages - 1);
+    const chosen = new Set(draft.orderIds);
+    const buttons = orders.slice(index * PER_PAGE, (index + 1) * PER_PAGE).map(([orderId, domain]) => {
+      const label = `${chosen.has(orderId) ? '✅ ' : ''}${toUnicodeDomain(domain)}`;
+      return Markup.button.callback(label, encodeCallback('dnsBulkToggle', draft.nonce, orderId, index));
+    });
+    // The picker's own page turns (they keep the selection), worded as every list's.
+    const turn = (label: string, to: number) =>
+      Markup.button.callback(label, encodeCallback('dnsBulkPick', draft.nonce, 'page', to));
+    const pager = [
+      ...(index > 0 ? [turn(ctx.t('common:previousPage', { page: index }), index - 1)] : []),
+      ...(index < pages - 1 ? [turn(ctx.t('common:nextPage', { page: index + 2 }), index + 1)] : []),
+    ];
+    const keyboard: InlineKeyboardButton[][] = [
+      ...inRows(buttons, 2),
+      pager,
+      [
+        Markup.button.callback(
+          ctx.t('dnsbulk:selectAll'),
+          encodeCallback('dnsBulkPick', draft.nonce, 'all', index),
+        ),
+        Markup.button.callback(
+          ctx.t('dnsbulk:selectNone'),
+          encodeCallback('dnsBulkPick', draft.nonce, 'none', index),
+        ),
+      ],
+      [
+        Markup.button.callback(
+          ctx.t('dnsbulk:doneButton', { count: draft.orderIds.length }),
+          encodeCallback('dnsBulkPick', draft.nonce, 'done', index),
+        ),
+      ],
+    ].filter((row) => row.length > 0);
+    const pageNote = pages > 1 ? ` · ${ctx.t('common:pageOf', { page: index + 1, pages })}` : '';
+    const text = `${ctx.t('dnsbulk:pickTitle', { count: draft.orderIds.length, total: orders.length })}${pageNote}`;
+    return { text, extra: { parse_mode: 'HTML' as const, reply_markup: { inline_keyboard: keyboard } } };
+  };
+
+  const awaitInput = (ctx: BotContext, purpose: string) =>
+    ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose, orderId: 0 } satisfies AwaitedInput, true);
+
+  /** The question answered another way (a list typed, a line sent): its buttons go. */
+  const settleQuestion = (ctx: BotContext, draft: BulkDraft) => dropButtons(ctx, draft.questionMessageId);
+
+  const start = async (ctx: BotContext) => {
+    const orders = await domainOrders(ctx, true);
+    if (orders.length === 0) {
+      await ctx.reply(ctx.t('dnsbulk:pickNone'));
+      return;
+    }
+    const draft: BulkDraft = { nonce: randomBytes(6).toString('base64url'), stage: 'domains', orderIds: [] };
+    await awaitInput(ctx, DOMAINS_PURPOSE);
+    const { text, extra } = picker(ctx, draft, orders, 0);
+    const sent = await ctx.reply(text, extra);
+    ctx.session.dnsBulk = { ...draft, questionMessageId: sent.message_id };
+  };
+
+  const stale = async (ctx: BotContext) => {
+    await ctx.answerCbQuery(ctx.t('dnsbulk:expired'));
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+  };
+
+  router.on(
+    'dnsBulkToggle',
+    async (ctx, nonce, orderId, page) => {
+      const draft = draftAt(ctx, nonce, 'domains');
+      if (!draft) return stale(ctx);
+      const chosen = draft.orderIds.includes(orderId);
+      if (!chosen && draft.orderIds.length >= MAX_BULK_DOMAINS) {
+        await ctx.answerCbQuery(ctx.t('dnsbulk:tooMany', { max: MAX_BULK_DOMAINS }));
+        return;
+      }
+      await ctx.answerCbQuery();
+      const orderIds = chosen ? draft.orderIds.filter((id) => id !== orderId) : [...draft.orderIds, orderId];
+      const next = { ...draft, orderIds };
+      ctx.session.dnsBulk = next;
+      const { text, extra } = picker(ctx, next, await domainOrders(ctx), page);
+      await ctx.editMessageText(text, extra).catch(() => undefined);
+    },
+    { selfAnswer: true },
+  );
+
+  router.on(
+    'dnsBulkPick',
+    async (ctx, nonce, op, page) => {
+      const draft = draftAt(ctx, nonce, 'domains');
+      if (!draft) return stale(ctx);
+      const orders = await domainOrders(ctx);
+      if (op === 'done') {
+        if (draft.orderIds.length === 0) {
+          await ctx.answerCbQuery(ctx.t('dnsbulk:noneSelected'));
+          return;
+        }
+        await ctx.answerCbQuery();
+        await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+        return askChange(ctx, { ...draft, questionMessageId: undefined });
+      }
+      let orderIds = draft.orderIds;
+      if (op === 'all') orderIds = orders.slice(0, MAX_BULK_DOMAINS).map(([id]) => id);
+      if (op === 'none') orderIds = [];
+      await ctx.answerCbQuery(
+        op === 'all' && orders.length > MAX_BULK_DOMAINS
+          ? ctx.t('dnsbulk:tooMany', { max: MAX_BULK_DOMAINS })
+          : undefined,
+      );
+      const next = { ...draft, orderIds };
+      ctx.session.dnsBulk = next;
+      const { text, extra } = picker(ctx, next, orders, page);
+      await ctx.editMessageText(text, extra).catch(() => undefined);
+    },
+    { selfAnswer: true },
+  );
+
+  /** A pasted list: the partner's domains among it are the choice; the others are named briefly. */
+  const answerDomains: InputHandler = async (ctx, _input, text) => {
+    const draft = draftAt(ctx, undefined, 'domains');
+    if (!draft) {
+      await ctx.reply(ctx.t('dnsbulk:expired'));
+      return;
+    }
+    const list = parseDomainList(text);
+    const ascii = list.valid.map((name) => toAsciiDomain(name) ?? name);
+    const orders = await domainOrders(ctx, true);
+    const { orderIds, unknown } = matchDomainList(ascii, new Map(orders.map(([id, domain]) => [domain, id])));
+    const notOurs = [...list.invalid, ...unknown.map(toUnicodeDomain)];
+    if (orderIds.length === 0) throw new UserInputError('dnsbulk:listNoneKnown');
+    if (orderIds.length > MAX_BULK_DOMAINS)
+      throw new UserInputError('dnsbulk:tooMany', { max: MAX_BULK_DOMAINS });
+    await settleQuestion(ctx, draft);
+    if (notOurs.length > 0) {
+      const shown = notOurs.slice(0, UNKNOWN_SHOWN).map((n) => escapeHtml(echoInput(n)));
+      const rest = notOurs.length - shown.length;
+      const names =
+        rest > 0 ? `${shown.join(', ')} ${ctx.t('dnsbulk:listMore', { count: rest })}` : shown.join(', ');
+      await ctx.reply(ctx.t('dnsbulk:listUnknown', { count: notOurs.length, names }), { parse_mode: 'HTML' });
+    }
+    await askChange(ctx, { ...draft, orderIds, questionMessageId: undefined });
+  };
+
+  /** "What to do with them?": a line (add / del) answered in the scene, or a preset's button. */
+  const askChange = async (ctx: BotContext, draft: BulkDraft) => {
+    const orders = new Map(await domainOrders(ctx));
+    const domains = draft.orderIds.flatMap((id) => {
+      const domain = orders.get(id);
+      return domain === undefined ? [] : [domain];
+    });
+    await awaitInput(ctx, CHANGE_PURPOSE);
+    const presets = PRESET_IDS.map((id) =>
+      Markup.button.callback(`🧩 ${presetName(ctx.t, id)}`, encodeCallback('dnsBulkPreset', draft.nonce, id)),
+    );
+    const sent = await ctx.reply(
+      ctx.t('dnsbulk:askChange', {
+        count: draft.orderIds.length,
+        domains: renderDomainNames(ctx.t, domains),
+      }),
+      { parse_mode: 'HTML', ...Markup.inlineKeyboard(inRows(presets, 2)) },
+    );
+    ctx.session.dnsBulk = { ...draft, stage: 'change', questionMessageId: sent.message_id };
+  };
+
+  const answerChange: InputHandler = async (ctx, _input, text) => {
+    const draft = draftAt(ctx, undefined, 'change');
+    if (!draft) {
+      await ctx.reply(ctx.t('dnsbulk:expired'));
+      return;
+    }
+    const read = parseBulkLine(text);
+    if (!read.ok) {
+      if (read.error === 'verb') throw new UserInputError('dnsbulk:badVerb');
+      if (read.error === 'match') throw new UserInputError(`dnsbulk:badMatch.${read.field}`);
+      const reason = problemMessage(read);
+      throw new UserInputError('dns:badLine', {
+        field: escapeHtml(fieldName(ctx.t, read.field)),
+        reason: escapeHtml(ctx.t(reason.key, reason.params)),
+        form: escapeHtml(read.form ?? ctx.t('dns:anyForm')),
+      });
+    }
+    await settleQuestion(ctx, draft);
+    await preview(ctx, draft, read.change);
+  };
+
+  router.on(
+    'dnsBulkPreset',
+    async (ctx, nonce, presetId) => {
+      const draft = draftAt(ctx, nonce, 'change');
+      if (!draft || !isPresetId(presetId)) return stale(ctx);
+      await ctx.answerCbQuery();
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      if (ctx.scene.current?.id === AWAIT_INPUT_SCENE) await ctx.scene.leave();
+      ctx.session.dnsBulk = { ...draft, questionMessageId: undefined };
+      const presetNonce = randomBytes(6).toString('base64url');
+      await askPresetParams(ctx, {
+        nonce: presetNonce,
+        orderId: 0,
+        presetId,
+        values: {},
+        asked: 0,
+        bulk: nonce,
+      });
+    },
+    { selfAnswer: true },
+  );
+
+  /** The presets' questions are answered: the preset with its values is the bulk's change. */
+  const presetChosen = async (ctx: BotContext, preset: PresetDraft & { presetId: PresetId }) => {
+    ctx.session.dnsPreset = undefined;
+    const draft = draftAt(ctx, preset.bulk, 'change');
+    if (!draft) {
+      await ctx.reply(ctx.t('dnsbulk:expired'));
+      return;
+    }
+    await preview(ctx, draft, { kind: 'preset', presetId: preset.presetId, values: preset.values });
+  };
+
+  /** Lists each domain's records, plans the change on it, and shows the per-domain preview. */
+  const preview = async (ctx: BotContext, draft: BulkDraft, change: BulkChange) => {
+    const api = await ctx.partnerApi();
+    const orders = new Map(await domainOrders(ctx));
+    const preset =
+      change.kind === 'preset' && isPresetId(change.presetId) ? presetOf(change.presetId) : undefined;
+    const plans: BulkDomainPlan[] = [];
+    const unlisted = new Map<number, string>();
+    for (const orderId of draft.orderIds) {
+      const domain = orders.get(orderId);
+      if (domain === undefined) continue;
+      // One domain the provider does not list is skipped with its reason, not the whole bulk.
+      const listed = await api.listDnsRecords(orderId).catch((error: unknown) => {
+        unlisted.set(orderId, describeError(error, ctx.t) ?? '');
+        return undefined;
+      });
+      if (listed === undefined) {
+        plans.push({ orderId, domain, add: [], remove: [], existing: 0, skip: 'unlisted' as const });
+        continue;
+      }
+      const current = listed.flatMap((l) => {
+        const record = parseListedRecord(l);
+        return record ? [{ id: l.record_id, record }] : [];
+      });
+      plans.push(planBulkDomain({ orderId, domain }, change, current, preset, listed.length));
+    }
+    const decisions = decideBulk(plans, { force: false });
+    const text = renderBulkPreview(ctx.t, change, plans, decisions, unlisted);
+    const needsChange = decideBulk(plans, { force: true }).some((d) => 'changes' in d);
+    if (!needsChange) {
+      ctx.session.dnsBulk = undefined;
+      await ctx.reply(`${text}\n\n${ctx.t('dnsbulk:nothing')}`, { parse_mode: 'HTML' });
+      return;
+    }
+    ctx.session.dnsBulk = { ...draft, stage: 'preview', change, plans, questionMessageId: undefined };
+    const overLimit = countOverLimit(plans);
+    const canApply = decisions.some((d) => 'changes' in d);
+    const row = [
+      ...(canApply
+        ? [
+            Markup.button.callback(
+              ctx.t('dnsbulk:applyButton'),
+              encodeCallback('dnsBulkApply', draft.nonce, 'ask'),
+            ),
+          ]
+        : []),
+      Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'bulk')),
+    ];
+    const force =
+      overLimit > 0
+        ? [
+            [
+              Markup.button.callback(
+                ctx.t('dnsbulk:forceButton', { count: overLimit }),
+                encodeCallback('dnsBulkApply', draft.nonce, 'force'),
+              ),
+            ],
+          ]
+        : [];
+    await ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard([row, ...force]) });
+  };
+
+  router.on(
+    'dnsBulkApply',
+    async (ctx, nonce, mode) => {
+      const draft = draftAt(ctx, nonce, 'preview');
+      const { change, plans } = draft ?? {};
+      if (!draft || !change || !plans) return stale(ctx);
+      await ctx.answerCbQuery(ctx.t('dnsbulk:applyingToast'));
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      // Single use: a second tap finds no plan.
+      ctx.session.dnsBulk = undefined;
+      const outcomes = await applyBulk(ctx, plans, mode === 'force');
+      const done = outcomes.filter((o) => o.state === 'done').length;
+      const failed = outcomes.filter((o) => o.state === 'failed').length;
+      await ctx.reply(renderBulkReport(ctx.t, change, outcomes), { parse_mode: 'HTML' });
+      await announce(ctx, 'bulkApplied', {
+        change: describeBulkChange(ctx.t, change),
+        done,
+        skipped: outcomes.length - done - failed,
+        failed,
+      });
+    },
+    { selfAnswer: true },
+  );
+
+  /**
+   * Applies each domain's changes with ONE progress message for the whole bulk ("3 of 5 domains"),
+   * recording each domain's accepted changes as one history entry of kind `bulk`.
+   */
+  const applyBulk = async (
+    ctx: BotContext,
+    plans: NonNullable<BulkDraft['plans']>,
+    force: boolean,
+  ): Promise<BulkOutcome[]> => {
+    const decisions = decideBulk(plans, { force });
+    const total = decisions.filter((d) => 'changes' in d).length;
+    const progress = await ctx.reply(ctx.t('dnsbulk:applying', { done: 0, total }));
+    const outcomes: BulkOutcome[] = [];
+    let done = 0;
+    for (const [i, decision] of decisions.entries()) {
+      const domain = plans[i]?.domain ?? '';
+      if ('skip' in decision) {
+        outcomes.push({ domain, state: 'skipped', reason: decision.skip });
+        continue;
+      }
+      const { applied, failures } = await applyChanges(ctx, decision.orderId, decision.changes);
+      await recordDnsChange(ctx, decision.orderId, 'bulk', { records: applied });
+      const counts = { ok: applied.length, total: decision.changes.length };
+      outcomes.push(
+        failures.length === 0
+          ? { domain, state: 'done', ...counts }
+          : { domain, state: 'failed', ...counts, failures: failures.map((f) => describeFailure(ctx, f)) },
+      );
+      done++;
+      await ctx.telegram
+        .editMessageText(
+          progress.chat.id,
+          progress.message_id,
+          undefined,
+          ctx.t('dnsbulk:applying', { done, total }),
+        )
+        .catch(() => undefined);
+    }
+    return outcomes;
+  };
+
+  return {
+    start,
+    presetChosen,
+    inputHandlers: { [DOMAINS_PURPOSE]: answerDomains, [CHANGE_PURPOSE]: answerChange },
+  };
+}

@@ -1,0 +1,142 @@
+import type { BulkChange, BulkDecision, BulkDomainPlan, BulkSkip } from '../../../../core/dns-bulk.js';
+import { isPresetId } from '../../../../core/dns-presets.js';
+import { toUnicodeDomain } from '../../../../core/domain-names.js';
+import { escapeHtml } from '../../../../core/format.js';
+import { echoInput, joinLinesWithin } from '../../../../core/text.js';
+import type { Translate } from '../../../kit/i18n.js';
+import { presetName } from '../presets/views.js';
+import { describeRecord } from '../views.js';
+
+/** Domains named one by one in the preview; beyond them, one summary line (4096 characters). */
+export const PREVIEW_DOMAINS = 30;
+/** Room under Telegram's 4096 characters for the buttons' nothing and a safety margin. */
+const MESSAGE_ROOM = 4000;
+
+const name = (domain: string) => escapeHtml(toUnicodeDomain(domain));
+
+/** The change in a few words: "add TXT @ …", "delete TXT @ “v=spf1*”", "record set “Tilda”". */
+export function describeBulkChange(t: Translate, change: BulkChange): string {
+  switch (change.kind) {
+    case 'add':
+      return t('dnsbulk:changeAdd', { record: describeRecord(t, change.record) });
+    case 'delete':
+      return t('dnsbulk:changeDelete', {
+        type: change.match.type,
+        host: escapeHtml(echoInput(change.match.host)),
+        value: escapeHtml(echoInput(change.match.value)),
+      });
+    case 'preset':
+      return t('dnsbulk:changePreset', {
+        preset: isPresetId(change.presetId) ? presetName(t, change.presetId) : escapeHtml(change.presetId),
+      });
+  }
+}
+
+/** Names of the chosen domains, the first few and "and N more". */
+export function renderDomainNames(t: Translate, domains: readonly string[], shown = 10): string {
+  const names = domains.slice(0, shown).map(name).join(', ');
+  const rest = domains.length - shown;
+  return rest > 0 ? `${names} ${t('dnsbulk:listMore', { count: rest })}` : names;
+}
+
+/**
+ * The per-domain preview: what each domain gets (+adds −deletes, the records themselves when
+ * there are few) or why it is skipped, the delete limit named per domain; beyond PREVIEW_DOMAINS
+ * domains, a summary line. Always under 4096 characters.
+ */
+export function renderBulkPreview(
+  t: Translate,
+  change: BulkChange,
+  plans: readonly BulkDomainPlan[],
+  /** `decideBulk(plans, { force: false })`: what Apply would do, by the one gate. */
+  decisions: readonly BulkDecision[],
+  /** Why the provider did not list a domain's records, by order id (HTML-safe). */
+  unlisted: ReadonlyMap<number, string> = new Map(),
+): string {
+  const skipOf = (i: number) => {
+    const d = decisions[i];
+    return d && 'skip' in d ? d.skip : undefined;
+  };
+  const rows = plans.slice(0, PREVIEW_DOMAINS).map((plan, i) => {
+    const skip = skipOf(i);
+    if (skip !== undefined)
+      return t(`dnsbulk:rowSkip.${skip}`, {
+        domain: name(plan.domain),
+        count: plan.remove.length,
+        existing: plan.existing,
+        reason: unlisted.get(plan.orderId) ?? '',
+      });
+    const changes = [
+      ...(plan.add.length > 0 ? [t('dnsbulk:rowAdd', { count: plan.add.length })] : []),
+      ...(plan.remove.length > 0 ? [t('dnsbulk:rowRemove', { count: plan.remove.length })] : []),
+    ];
+    // A delete by match names what it deletes: the value glob may catch more than meant.
+    const shown =
+      change.kind === 'delete' && plan.remove.length <= 3
+        ? plan.remove.map((r) => `   − ${describeRecord(t, r.record)}`)
+        : [];
+    return [
+      t('dnsbulk:rowChanges', { domain: name(plan.domain), changes: changes.join(' ') }),
+      ...shown,
+    ].join('\n');
+  });
+  const skipped = plans.filter((_, i) => skipOf(i) !== undefined).length;
+  const hidden = plans.slice(PREVIEW_DOMAINS);
+  const hiddenSkipped = hidden.filter((_, i) => skipOf(i + PREVIEW_DOMAINS) !== undefined).length;
+  const overLimit = plans.filter((_, i) => skipOf(i) === 'limit').length;
+  const tail = [
+    ...(hidden.length > 0
+      ? [
+          t('dnsbulk:previewMore', {
+            count: hidden.length,
+            change: hidden.length - hiddenSkipped,
+            skip: hiddenSkipped,
+          }),
+        ]
+      : []),
+    '',
+    t('dnsbulk:previewTotals', { change: plans.length - skipped, skip: skipped }),
+    ...(overLimit > 0 ? [t('dnsbulk:previewLimit', { count: overLimit })] : []),
+  ];
+  const head = t('dnsbulk:previewTitle', { change: describeBulkChange(t, change) });
+  const tailText = tail.join('\n');
+  return `${joinLinesWithin([head, ...rows], MESSAGE_ROOM - tailText.length - 1)}\n${tailText}`;
+}
+
+/** How one domain of a bulk ended. */
+export type BulkOutcome =
+  | { domain: string; state: 'done'; ok: number; total: number }
+  | { domain: string; state: 'failed'; ok: number; total: number; failures: string[] }
+  | { domain: string; state: 'skipped'; reason: BulkSkip | 'limit' };
+
+/** Failures shown per domain; the rest are counted in its "ok of total". */
+const FAILURES_SHOWN = 3;
+
+/** The one report of a bulk: counts, then each domain done, skipped or failed with the provider's reason. */
+export function renderBulkReport(t: Translate, change: BulkChange, outcomes: readonly BulkOutcome[]): string {
+  const count = (state: BulkOutcome['state']) => outcomes.filter((o) => o.state === state).length;
+  const lines = [
+    t('dnsbulk:reportTitle', {
+      change: describeBulkChange(t, change),
+      done: count('done'),
+      skipped: count('skipped'),
+      failed: count('failed'),
+    }),
+    '',
+  ];
+  // Failures first: they are what the partner has to act on.
+  const order = { failed: 0, done: 1, skipped: 2 } as const;
+  for (const outcome of [...outcomes].sort((a, b) => order[a.state] - order[b.state])) {
+    const domain = name(outcome.domain);
+    if (outcome.state === 'skipped')
+      lines.push(t('dnsbulk:reportSkipped', { domain, reason: t(`dnsbulk:skipReason.${outcome.reason}`) }));
+    else if (outcome.state === 'done')
+      lines.push(t('dnsbulk:reportDone', { domain, ok: outcome.ok, total: outcome.total }));
+    else {
+      lines.push(t('dnsbulk:reportFailed', { domain, ok: outcome.ok, total: outcome.total }));
+      lines.push(...outcome.failures.slice(0, FAILURES_SHOWN).map((f) => `   ${f}`));
+    }
+  }
+  if (count('done') + count('failed') > 0) lines.push('', t('dnsbulk:reportHistory'));
+  return joinLinesWithin(lines, MESSAGE_ROOM);
+}

@@ -1,0 +1,154 @@
+import { Composer, Markup } from 'telegraf';
+import { toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml } from '../../../core/format.js';
+import { type BotContext, UserInputError } from '../../context.js';
+import type { OrderEngine } from '../../forms/engine.js';
+import { commandWords } from '../../kit/arguments.js';
+import { createAwaitInputScene, type InputHandler } from '../../kit/await-input.js';
+import { type CallbackAction, encodeCallback } from '../../kit/callback-data.js';
+import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { linkKeyboard } from '../../kit/keyboards.js';
+import type { PagedLists } from '../../kit/paged-list.js';
+import { renderLink } from '../billing/views.js';
+import { createDnsBulk } from './bulk/bulk.js';
+import { resolveDomainOrder } from './domain.js';
+import { createDnsHistoryScreens } from './history/history.js';
+import { checkOnDemand } from './live-check/check-command.js';
+import { createDnsNameServers } from './name-servers/name-servers.js';
+import { createDnsPresets } from './presets/presets.js';
+import { createDnsRecords, type ShowAdded, type ShowRecords } from './records/records.js';
+import { createDnsZoneFile } from './zone-file/zone-file.js';
+
+export { type DomainRef, resolveDomainOrder } from './domain.js';
+export { createDnsRecordList, type ShowAdded, type ShowRecords } from './records/records.js';
+
+/** What a domain picked from the list opens. */
+export type DomainJob = 'dns' | 'ns' | 'cert';
+const JOB_ACTIONS = { dns: 'dns', ns: 'nameServers', cert: 'certificate' } as const satisfies Record<
+  DomainJob,
+  CallbackAction
+>;
+
+/**
+ * `/dns`, `/ns`, `/cert` without a domain: the partner's domain orders as buttons, paged, each
+ * opening that job for its order.
+ */
+function createDomainPicker(lists: PagedLists) {
+  const list = lists.register({
+    id: 'pick',
+    perPage: 10,
+    async load(ctx, filter) {
+      const job: DomainJob = filter === 'ns' || filter === 'cert' ? filter : 'dns';
+      const index = await (await ctx.partnerApi()).domainOrderIndex({ fresh: true });
+      const orders = [...index.byOrderId.entries()].sort(([a], [b]) => b - a);
+      return {
+        title: ctx.t(`dns:pick.${job}`),
+        empty: ctx.t('dns:pickNone'),
+        rows: orders.map(([orderId, domain]) => {
+          const name = toUnicodeDomain(domain);
+          return {
+            html: ctx.t('dns:pickRow', { domain: escapeHtml(name), id: orderId }),
+            button: Markup.button.callback(name, encodeCallback(JOB_ACTIONS[job], orderId)),
+          };
+        }),
+      };
+    },
+  });
+  return (ctx: BotContext, job: DomainJob) => lists.show(ctx, list, job, 0, 'reply');
+}
+
+/**
+ * /dns, /ns and /cert: the `/dns` words routed to records, zone files and name servers, each
+ * part in its own module; the domain is resolved once per update. The records list comes in
+ * built (the engine's guided add ends on it too); the zone file and name server answers are
+ * taken by this feature's await-input scene.
+ */
+export function createDnsFeature(deps: {
+  engine: OrderEngine;
+  lists: PagedLists;
+  showRecords: ShowRecords;
+  showAdded: ShowAdded;
+  downloadFile: (ctx: BotContext, fileId: string) => Promise<string>;
+}): Feature {
+  const { engine, showRecords, showAdded, downloadFile } = deps;
+  const callbacks = new CallbackSet();
+  const records = createDnsRecords({ router: callbacks, engine, showRecords, showAdded });
+  const pickDomain = createDomainPicker(deps.lists);
+  const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
+  const nameServers = createDnsNameServers({ router: callbacks, pickDomain });
+  const history = createDnsHistoryScreens({ router: callbacks, lists: deps.lists, showRecords });
+  const presets = createDnsPresets({
+    router: callbacks,
+    showRecords,
+    presetForBulk: (ctx, draft) => bulk.presetChosen(ctx, draft),
+  });
+  const bulk = createDnsBulk({ router: callbacks, askPresetParams: presets.askParams });
+
+  // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.
+  callbacks.on('dismiss', async (ctx, topic) => {
+    const message = ctx.callbackQuery?.message;
+    const question = message && 'text' in message ? escapeHtml(message.text) : '';
+    const note = ctx.t(`dns:kept.${topic}`, { defaultValue: ctx.t('dns:kept.records') });
+    if (ctx.session.dnsImport && topic === 'zone') ctx.session.dnsImport = undefined;
+    if (ctx.session.nsPending && topic === 'ns') ctx.session.nsPending = undefined;
+    if (topic === 'preset') ctx.session.dnsPreset = undefined;
+    if (topic === 'bulk') ctx.session.dnsBulk = undefined;
+    await ctx
+      .editMessageText(question ? `${question}\n\n<i>${note}</i>` : note, { parse_mode: 'HTML' })
+      .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
+  });
+  const composer = new Composer<BotContext>();
+
+  composer.command('dns', async (ctx) => {
+    const words = commandWords(ctx.payload);
+    if (words[0] === undefined) return pickDomain(ctx, 'dns');
+    if (words[0].toLowerCase() === 'bulk') return bulk.start(ctx);
+    const ref = await resolveDomainOrder(ctx, words[0]);
+    const action = words[1]?.toLowerCase();
+    if (action === undefined) return records.showRecords(ctx, ref.orderId);
+    if (action === 'add') {
+      // The rest of the line as typed (TXT text keeps its spaces).
+      return records.addFromLine(ctx, ref, ctx.payload.trim().replace(/^\S+\s+add\s*/i, ''));
+    }
+    if (action === 'del' || action === 'delete') {
+      const id = words[2];
+      if (!id || !/^\d{1,10}$/.test(id))
+        throw new UserInputError('dns:badRecordId', { usageKey: 'dns:usage' });
+      return records.askDelete(ctx, ref.orderId, Number(id));
+    }
+    if (action === 'export') return zoneFile.exportRecords(ctx, ref);
+    if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
+    if (action === 'history') return history.showHistory(ctx, ref);
+    if (action === 'preset' || action === 'presets') return presets.choose(ctx, ref);
+    if (action === 'check') return checkOnDemand(ctx, ref, words.slice(2));
+    throw new UserInputError('dns:badAction', { usageKey: 'dns:usage' });
+  });
+
+  composer.command('cert', async (ctx) => {
+    const target = commandWords(ctx.payload)[0];
+    if (target === undefined) return pickDomain(ctx, 'cert');
+    const ref = await resolveDomainOrder(ctx, target);
+    const url = await (await ctx.partnerApi()).getDomainCertificateUrl(ref.orderId);
+    const domain = escapeHtml(toUnicodeDomain(ref.domain));
+    await ctx.reply(renderLink(ctx.t, 'dns:certificateLink', { domain }, url), {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...linkKeyboard(ctx.t('common:openLink'), url),
+    });
+  });
+
+  composer.use(nameServers.composer);
+
+  const inputHandlers: Record<string, InputHandler> = {
+    ...zoneFile.inputHandlers,
+    ...nameServers.inputHandlers,
+    ...presets.inputHandlers,
+    ...bulk.inputHandlers,
+  };
+  return {
+    name: 'dns',
+    composer,
+    callbacks: callbacks.registrations,
+    scenes: [createAwaitInputScene(inputHandlers, downloadFile)],
+  };
+}

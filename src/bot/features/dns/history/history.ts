@@ -1,0 +1,175 @@
+import { Markup } from 'telegraf';
+import type { PartnerApi } from '../../../../api/index.js';
+import {
+  type HistoryChange,
+  type HistoryEntry,
+  planUndo,
+  type UndoResult,
+} from '../../../../core/dns-history.js';
+import type { ListedRecord, PlannedChange } from '../../../../core/dns-plan.js';
+import { parseListedRecord } from '../../../../core/dns-records.js';
+import { toUnicodeDomain } from '../../../../core/domain-names.js';
+import { escapeHtml } from '../../../../core/format.js';
+import { type BotContext, UserInputError } from '../../../context.js';
+import { encodeCallback } from '../../../kit/callback-data.js';
+import type { CallbackRegistrar } from '../../../kit/feature.js';
+import type { PagedLists } from '../../../kit/paged-list.js';
+import { announce } from '../../team/announce.js';
+import { applyChanges, describeFailure } from '../apply.js';
+import { type DomainRef, refOfOrder } from '../domain.js';
+import { checkChangeLive } from '../live-check/live-check.js';
+import { undoButtons } from './record.js';
+import { renderHistoryEntry, renderUndoPreview, renderUndoRefusal, renderUndoReport } from './views.js';
+
+/** How many of the latest changes `/dns <domain> history` shows. */
+export const HISTORY_SHOWN = 20;
+
+/** The records as listed now, read into the model (a record the bot cannot read is never matched). */
+async function currentRecords(api: PartnerApi, orderId: number): Promise<ListedRecord[]> {
+  return (await api.listDnsRecords(orderId)).flatMap((l) => {
+    const record = parseListedRecord(l);
+    return record ? [{ id: l.record_id, record }] : [];
+  });
+}
+
+/**
+ * `/dns <domain> history` and "↩ Undo": the history screen (the latest 20, paged), the undo
+ * preview against the records as they are now, and the confirmed undo — itself recorded (kind
+ * `undo`, so it can be undone in turn) and announced in a team group.
+ */
+export function createDnsHistoryScreens(deps: {
+  router: CallbackRegistrar;
+  lists: PagedLists;
+  showRecords(ctx: BotContext, orderId: number): Promise<void>;
+}) {
+  const { router, lists, showRecords } = deps;
+
+  const list = lists.register({
+    id: 'dnsh',
+    perPage: 5,
+    buttonsPerRow: 1,
+    async load(ctx, filter) {
+      const ref = await refOfOrder(ctx, Number(filter));
+      const entries = ((await ctx.dnsHistory?.list(ref.orderId)) ?? []).slice(0, HISTORY_SHOWN);
+      const domain = escapeHtml(toUnicodeDomain(ref.domain));
+      return {
+        title: ctx.t('dnshistory:title', { domain }),
+        empty: ctx.t('dnshistory:empty', { domain }),
+        rows: entries.map((entry, i) => ({
+          html: renderHistoryEntry(ctx.t, ctx.locale, entry, i + 1),
+          button: Markup.button.callback(
+            ctx.t('dnshistory:undoRowButton', { n: i + 1 }),
+            encodeCallback('dnsUndo', ref.orderId, entry.id),
+          ),
+        })),
+        footer: [
+          Markup.button.callback(ctx.t('dnshistory:recordsButton'), encodeCallback('dns', ref.orderId)),
+        ],
+      };
+    },
+  });
+
+  const showHistory = (ctx: BotContext, ref: DomainRef) =>
+    lists.show(ctx, list, String(ref.orderId), 0, 'reply');
+
+  /** The entry and its undo planned against what is there now; refusals are told here. */
+  const plan = async (
+    ctx: BotContext,
+    orderId: number,
+    entryId: string,
+  ): Promise<{ ref: DomainRef; entry: HistoryEntry; result: UndoResult & { ok: true } } | undefined> => {
+    const ref = await refOfOrder(ctx, orderId);
+    const entries = (await ctx.dnsHistory?.list(orderId)) ?? [];
+    const entry = entries.find((e) => e.id === entryId);
+    if (entry === undefined) throw new UserInputError('dnshistory:notFound');
+    const api = await ctx.partnerApi();
+    const result =
+      'nameServers' in entry.change
+        ? planUndo(entry.change, { nameServers: await api.listNameServers(orderId) })
+        : planUndo(entry.change, { records: await currentRecords(api, orderId) });
+    if (result.ok) return { ref, entry, result };
+    // Refused after an undo of it: most likely a second tap, said plainly.
+    const undone = entries.some((e) => e.undoes === entry.id);
+    await ctx.reply(
+      renderUndoRefusal(
+        ctx.t,
+        undone ? { reason: 'alreadyUndone' } : { reason: result.reason, record: result.record },
+      ),
+      { parse_mode: 'HTML' },
+    );
+    return undefined;
+  };
+
+  router.on('dnsHistory', async (ctx, orderId) => showHistory(ctx, await refOfOrder(ctx, orderId)));
+
+  router.on('dnsUndo', async (ctx, orderId, entryId) => {
+    const planned = await plan(ctx, orderId, entryId);
+    if (!planned) return;
+    const { ref, entry, result } = planned;
+    const topic = result.plan.type === 'nameServers' ? 'ns' : 'records';
+    await ctx.reply(renderUndoPreview(ctx.t, ctx.locale, ref.domain, entry, result.plan), {
+      parse_mode: 'HTML',
+      ...Markup.inlineKeyboard([
+        Markup.button.callback(ctx.t('dnshistory:undoYes'), encodeCallback('dnsUndoYes', orderId, entryId)),
+        Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', topic)),
+      ]),
+    });
+  });
+
+  router.on(
+    'dnsUndoYes',
+    async (ctx, orderId, entryId) => {
+      await ctx.answerCbQuery(ctx.t('dnshistory:undoing'));
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      // Planned again: the records may have changed since the preview.
+      const planned = await plan(ctx, orderId, entryId);
+      if (!planned) return;
+      const { entry, result } = planned;
+      const api = await ctx.partnerApi();
+      const failures: string[] = [];
+      let done: HistoryChange;
+      let total: number;
+      if (result.plan.type === 'nameServers') {
+        const { servers } = result.plan;
+        total = 1;
+        if (servers.length === 0) await api.deleteNameServers(orderId);
+        else
+          await api.setCustomNameServers(
+            orderId,
+            servers.map((s) => (s.ip ? { ns: s.ns, ip: s.ip } : { ns: s.ns })),
+          );
+        done = result.change;
+      } else {
+        // The same calls as every multi-record apply (deletions first), no message of their own.
+        const { remove, add } = result.plan;
+        const changes: PlannedChange[] = [
+          ...remove.map((r) => ({ op: 'delete' as const, id: r.id, record: r.record })),
+          ...add.map((record) => ({ op: 'add' as const, record })),
+        ];
+        total = changes.length;
+        const outcome = await applyChanges(ctx, orderId, changes);
+        failures.push(...outcome.failures.map((failure) => describeFailure(ctx, failure)));
+        done = { records: outcome.applied };
+      }
+      const undo = await ctx.dnsHistory?.record(orderId, 'undo', done, entry.id);
+      const html = renderUndoReport(ctx.t, done, total, failures);
+      const keyboard = undo ? Markup.inlineKeyboard([undoButtons(ctx, orderId, undo)]) : undefined;
+      const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+      // The report turns ✅ when the name servers answer with the records as the undo left them.
+      if ('records' in done) {
+        await checkChangeLive(ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
+          added: done.records.filter((c) => c.op === 'add').map((c) => c.record),
+          removed: done.records.filter((c) => c.op === 'delete').map((c) => c.record),
+        });
+      }
+      await announce(ctx, 'dnsUndone', {
+        orderId,
+        kind: ctx.t(`dnshistory:kind.${entry.kind}`),
+      });
+      if (result.plan.type === 'records') await showRecords(ctx, orderId);
+    },
+    { selfAnswer: true },
+  );
+
+  return { showHistory };
+}

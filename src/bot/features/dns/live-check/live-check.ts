@@ -1,0 +1,344 @@
+import type { Telegram } from 'telegraf';
+import type { InlineKeyboardMarkup } from 'telegraf/types';
+import type { PartnerApi } from '../../../../api/index.js';
+import {
+  type DnsProbe,
+  type Expectation,
+  expectChange,
+  isDelegation,
+  judge,
+  LIVE_CHECK_LIMIT_MS,
+  type ProbeResult,
+  type RoundOutcome,
+  retryDelay,
+  type Sighting,
+  serverSighting,
+  summarizeRound,
+} from '../../../../core/dns-check.js';
+import type { DnsRecordData } from '../../../../core/dns-records.js';
+import { toUnicodeDomain } from '../../../../core/domain-names.js';
+import { escapeHtml } from '../../../../core/format.js';
+import { cutGraphemes } from '../../../../core/text.js';
+import type { Logger } from '../../../../logger.js';
+import type { BotContext } from '../../../context.js';
+import type { Translate } from '../../../kit/i18n.js';
+import { errorForLog } from '../../../middlewares/errors.js';
+
+/*
+ * The live check's runs: after a DNS change (or on `/dns <domain> check`), ask the domain's name
+ * servers in the background, edit the change's message with what they show, and ask again with
+ * backoff for up to two minutes. A run never holds the update that started it (the chat's queue
+ * and the polling loop go on), is bounded in number, and is cancelled on shutdown. It edits through
+ * a Telegram client of its own (main.ts builds it; tests observe it like every Bot API call) and
+ * waits through an injectable clock, so tests drive the retries deterministically.
+ */
+
+/** Waiting between rounds; tests give one they advance by hand. */
+export interface LiveCheckClock {
+  now(): number;
+  /** Resolves after `ms`, or early when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export const realClock: LiveCheckClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    }),
+};
+
+/** What a run needs to know: the message to edit, and what the servers should show. */
+export interface LiveCheckJob {
+  chatId: number;
+  messageId: number;
+  /** The message's HTML as sent; the check's lines are added below it. */
+  html: string;
+  /** The message's buttons, kept when it is edited. */
+  keyboard?: InlineKeyboardMarkup | undefined;
+  /** The chat's language. */
+  t: Translate;
+  /** The chat's partner API (the domain order's name servers and records). */
+  api: PartnerApi;
+  orderId: number;
+  /** What every server should answer, given the domain (ASCII); on demand, read from the records. */
+  expect(domain: string): Promise<Expectation[]>;
+  /**
+   * `change`: one line about the change, added below the message ("✅ Видно на …").
+   * `report`: what each server answers (the `/dns <domain> check` message).
+   */
+  style: 'change' | 'report';
+}
+
+/** The live check as the bot sees it (a dep of `createBot`, like WatchPort). */
+export interface LiveCheckPort {
+  /** Starts a run in the background and returns at once. */
+  start(job: LiveCheckJob): void;
+}
+
+export interface LiveChecksOptions {
+  probe: DnsProbe;
+  /** Edits messages outside any update (its own client, built by main.ts). */
+  telegram: Pick<Telegram, 'editMessageText'>;
+  logger: Logger;
+  clock?: LiveCheckClock;
+  /** Runs at once; a new one past it stops the oldest (default 50). */
+  maxRuns?: number;
+  /** How long a run keeps asking (default 2 minutes). */
+  limitMs?: number;
+}
+
+/** Telegram's limit for a message text. */
+const MAX_TEXT = 4096;
+/** How much of one server's answer a report shows (a DKIM key is cut; 13 servers still fit). */
+const MAX_VALUES = 200;
+
+/** One round's findings per server: its sighting and, for the report, what it answered. */
+interface ServerRound {
+  server: string;
+  sighting: Sighting;
+  values: string[] | undefined;
+}
+
+/** The runs in flight; `stop()` ends them all (main.ts's stop path). */
+export class LiveChecks implements LiveCheckPort {
+  private readonly runs = new Map<AbortController, Promise<void>>();
+  private readonly clock: LiveCheckClock;
+  private readonly maxRuns: number;
+  private readonly limitMs: number;
+  private stopped = false;
+
+  constructor(private readonly options: LiveChecksOptions) {
+    this.clock = options.clock ?? realClock;
+    this.maxRuns = options.maxRuns ?? 50;
+    this.limitMs = options.limitMs ?? LIVE_CHECK_LIMIT_MS;
+  }
+
+  /** Runs in flight. */
+  get running(): number {
+    return this.runs.size;
+  }
+
+  start(job: LiveCheckJob): void {
+    if (this.stopped) return;
+    if (this.runs.size >= this.maxRuns) {
+      // The oldest gives way: it ends with a "check again later" line rather than hanging on.
+      const [oldest] = this.runs.keys();
+      oldest?.abort('evicted');
+    }
+    const controller = new AbortController();
+    const run = this.run(job, controller.signal)
+      .catch(async (error: unknown) => {
+        this.options.logger.warn({ chatId: job.chatId, err: errorForLog(error) }, 'live check failed');
+        // The message says the check could not be made, rather than "asking…" for ever.
+        if (!controller.signal.aborted) await this.edit(job, `${job.html}\n\n${job.t('dnscheck:failed')}`);
+      })
+      .finally(() => this.runs.delete(controller));
+    this.runs.set(controller, run);
+  }
+
+  /** Resolves when every run has ended (tests wait for it). */
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await Promise.all(this.runs.values());
+  }
+
+  /** Cancels every run (no more questions, no more edits) and waits for them to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const controller of this.runs.keys()) controller.abort('stop');
+    await this.idle();
+  }
+
+  private async run(job: LiveCheckJob, signal: AbortSignal): Promise<void> {
+    const { t, api } = job;
+    const started = this.clock.now();
+    const domain = await api.domainOrderIndex().then(
+      (index) => index.byOrderId.get(job.orderId),
+      () => undefined,
+    );
+    const servers = await api.listNameServers(job.orderId).catch(() => undefined);
+    if (signal.aborted) return;
+    if (domain === undefined || servers === undefined) {
+      await this.edit(job, `${job.html}\n\n${t('dnscheck:serversUnknown')}`);
+      return;
+    }
+    if (servers.length === 0) {
+      await this.edit(job, `${job.html}\n\n${t('dnscheck:noServers')}`);
+      return;
+    }
+    const expectations = await job.expect(domain);
+    if (signal.aborted) return;
+    const addresses = new Map<string, string[]>();
+    let shown = '';
+    let previous: ServerRound[] | undefined;
+    /** An evicted run ends on what it saw last, with the line that asks again later. */
+    const stoppedEarly = async () => {
+      if (signal.reason === 'evicted' && previous)
+        await this.edit(job, this.render(job, domain, expectations, previous, 'stopped'));
+    };
+    for (let attempt = 0; ; attempt++) {
+      const rounds = await Promise.all(
+        servers.map(async (server): Promise<ServerRound> => {
+          let found = addresses.get(server.ns);
+          if (!found || found.length === 0) {
+            found = await this.options.probe.addressesOf(server, signal);
+            addresses.set(server.ns, found);
+          }
+          return this.askServer(toUnicodeDomain(server.ns), found, expectations, signal);
+        }),
+      );
+      if (signal.aborted) return stoppedEarly();
+      previous = rounds;
+      const outcome = summarizeRound(rounds);
+      const last = outcome.done || this.clock.now() - started + retryDelay(attempt) > this.limitMs;
+      const phase = outcome.done ? 'done' : last ? 'gaveUp' : 'retrying';
+      const text = this.render(job, domain, expectations, rounds, phase);
+      if (text !== shown) {
+        await this.edit(job, text);
+        shown = text;
+      }
+      if (last) return;
+      await this.clock.sleep(retryDelay(attempt), signal);
+      if (signal.aborted) return stoppedEarly();
+    }
+  }
+
+  /** One server over every expectation, at the first of its addresses that answers. */
+  private async askServer(
+    server: string,
+    addresses: string[],
+    expectations: Expectation[],
+    signal: AbortSignal,
+  ): Promise<ServerRound> {
+    if (addresses.length === 0) return { server, sighting: 'noAddress', values: undefined };
+    const sightings: Sighting[] = [];
+    let values: string[] | undefined;
+    for (const expectation of expectations) {
+      let result: ProbeResult = { kind: 'failed', reason: 'unreachable' };
+      for (const address of addresses) {
+        result = await this.options.probe.ask(address, expectation.name, expectation.type, signal);
+        if (result.kind === 'answer') break;
+      }
+      if (result.kind === 'answer') values ??= result.values;
+      sightings.push(judge(expectation, result));
+    }
+    return { server, sighting: serverSighting(sightings), values };
+  }
+
+  private render(
+    job: LiveCheckJob,
+    domain: string,
+    expectations: Expectation[],
+    rounds: ServerRound[],
+    phase: 'done' | 'retrying' | 'gaveUp' | 'stopped',
+  ): string {
+    const { t } = job;
+    const outcome: RoundOutcome = summarizeRound(rounds);
+    const names = (list: string[]) => list.map(escapeHtml).join(', ');
+    const failed = outcome.failed.map((f) =>
+      t('dnscheck:failedServer', { server: escapeHtml(f.server), reason: t(`dnscheck:failure.${f.reason}`) }),
+    );
+    const hint = this.hint(domain, expectations);
+    if (job.style === 'report') {
+      const lines = rounds.map((r) => {
+        const answer =
+          r.values === undefined
+            ? t(`dnscheck:failure.${r.sighting}`, { defaultValue: '' })
+            : r.values.length === 0
+              ? t('dnscheck:answersNothing')
+              : escapeHtml(cutGraphemes(r.values.join(', '), MAX_VALUES));
+        const mark = r.sighting === 'visible' ? '✅' : r.sighting === 'notYet' ? '⏳' : '❌';
+        return `${mark} ${escapeHtml(r.server)} — ${answer}`;
+      });
+      const shownValues = expectations[0]?.shown ?? [];
+      const atProvider =
+        shownValues.length === 0
+          ? t('dnscheck:atProviderNone')
+          : t('dnscheck:atProvider', {
+              values: escapeHtml(cutGraphemes(shownValues.join(', '), MAX_VALUES)),
+            });
+      const summary = t(`dnscheck:report.${phase}`, { hint });
+      return `${job.html}\n${atProvider}\n\n${lines.join('\n')}\n\n${summary}`;
+    }
+    const parts: string[] = [];
+    if (outcome.done) parts.push(t('dnscheck:visibleOn', { servers: names(outcome.visible) }));
+    else {
+      if (outcome.notYet.length > 0) {
+        parts.push(
+          t(phase === 'gaveUp' ? 'dnscheck:stillNotVisibleOn' : 'dnscheck:notYetVisibleOn', {
+            servers: names(outcome.notYet),
+          }),
+        );
+      }
+      parts.push(...failed);
+      if (outcome.visible.length > 0)
+        parts.push(t('dnscheck:alreadyVisibleOn', { servers: names(outcome.visible) }));
+      parts.push(t(`dnscheck:phase.${phase === 'done' ? 'retrying' : phase}`, { hint }));
+    }
+    return `${job.html}\n\n${parts.join('\n')}`;
+  }
+
+  /** The `/dns … check` line that asks again later, for the first name and type checked. */
+  private hint(domain: string, expectations: Expectation[]): string {
+    const first = expectations[0];
+    if (!first) return '';
+    const host =
+      first.name === domain
+        ? '@'
+        : first.name.endsWith(`.${domain}`)
+          ? first.name.slice(0, -domain.length - 1)
+          : first.name;
+    return `<code>/dns ${escapeHtml(toUnicodeDomain(domain))} check ${escapeHtml(host)} ${first.type}</code>`;
+  }
+
+  private async edit(job: LiveCheckJob, text: string): Promise<void> {
+    // A change message near Telegram's limit keeps its text as it is: the check's lines give way.
+    if (text.length > MAX_TEXT) return;
+    await this.options.telegram
+      .editMessageText(job.chatId, job.messageId, undefined, text, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(job.keyboard ? { reply_markup: job.keyboard } : {}),
+      })
+      .catch((error: unknown) => {
+        // Deleted meanwhile, or "not modified": nothing to tell anyone.
+        this.options.logger.debug({ chatId: job.chatId, err: errorForLog(error) }, 'live check edit failed');
+      });
+  }
+}
+
+/**
+ * The one call at each DNS change point (next to the team announcement): the change's message is
+ * checked in the background and edited when the name servers show the change (or say they do not
+ * yet). Returns at once; nothing of the check runs inside the update. `html` and `keyboard` are the
+ * message as sent (a plain-text message's text escaped), kept above the check's lines.
+ */
+export async function checkChangeLive(
+  ctx: BotContext,
+  sent: { message_id: number; chat: { id: number } },
+  message: { html: string; keyboard?: InlineKeyboardMarkup | undefined },
+  orderId: number,
+  change: { added?: readonly DnsRecordData[]; removed?: readonly DnsRecordData[] },
+): Promise<void> {
+  const port = ctx.liveChecks;
+  const checked = [...(change.added ?? []), ...(change.removed ?? [])].filter((r) => !isDelegation(r));
+  if (!port || checked.length === 0) return;
+  port.start({
+    chatId: sent.chat.id,
+    messageId: sent.message_id,
+    html: message.html,
+    keyboard: message.keyboard,
+    t: ctx.t,
+    api: await ctx.partnerApi(),
+    orderId,
+    expect: async (domain) => expectChange(domain, change),
+    style: 'change',
+  });
+}

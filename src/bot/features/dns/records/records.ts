@@ -1,0 +1,190 @@
+import { Markup } from 'telegraf';
+import { type DnsRecord, dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../../../api/index.js';
+import { parseDnsLine } from '../../../../core/dns-line.js';
+import {
+  type DnsRecordData,
+  parseListedRecord,
+  problemMessage,
+  sameRecord,
+} from '../../../../core/dns-records.js';
+import { toUnicodeDomain } from '../../../../core/domain-names.js';
+import { escapeHtml } from '../../../../core/format.js';
+import { type BotContext, UserInputError } from '../../../context.js';
+import type { OrderEngine } from '../../../forms/engine.js';
+import { encodeCallback } from '../../../kit/callback-data.js';
+import type { CallbackRegistrar } from '../../../kit/feature.js';
+import type { PagedLists } from '../../../kit/paged-list.js';
+import { announce } from '../../team/announce.js';
+import { type DomainRef, refOfOrder } from '../domain.js';
+import { recordDnsChange, undoButtons } from '../history/record.js';
+import { checkChangeLive } from '../live-check/live-check.js';
+import { describeRecord, fieldName, renderRecord } from '../views.js';
+
+/** Shows the first page of a domain order's records as a new message. */
+export type ShowRecords = (ctx: BotContext, orderId: number) => Promise<void>;
+
+/**
+ * After an add: the added record itself (found in the listed records, so with its id), with
+ * buttons to delete it, see the whole list and add another — never an unrelated first page.
+ */
+export type ShowAdded = (ctx: BotContext, orderId: number, record: DnsRecordData) => Promise<void>;
+
+/**
+ * The records of a domain as a paged list. Built from the lists alone, before the order engine:
+ * the DNS feature and the guided add (a flow of the engine) both end on it, and get it as a dep.
+ */
+export function createDnsRecordList(deps: { lists: PagedLists }): {
+  showRecords: ShowRecords;
+  showAdded: ShowAdded;
+} {
+  const { lists } = deps;
+  const records = lists.register({
+    id: 'dns',
+    perPage: 15,
+    async load(ctx, filter) {
+      const ref = await refOfOrder(ctx, Number(filter));
+      const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
+      const domain = escapeHtml(toUnicodeDomain(ref.domain));
+      return {
+        title: ctx.t('dns:recordsTitle', { domain, count: listed.length }),
+        empty: ctx.t('dns:noRecords', { domain }),
+        rows: listed.map((r) => ({
+          html: renderRecord(ctx.t, r),
+          button: Markup.button.callback(
+            ctx.t('dns:deleteButton', { id: r.record_id }),
+            encodeCallback('dnsDelete', ref.orderId, r.record_id),
+          ),
+        })),
+        footer: [
+          Markup.button.callback(ctx.t('dns:addButton'), encodeCallback('dnsAdd', ref.orderId)),
+          Markup.button.callback(ctx.t('dns:nsButton'), encodeCallback('nameServers', ref.orderId)),
+          Markup.button.callback(ctx.t('dns:exportButton'), encodeCallback('dnsExport', ref.orderId)),
+          Markup.button.callback(ctx.t('dns:importButton'), encodeCallback('dnsImport', ref.orderId)),
+          Markup.button.callback(
+            ctx.t('dnshistory:historyButton'),
+            encodeCallback('dnsHistory', ref.orderId),
+          ),
+          Markup.button.callback(ctx.t('dnspresets:listButton'), encodeCallback('dnsPresets', ref.orderId)),
+        ],
+      };
+    },
+  });
+
+  const showRecords: ShowRecords = (ctx, orderId) => lists.show(ctx, records, String(orderId), 0, 'reply');
+
+  const showAdded: ShowAdded = async (ctx, orderId, record) => {
+    const listed = await (await ctx.partnerApi()).listDnsRecords(orderId);
+    // The add call returns no id: the newest listed record equal to the one sent is it.
+    const added = listed
+      .filter((l) => {
+        const parsed = parseListedRecord(l);
+        return parsed !== undefined && sameRecord(parsed, record);
+      })
+      .sort((a, b) => b.record_id - a.record_id)[0];
+    const shown = added ? renderRecord(ctx.t, added) : describeRecord(ctx.t, record);
+    // Both adds (one line and the guided form) end here, right after the add call succeeded.
+    const entry = await recordDnsChange(ctx, orderId, 'add', {
+      records: [{ op: 'add', record: (added && parseListedRecord(added)) ?? record }],
+    });
+    const rows = [
+      [
+        ...(added
+          ? [
+              Markup.button.callback(
+                ctx.t('dns:deleteButton', { id: added.record_id }),
+                encodeCallback('dnsDelete', orderId, added.record_id),
+              ),
+            ]
+          : []),
+        Markup.button.callback(ctx.t('dns:addMoreButton'), encodeCallback('dnsAdd', orderId)),
+      ],
+      undoButtons(ctx, orderId, entry),
+      [
+        Markup.button.callback(
+          ctx.t('dns:allRecordsButton', { count: listed.length }),
+          encodeCallback('dns', orderId),
+        ),
+      ],
+    ];
+    const html = ctx.t('dns:added', { record: shown });
+    const keyboard = Markup.inlineKeyboard(rows.filter((row) => row.length > 0));
+    const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+    // Both adds (one line and the guided form) end here, right after the add call succeeded.
+    await announce(ctx, 'dnsAdded', { record: shown, orderId });
+    await checkChangeLive(ctx, sent, { html, keyboard: keyboard.reply_markup }, orderId, { added: [record] });
+  };
+  return { showRecords, showAdded };
+}
+
+/** The records' buttons: the list, the one-line add, delete with a confirmation. */
+export function createDnsRecords(deps: {
+  router: CallbackRegistrar;
+  engine: OrderEngine;
+  showRecords: ShowRecords;
+  showAdded: ShowAdded;
+}) {
+  const { router, engine, showRecords, showAdded } = deps;
+
+  const findRecord = async (api: PartnerApi, orderId: number, recordId: number): Promise<DnsRecord> => {
+    const listed = (await api.listDnsRecords(orderId)).find((r) => r.record_id === recordId);
+    if (!listed) throw new UserInputError('dns:recordNotFound', { id: recordId });
+    return listed;
+  };
+
+  const askDelete = async (ctx: BotContext, orderId: number, recordId: number) => {
+    const listed = await findRecord(await ctx.partnerApi(), orderId, recordId);
+    const record = parseListedRecord(listed);
+    await ctx.reply(
+      ctx.t('dns:deleteConfirm', {
+        record: record ? describeRecord(ctx.t, record) : escapeHtml(listed.value),
+      }),
+      {
+        parse_mode: 'HTML',
+        ...Markup.inlineKeyboard([
+          Markup.button.callback(ctx.t('dns:deleteYes'), encodeCallback('dnsDeleteYes', orderId, recordId)),
+          Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'records')),
+        ]),
+      },
+    );
+  };
+
+  /** `/dns <domain> add <line>`: checked in full before the one add call, then the list. */
+  const addFromLine = async (ctx: BotContext, ref: DomainRef, line: string) => {
+    const parsed = parseDnsLine(line);
+    if (!parsed.ok) {
+      const reason = problemMessage(parsed);
+      throw new UserInputError('dns:badLine', {
+        field: escapeHtml(fieldName(ctx.t, parsed.field)),
+        reason: escapeHtml(ctx.t(reason.key, reason.params)),
+        form: escapeHtml(parsed.form ?? ctx.t('dns:anyForm')),
+      });
+    }
+    await (await ctx.partnerApi()).addDnsRecord(ref.orderId, toDnsRecordBody(parsed.record));
+    await showAdded(ctx, ref.orderId, parsed.record);
+  };
+
+  router.on('dns', (ctx, orderId) => showRecords(ctx, orderId));
+  router.on('dnsAdd', (ctx, orderId) => engine.start(ctx, 'dnsAdd', {}, { dnsOrder: orderId }));
+  router.on('dnsDelete', (ctx, orderId, recordId) => askDelete(ctx, orderId, recordId));
+  router.on('dnsDeleteYes', async (ctx, orderId, recordId) => {
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    const api = await ctx.partnerApi();
+    const listed = await findRecord(api, orderId, recordId);
+    const kind = dnsRecordKindOf(listed.type);
+    if (!kind) throw new UserInputError('dns:unsupportedType', { type: escapeHtml(listed.type) });
+    await api.deleteDnsRecord(orderId, kind, recordId);
+    const record = parseListedRecord(listed);
+    const entry =
+      record && (await recordDnsChange(ctx, orderId, 'delete', { records: [{ op: 'delete', record }] }));
+    const text = ctx.t('dns:deleted', { id: recordId });
+    const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
+    const sent = await ctx.reply(text, keyboard ?? {});
+    await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
+    await checkChangeLive(ctx, sent, { html: escapeHtml(text), keyboard: keyboard?.reply_markup }, orderId, {
+      removed: record ? [record] : [],
+    });
+    await showRecords(ctx, orderId);
+  });
+
+  return { showRecords, addFromLine, askDelete };
+}

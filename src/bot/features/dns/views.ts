@@ -1,0 +1,101 @@
+import type { DnsRecord, NameServer } from '../../../api/index.js';
+import type { SkipReason } from '../../../core/bind.js';
+import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
+import {
+  type DnsRecordData,
+  parseListedRecord,
+  problemMessage,
+  recordDataText,
+} from '../../../core/dns-records.js';
+import { toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml } from '../../../core/format.js';
+import { cutGraphemes, joinLinesWithin } from '../../../core/text.js';
+import type { Translate } from '../../kit/i18n.js';
+
+/** Long TXT values (DKIM) are shortened in lists only; they are sent and exported whole. */
+const SHOWN_DATA = 120;
+
+/** One record line: `#30001 A www → 192.0.2.1 · 3600 s`. */
+export function renderRecord(t: Translate, listed: DnsRecord): string {
+  const record = parseListedRecord(listed);
+  const data = record ? recordDataText(record) : listed.value;
+  const shown = cutGraphemes(data, SHOWN_DATA);
+  return t('dns:recordRow', {
+    id: listed.record_id,
+    type: escapeHtml(listed.type),
+    host: escapeHtml(record?.host ?? ''),
+    data: escapeHtml(shown),
+    ttl: listed.ttl,
+  });
+}
+
+/** A record described for a confirmation: type, host, data, ttl. */
+export function describeRecord(t: Translate, record: DnsRecordData): string {
+  return t('dns:recordLine', {
+    type: record.type,
+    host: escapeHtml(record.host),
+    data: escapeHtml(recordDataText(record)),
+    ttl: record.ttl,
+  });
+}
+
+export function renderNameServers(t: Translate, domain: string, servers: readonly NameServer[]): string {
+  const lines = servers.map((s) =>
+    s.ip ? `• ${escapeHtml(s.ns)} (${escapeHtml(s.ip)})` : `• ${escapeHtml(s.ns)}`,
+  );
+  return [
+    t('dns:nsTitle', { domain: escapeHtml(toUnicodeDomain(domain)) }),
+    ...(lines.length > 0 ? lines : [t('dns:nsNone')]),
+  ].join('\n');
+}
+
+/** A zone-file line the import skipped, and why. */
+export interface SkippedLine {
+  line: number;
+  text: string;
+  reason: SkipReason;
+}
+
+/** A field's name for the partner (`mail_server` → `dns:fieldName.mailServer`); the name itself when unknown. */
+export function fieldName(t: Translate, field: string): string {
+  const key = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return t(`dns:fieldName.${key}`, { defaultValue: field });
+}
+
+/** Why a line was skipped, in the partner's language: `dns:skip.<key>`, a field problem in words. */
+export function describeSkipReason(t: Translate, reason: SkipReason): string {
+  if (reason.key !== 'field') return t(`dns:skip.${reason.key}`, reason.params);
+  const { field, reason: code } = reason.params;
+  const problem = problemMessage({ field, reason: code });
+  return t('dns:skip.field', { field: fieldName(t, field), reason: t(problem.key, problem.params) });
+}
+
+/** Records listed per side of an import preview; the counts are always whole. */
+const PREVIEW_RECORDS = 30;
+const PREVIEW_SKIPPED = 20;
+
+/** The preview of an import: counts and records to add and delete, unchanged, skipped lines. */
+export function renderImportPreview(
+  t: Translate,
+  plan: ImportPlan,
+  unchanged: readonly ListedRecord[],
+  skipped: readonly SkippedLine[],
+): string {
+  const lines = [
+    t('dns:importTitle', { domain: escapeHtml(toUnicodeDomain(plan.domain)) }),
+    t('dns:importAdd', { count: plan.add.length }),
+    ...plan.add.slice(0, PREVIEW_RECORDS).map((r) => `+ ${describeRecord(t, r)}`),
+    t('dns:importDelete', { count: plan.remove.length }),
+    ...plan.remove.slice(0, PREVIEW_RECORDS).map((r) => `− ${describeRecord(t, r.record)}`),
+    t('dns:importUnchanged', { count: unchanged.length }),
+  ];
+  if (skipped.length > 0) {
+    lines.push(t('dns:importUnsupported', { count: skipped.length }));
+    for (const u of skipped.slice(0, PREVIEW_SKIPPED)) {
+      lines.push(
+        `• ${t('dns:lineNo', { line: u.line })}: <code>${escapeHtml(cutGraphemes(u.text, 80))}</code> — ${escapeHtml(cutGraphemes(describeSkipReason(t, u.reason), 300))}`,
+      );
+    }
+  }
+  return joinLinesWithin(lines, 4000);
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { Markup } from 'telegraf';
+import { exportZone, importZone } from '../../../../core/bind.js';
+import { changesToApply, type ImportMode, isEmptyPlan, planImport } from '../../../../core/dns-plan.js';
+import { type DnsRecordData, parseListedRecord } from '../../../../core/dns-records.js';
+import { toUnicodeDomain } from '../../../../core/domain-names.js';
+import { type BotContext, UserInputError } from '../../../context.js';
+import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
+import { encodeCallback } from '../../../kit/callback-data.js';
+import type { CallbackRegistrar } from '../../../kit/feature.js';
+import { announce } from '../../team/announce.js';
+import { applyWithProgress, askForce } from '../apply.js';
+import { type DomainRef, refOfOrder } from '../domain.js';
+import { renderImportPreview, type SkippedLine } from '../views.js';
+
+/** Zone files: export as BIND, import with a previewed plan, Apply (with force for mass deletes). */
+export function createDnsZoneFile(deps: {
+  router: CallbackRegistrar;
+  showRecords(ctx: BotContext, orderId: number): Promise<void>;
+}) {
+  const { router, showRecords } = deps;
+
+  const exportRecords = async (ctx: BotContext, ref: DomainRef) => {
+    const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
+    const parsed = listed.map(parseListedRecord).filter((r): r is DnsRecordData => r !== undefined);
+    await ctx.replyWithDocument(
+      { source: Buffer.from(exportZone(ref.domain, parsed), 'utf8'), filename: `${ref.domain}.zone` },
+      { caption: ctx.t('dns:exported', { count: parsed.length, domain: toUnicodeDomain(ref.domain) }) },
+    );
+  };
+
+  const askImport = async (ctx: BotContext, orderId: number) => {
+    await ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose: 'dnsImport', orderId } satisfies AwaitedInput, true);
+    await ctx.reply(ctx.t('dns:importAsk'));
+  };
+
+  router.on('dnsExport', async (ctx, orderId) => exportRecords(ctx, await refOfOrder(ctx, orderId)));
+  router.on('dnsImport', (ctx, orderId) => askImport(ctx, orderId));
+
+  /** Plans the import against the records as listed now and shows the preview with its buttons. */
+  const preview = async (
+    ctx: BotContext,
+    ref: DomainRef,
+    wanted: DnsRecordData[],
+    mode: ImportMode,
+    skipped: SkippedLine[],
+  ) => {
+    const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
+    const current = listed.flatMap((l) => {
+      const record = parseListedRecord(l);
+      return record ? [{ id: l.record_id, record }] : [];
+    });
+    const nonce = randomBytes(6).toString('base64url');
+    const { plan, unchanged } = planImport({ nonce, ...ref }, current, wanted, listed.length, mode);
+    ctx.session.dnsImport = plan;
+    const text = [
+      renderImportPreview(ctx.t, plan, unchanged, skipped),
+      ctx.t(mode === 'merge' ? 'dns:importMergeNote' : 'dns:importReplaceNote'),
+    ].join('\n\n');
+    // A merge can always become a replace; a replace deletes what the file does not list.
+    const replace = Markup.button.callback(
+      ctx.t('dns:replaceZoneButton'),
+      encodeCallback('dnsApply', plan.nonce, 'replace'),
+    );
+    const no = Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'zone'));
+    if (isEmptyPlan(plan)) {
+      await ctx.reply(`${text}\n\n${ctx.t('dns:importNothing')}`, {
+        parse_mode: 'HTML',
+        ...(mode === 'merge' ? Markup.inlineKeyboard([[replace], [no]]) : {}),
+      });
+      return;
+    }
+    const apply = Markup.button.callback(
+      ctx.t('dns:applyButton'),
+      encodeCallback('dnsApply', plan.nonce, 'ask'),
+    );
+    await ctx.reply(text, {
+      parse_mode: 'HTML',
+      ...Markup.inlineKeyboard(mode === 'merge' ? [[apply, no], [replace]] : [[apply, no]]),
+    });
+  };
+
+  const previewImport: InputHandler = async (ctx, input, text) => {
+    const ref = await refOfOrder(ctx, input.orderId);
+    const parsed = importZone(text, ref.domain);
+    // Text with no record at all is no zone: planning it would offer to replace the zone by nothing.
+    if (parsed.records.length === 0) throw new UserInputError('dns:importEmpty');
+    await preview(ctx, ref, parsed.records, 'merge', parsed.unsupported);
+  };
+
+  router.on(
+    'dnsApply',
+    async (ctx, nonce, mode) => {
+      const plan = ctx.session.dnsImport;
+      if (!plan || plan.nonce !== nonce) {
+        await ctx.answerCbQuery(ctx.t('dns:applyExpired'));
+        await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+        return;
+      }
+      await ctx.answerCbQuery(ctx.t(mode === 'replace' ? 'dns:replacePlanning' : 'dns:applyingToast'));
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      if (mode === 'replace') {
+        // The merge plan is settled; the replace plan gets its own preview and nonce.
+        ctx.session.dnsImport = undefined;
+        await preview(ctx, await refOfOrder(ctx, plan.orderId), plan.wanted, 'replace', []);
+        return;
+      }
+      const changes = changesToApply(plan, { force: mode === 'force' });
+      if (changes === 'needsForce') {
+        const force = encodeCallback('dnsApply', plan.nonce, 'force');
+        return askForce(ctx, 'dns', plan, force, 'zone');
+      }
+      // Single use: a second tap finds no plan.
+      ctx.session.dnsImport = undefined;
+      // The accepted changes are one history entry, undone as one group.
+      const { applied, total } = await applyWithProgress(ctx, plan.orderId, changes, 'import');
+      await announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: applied.length, total });
+      await showRecords(ctx, plan.orderId);
+    },
+    { selfAnswer: true },
+  );
+
+  return { exportRecords, askImport, inputHandlers: { dnsImport: previewImport } };
+}

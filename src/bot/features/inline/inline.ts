@@ -1,0 +1,158 @@
+import { Composer } from 'telegraf';
+import type { InlineQueryResultArticle, InlineQueryResultsButton } from 'telegraf/types';
+import { ApiHttpError, type Invoice, type PartnerApi } from '../../../api/index.js';
+import { toUnicodeDomain } from '../../../core/domain-names.js';
+import {
+  findUnpaidInvoices,
+  type InvoiceOrderFacts,
+  mayBeOrderNumber,
+} from '../../../core/invoice-search.js';
+import type { Logger } from '../../../logger.js';
+import { type BotContext, NoTokenError } from '../../context.js';
+import type { Feature } from '../../kit/feature.js';
+import { loadCurrencyCodes } from '../billing/billing.js';
+import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';
+
+/** How many invoices the picker offers: the latest unpaid ones are what a partner shares. */
+export const INLINE_RESULTS_LIMIT = 20;
+/** Results are the partner's own and change when an invoice is paid: personal and short-lived. */
+const RESULTS_CACHE_S = 10;
+/** The `/start` parameter of the picker's button for a user without a (working) token. */
+export const CONNECT_START_PARAMETER = 'connect';
+
+/** A result's id names the invoice, so that the chosen result can be told apart in the log. */
+const resultId = (invoice: Invoice) => `invoice-${invoice.invoice_id}`;
+const invoiceIdOf = (id: string) => {
+  const match = /^invoice-(\d+)$/.exec(id);
+  return match ? Number(match[1]) : undefined;
+};
+
+/**
+ * What the lists say of each invoice's order: the domain (the domain order index, built from the
+ * domain order list and kept briefly per token) and, for a query that may be an order number,
+ * the order numbers of every kind (the general order list).
+ */
+function orderFactsOf(
+  byOrderId: ReadonlyMap<number, string>,
+  orders: readonly { order_id: number; number: string }[],
+): Map<number, InvoiceOrderFacts> {
+  const facts = new Map<number, InvoiceOrderFacts>();
+  for (const [orderId, ascii] of byOrderId) facts.set(orderId, { domain: toUnicodeDomain(ascii) });
+  for (const order of orders)
+    facts.set(order.order_id, { ...facts.get(order.order_id), number: order.number });
+  return facts;
+}
+
+/**
+ * The unpaid invoices the query names. Invoices, domains and currencies are asked at once (the
+ * latter two mostly from the per-token cache); the general order list only when nothing else
+ * matched a query that looks like an order number (`ЗК-2026-001008`): a hosting, mail or SSL
+ * order's number is in no other list, and an invoice number, the common query, needs none.
+ */
+async function findInvoices(api: PartnerApi, typed: string) {
+  const [invoices, index, codes] = await Promise.all([
+    api.listInvoices(),
+    api.domainOrderIndex(),
+    loadCurrencyCodes(api),
+  ]);
+  let facts = orderFactsOf(index.byOrderId, []);
+  let found = findUnpaidInvoices(invoices, facts, typed, INLINE_RESULTS_LIMIT);
+  if (found.length === 0 && mayBeOrderNumber(typed)) {
+    facts = orderFactsOf(index.byOrderId, await api.listOrders());
+    found = findUnpaidInvoices(invoices, facts, typed, INLINE_RESULTS_LIMIT);
+  }
+  return { found, facts, codes };
+}
+
+/**
+ * The public links of the invoices shown, asked in parallel. An invoice whose link fails is left
+ * out (a card without its Pay button is of no use to the client); when every link fails, or the
+ * token is refused, the failure is the answer.
+ */
+async function linksOf(api: PartnerApi, invoices: readonly Invoice[]) {
+  const settled = await Promise.allSettled(invoices.map((invoice) => api.getInvoiceUrl(invoice.invoice_id)));
+  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  const refused = failures.find((error) => error instanceof ApiHttpError && error.isTokenRejected);
+  if (refused !== undefined) throw refused;
+  if (invoices.length > 0 && failures.length === invoices.length) throw failures[0];
+  return {
+    withLinks: invoices.flatMap((invoice, i) => {
+      const link = settled[i];
+      return link?.status === 'fulfilled' ? [{ invoice, url: link.value }] : [];
+    }),
+    dropped: failures.length,
+  };
+}
+
+/** The button above an empty picker: what went wrong, leading to the private chat to fix it. */
+function failureButton(ctx: BotContext, error: unknown): InlineQueryResultsButton {
+  if (error instanceof NoTokenError)
+    return { text: ctx.t('inline:connectToken'), start_parameter: CONNECT_START_PARAMETER };
+  if (error instanceof ApiHttpError && error.isTokenRejected)
+    return { text: ctx.t('inline:tokenRejected'), start_parameter: CONNECT_START_PARAMETER };
+  return { text: ctx.t('inline:providerUnavailable'), start_parameter: 'inline' };
+}
+
+/**
+ * Inline mode: `@bot [invoice number | order | domain]` in any chat lists the partner's unpaid
+ * invoices; the chosen one is posted there as a card with a Pay button. The update has no chat:
+ * the user's private chat gives the language and the token (see the chat context).
+ */
+export function createInlineFeature(deps: { logger: Logger }): Feature {
+  const composer = new Composer<BotContext>();
+
+  /** The picker's results: one article per unpaid invoice the query names, each with its card. */
+  const resultsFor = async (ctx: BotContext & { inlineQuery: { query: string } }) => {
+    const api = await ctx.partnerApi();
+    const { found, facts, codes } = await findInvoices(api, ctx.inlineQuery.query);
+    const { withLinks, dropped } = await linksOf(api, found);
+    if (dropped > 0) deps.logger.warn({ dropped }, 'invoice links missing from an inline answer');
+    return withLinks.map(
+      ({ invoice, url }): InlineQueryResultArticle => ({
+        type: 'article',
+        id: resultId(invoice),
+        title: inlineResultTitle(ctx.t, ctx.locale, codes, invoice),
+        description: inlineResultDescription(
+          ctx.t,
+          ctx.locale,
+          invoice,
+          facts.get(invoice.order_id)?.domain,
+          new Date(),
+        ),
+        input_message_content: {
+          message_text: renderInvoiceCard(ctx.t, ctx.locale, codes, invoice),
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+        },
+        reply_markup: { inline_keyboard: [[{ text: ctx.t('inline:pay'), url }]] },
+      }),
+    );
+  };
+
+  composer.on('inline_query', async (ctx) => {
+    let results: InlineQueryResultArticle[];
+    try {
+      results = await resultsFor(ctx);
+    } catch (error) {
+      // Not cached: once the token is connected (or the provider is back) the next query shows the list.
+      await ctx.answerInlineQuery([], {
+        is_personal: true,
+        cache_time: 0,
+        button: failureButton(ctx, error),
+      });
+      // The error boundary logs it as for any update; with no chat, it replies nothing.
+      throw error;
+    }
+    await ctx.answerInlineQuery(results, { is_personal: true, cache_time: RESULTS_CACHE_S });
+  });
+
+  // The card is already in the client's chat (Telegram posted it); there is nothing to answer.
+  composer.on('chosen_inline_result', (ctx) => {
+    deps.logger.debug(
+      { invoiceId: invoiceIdOf(ctx.chosenInlineResult.result_id) },
+      'invoice card sent in inline mode',
+    );
+  });
+
+  return { name: 'inline', composer, callbacks: [], scenes: [] };
+}

@@ -1,0 +1,133 @@
+import { Composer, Markup } from 'telegraf';
+import type { Locale } from '../../../storage/chat-store.js';
+import type { BotContext } from '../../context.js';
+import { commandWords } from '../../kit/arguments.js';
+import { encodeCallback } from '../../kit/callback-data.js';
+import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { LOCALES, type Translations } from '../../kit/i18n.js';
+import { CONNECT_START_PARAMETER } from '../inline/inline.js';
+import { tellGroupsUnbound, unbindGroup, unbindOwnerGroups } from '../team/binding.js';
+import { parseTeamStart } from '../team/orders.js';
+import {
+  createTokenScene,
+  refuseTokenInGroup,
+  TOKEN_SCENE,
+  type TokenDeps,
+  takeToken,
+} from './token-scene.js';
+
+/** /start, /help, /token (and its scene), /logout, /lang, /cancel. */
+export function createOnboardingFeature(
+  deps: TokenDeps & { translations: Translations; defaultLocale: Locale },
+): Feature {
+  const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
+  const hasToken = async (ctx: BotContext) =>
+    ctx.chat !== undefined && (await deps.chatData.getToken(ctx.chat.id)) !== undefined;
+
+  composer.start(async (ctx, next) => {
+    // A team group's hand-over (team-orders.ts) is the ordering feature's.
+    if (parseTeamStart(ctx.payload) !== undefined) return next();
+    const connected = await hasToken(ctx);
+    // `/start connect` comes from the inline picker's button: without a token the welcome says how
+    // to connect one; with one, the provider refused it there, so it says how to replace it.
+    const key = !connected
+      ? 'onboarding:welcome'
+      : ctx.payload === CONNECT_START_PARAMETER
+        ? 'onboarding:connectReplace'
+        : 'onboarding:welcomeBack';
+    await ctx.reply(ctx.t(key, { name: ctx.from.first_name, bot: ctx.botInfo.username }), {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+    });
+  });
+
+  composer.help((ctx) => ctx.reply(ctx.t('onboarding:help'), { parse_mode: 'HTML' }));
+
+  composer.command('token', async (ctx) => {
+    // `/token <token>` on one line: the argument is the token, and the message carrying it must go.
+    const pasted = ctx.payload.trim() !== '';
+    if (ctx.chat.type !== 'private') {
+      if (pasted) await refuseTokenInGroup(ctx, deps.logger);
+      else await ctx.reply(ctx.t('onboarding:tokenPrivateOnly'));
+      return;
+    }
+    if (pasted) await takeToken(ctx, ctx.payload, deps);
+    else await ctx.scene.enter(TOKEN_SCENE);
+  });
+
+  composer.command('logout', (ctx) =>
+    ctx.reply(ctx.t('onboarding:logoutConfirm'), {
+      ...Markup.inlineKeyboard([
+        Markup.button.callback(ctx.t('onboarding:logoutYes'), encodeCallback('logout', 'yes')),
+        Markup.button.callback(ctx.t('onboarding:logoutNo'), encodeCallback('logout', 'no')),
+      ]),
+    }),
+  );
+
+  callbacks.on('logout', async (ctx, answer) => {
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    if (answer !== 'yes' || ctx.chat === undefined) {
+      await ctx.reply(ctx.t('onboarding:logoutKept'));
+      return;
+    }
+    await ctx.scene.leave();
+    // Groups bound with this chat's token (or this group's own binding) go with it.
+    const groups = ctx.chat.type === 'private' ? await unbindOwnerGroups(deps, ctx.chat.id) : [];
+    if (ctx.chat.type !== 'private') await unbindGroup(deps, ctx.chat.id);
+    // The watch first: should it fail, the partner is told and the chat is still as it was.
+    const token = await deps.chatData.getToken(ctx.chat.id);
+    if (token !== undefined) await deps.watches?.disconnect(ctx.chat.id, token);
+    await deps.chatData.wipe(ctx.chat.id);
+    // The session middleware writes the (now empty) session back after this handler.
+    ctx.session = {};
+    await ctx.reply(ctx.t('onboarding:loggedOut'));
+    await tellGroupsUnbound(ctx.telegram, deps, groups);
+  });
+
+  const setLocale = async (ctx: BotContext, word: string) => {
+    const locale = LOCALES.find((l) => l === word);
+    if (!locale || ctx.chat === undefined) return false;
+    await deps.chatData.setLocale(ctx.chat.id, locale);
+    ctx.locale = locale;
+    return true;
+  };
+
+  composer.command('lang', async (ctx) => {
+    const word = commandWords(ctx.payload)[0]?.toLowerCase();
+    if (word !== undefined && (await setLocale(ctx, word))) {
+      await ctx.reply(ctx.t('onboarding:langSet', { lng: word }));
+      return;
+    }
+    await ctx.reply(ctx.t('onboarding:langChoose'), {
+      ...Markup.inlineKeyboard(
+        LOCALES.map((l) =>
+          Markup.button.callback(ctx.t(`onboarding:langName.${l}`), encodeCallback('lang', l)),
+        ),
+      ),
+    });
+  });
+
+  callbacks.on('lang', async (ctx, word) => {
+    if (await setLocale(ctx, word)) {
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      await ctx.reply(ctx.t('onboarding:langSet', { lng: word }));
+    }
+  });
+
+  composer.command('cancel', async (ctx) => {
+    if (ctx.scene.current) {
+      await ctx.scene.leave();
+      await ctx.reply(ctx.t('onboarding:cancelled'));
+    } else {
+      await ctx.reply(ctx.t('onboarding:nothingToCancel'));
+    }
+  });
+
+  return {
+    name: 'onboarding',
+    composer,
+    callbacks: callbacks.registrations,
+    scenes: [createTokenScene(deps)],
+  };
+}

@@ -1,0 +1,196 @@
+import type { DomainOrderRequest, DomainZone } from '../../../api/index.js';
+import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { echoInput } from '../../../core/text.js';
+import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
+import { UserInputError } from '../../context.js';
+import {
+  answerOf,
+  type OrderDraft,
+  type ProductForm,
+  readNumber,
+  type Step,
+  type StepEnv,
+} from '../../forms/types.js';
+import { formatPeriod } from '../catalog/views.js';
+import { renderCheckedDomain } from '../domains/views.js';
+import {
+  CURRENCY,
+  contactSteps,
+  contactsRequest,
+  currencyStep,
+  customerRequest,
+  customerSteps,
+  PERIOD,
+  rememberWhois,
+  required,
+  STEP,
+  saveProfileStep,
+  WHOIS_PREFIX,
+  whoisRequest,
+  whoisSteps,
+} from './common-steps.js';
+import { displayCurrency, periodPriceLines } from './pricing.js';
+
+export const DOMAIN_NAME = 'domainName';
+
+/** The answer of the domain step: the ASCII name, its zone, whether it is premium. */
+interface DomainAnswer {
+  ascii: string;
+  zone: string;
+  premium: boolean;
+}
+
+function readDomainAnswer(value: unknown): DomainAnswer | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (!('ascii' in value && 'zone' in value && 'premium' in value)) return undefined;
+  const { ascii, zone, premium } = value;
+  return typeof ascii === 'string' && typeof zone === 'string' && typeof premium === 'boolean'
+    ? { ascii, zone, premium }
+    : undefined;
+}
+
+function domainAnswer(draft: OrderDraft): DomainAnswer | undefined {
+  return answerOf(draft, { id: DOMAIN_NAME, read: readDomainAnswer });
+}
+
+async function zoneOf(env: StepEnv, currencyId?: number): Promise<DomainZone | undefined> {
+  const answer = domainAnswer(env.draft);
+  if (!answer) return undefined;
+  const zones = await env.api.listDomainZones(currencyId === undefined ? {} : { currency_id: currencyId });
+  return zones.find((z) => z.name === answer.zone);
+}
+
+function domainStep(): Step<DomainAnswer> {
+  return {
+    id: DOMAIN_NAME,
+    section: 'subject',
+    read: readDomainAnswer,
+    async ask({ ctx }) {
+      return { text: ctx.t('order:askDomain') };
+    },
+    async parseText({ api, ctx }, text) {
+      const typed = text.trim().split(/\s+/)[0] ?? '';
+      const ascii = toAsciiDomain(typed.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
+      if (!ascii) throw new UserInputError('order:invalid.domain', { value: escapeHtml(echoInput(typed)) });
+      const zones = await api.listDomainZones();
+      const zone = findZone(ascii, zones);
+      if (!zone) {
+        throw new UserInputError('order:zoneNotOffered', {
+          domain: escapeHtml(toUnicodeDomain(ascii)),
+          zones: zones.map((z) => z.name.toUpperCase()).join(', '),
+        });
+      }
+      const [result] = await api.checkDomains([ascii]);
+      if (!result?.is_available) {
+        // The same verdict as /check, in words: only a taken name is called taken.
+        throw new UserInputError('order:domainNotFree', {
+          verdict: renderCheckedDomain(ctx.t, { name: toUnicodeDomain(ascii), result }),
+        });
+      }
+      return { ascii, zone: zone.name, premium: result.is_premium };
+    },
+    async afterAnswer({ ctx }, answer) {
+      if (answer.premium)
+        await ctx.reply(ctx.t('order:premiumNote', { domain: escapeHtml(toUnicodeDomain(answer.ascii)) }));
+    },
+    // Another zone may allow other periods and need other WHOIS data.
+    invalidates: (draft) => [
+      STEP.period,
+      ...Object.keys(draft.answers).filter((k) => k.startsWith(WHOIS_PREFIX)),
+    ],
+    describe: ({ ctx }, answer) => {
+      const premium = answer.premium ? ctx.t('order:premiumMark') : '';
+      return ctx.t('order:summaryDomain', {
+        domain: `${escapeHtml(toUnicodeDomain(answer.ascii))}${premium}`,
+      });
+    },
+  };
+}
+
+function periodStep(): Step<number> {
+  return {
+    id: STEP.period,
+    section: 'period',
+    read: readNumber,
+    async ask(env) {
+      const currency = await displayCurrency(env);
+      const zone = await zoneOf(env, currency?.id);
+      if (!zone) throw new UserInputError('order:zoneGone');
+      return {
+        // The zone gives one registration price per period unit; periods are not priced apart.
+        text: env.ctx.t('order:askDomainPeriod', {
+          zone: escapeHtml(zone.name.toUpperCase()),
+          price: formatMoney(zone.registration_price, currency?.code, env.ctx.locale),
+          unit: formatPeriod(env.ctx.t, zone.period_type, 1),
+        }),
+        options: zonePeriods(zone).map((p) => ({
+          label: formatPeriod(env.ctx.t, zone.period_type, p),
+          value: p,
+        })),
+        perRow: 5,
+      };
+    },
+    // The summary's head says the period in words, with the price per year and the total.
+    describe: () => undefined,
+  };
+}
+
+/** Domain registration: name (checked), zone by longest suffix, period, WHOIS per zone. */
+export function createDomainForm(): ProductForm<DomainOrderRequest> {
+  return {
+    kind: 'domain',
+    steps(draft) {
+      const answer = domainAnswer(draft);
+      return [
+        domainStep(),
+        periodStep(),
+        currencyStep(),
+        ...customerSteps(draft),
+        ...(answer ? whoisSteps(draft, whoisRulesOf(answer.zone)) : []),
+        ...contactSteps(),
+        saveProfileStep(),
+      ];
+    },
+    async summaryHead(env) {
+      const currency = await displayCurrency(env);
+      const zone = await zoneOf(env, currency?.id);
+      const period = answerOf(env.draft, PERIOD) ?? 0;
+      return [
+        env.ctx.t('order:summaryTitle.domain'),
+        env.ctx.t('order:summaryZone', { zone: escapeHtml(zone?.name.toUpperCase() ?? '?') }),
+        // The zone prices one period unit; the total for the chosen period is that times the count.
+        ...(zone
+          ? periodPriceLines(env, {
+              periodType: zone.period_type,
+              period,
+              perUnit: zone.registration_price,
+              code: currency?.code,
+            })
+          : [env.ctx.t('order:priceUnknown')]),
+        env.ctx.t('order:summaryCurrency', { currency: currency?.code ?? '?' }),
+      ];
+    },
+    async request(env): Promise<DomainOrderRequest> {
+      const { draft } = env;
+      const answer = domainAnswer(draft);
+      const zone = await zoneOf(env);
+      if (!answer || !zone) throw new UserInputError('order:zoneGone');
+      // The WHOIS data typed for a saved customer is kept with it for the next order.
+      await rememberWhois(env);
+      return {
+        period_unit_count: required(draft, PERIOD),
+        currency_id: required(draft, CURRENCY),
+        tariff_id: zone.actual_registration_tariff_id,
+        domain: answer.ascii,
+        ...contactsRequest(draft),
+        ...customerRequest(draft),
+        ...whoisRequest(draft, whoisRulesOf(zone.name)),
+      };
+    },
+    matches(draft, order) {
+      const domain = order.advanced?.domain;
+      return domain !== undefined && toAsciiDomain(domain) === domainAnswer(draft)?.ascii;
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { Composer, Markup } from 'telegraf';
+import { toAsciiDomain } from '../../../core/domain-names.js';
+import { MESSAGE_LIMIT } from '../../../core/paging.js';
+import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../../core/product-kinds.js';
+import { splitMessage } from '../../../core/text.js';
+import type { ChatData } from '../../../storage/chat-data.js';
+import { type BotContext, UserInputError } from '../../context.js';
+import type { OrderEngine } from '../../forms/engine.js';
+import { commandWords } from '../../kit/arguments.js';
+import { encodeCallback } from '../../kit/callback-data.js';
+import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { parseTeamStart, type TeamOrders } from '../team/orders.js';
+import { cardEntries, readSavedCustomer } from './common-steps.js';
+import { ORDER_KINDS } from './kinds.js';
+import { renderCustomerCard } from './requisites-views.js';
+
+/** The menu of the kinds of order, one button each. */
+export function orderMenu(ctx: BotContext) {
+  return Markup.inlineKeyboard(
+    PRODUCT_KINDS.map((kind) => [
+      Markup.button.callback(ctx.t(ORDER_KINDS[kind].labelKey), encodeCallback('orderStart', kind)),
+    ]),
+  );
+}
+
+/** The button argument naming `account`'s saved customers: 0 for this chat's, else the group's id unsigned. */
+const ownerArg = (ctx: BotContext, account: number) => (account === ctx.chat?.id ? 0 : Math.abs(account));
+
+/** The answer the word after `/order <kind>` gives (a domain name), when the kind takes one. */
+function prefill(kind: ProductKind, word: string | undefined): Record<string, unknown> {
+  const step = ORDER_KINDS[kind].prefillStep;
+  return word === undefined || step === null ? {} : { [step]: word };
+}
+
+/**
+ * /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. In a
+ * team group they hand over to the member's private chat (team-orders.ts), which `/start
+ * <hand-over>` opens: the order of the group, or its saved customers, there.
+ */
+export function createOrderingFeature(deps: {
+  engine: OrderEngine;
+  chatData: ChatData;
+  teamOrders: TeamOrders;
+}): Feature {
+  const { engine, teamOrders } = deps;
+  const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
+
+  composer.command('order', async (ctx) => {
+    const [word, name] = commandWords(ctx.payload);
+    const kind = productKindOf(word?.toLowerCase());
+    if (word === undefined) {
+      await ctx.partnerApi();
+      await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
+      return;
+    }
+    if (!kind) throw new UserInputError('order:badKind', { usageKey: 'order:usage' });
+    if (await teamOrders.redirect(ctx, kind, name === undefined ? undefined : toAsciiDomain(name))) return;
+    await engine.start(ctx, kind, prefill(kind, name));
+  });
+
+  callbacks.on('orderDomain', async (ctx, ascii) => {
+    if (await teamOrders.redirect(ctx, 'domain', ascii)) return;
+    await engine.start(ctx, 'domain', prefill('domain', ascii));
+  });
+
+  composer.command('requisites', async (ctx) => {
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
+    await showProfiles(ctx, ctx.chat.id);
+  });
+
+  /** The saved customers of `account` (this chat, or a team group's for its member), as buttons. */
+  async function showProfiles(ctx: BotContext, account: number): Promise<void> {
+    const profiles = await deps.chatData.getProfiles(account);
+    const owner = ownerArg(ctx, account);
+    const buttons = profiles.map((p) => [
+      Markup.button.callback(p.label, encodeCallback('profileShow', p.id, owner)),
+    ]);
+    // A group's new customers are saved while ordering for it; a form of its own is this chat's.
+    if (owner === 0) {
+      buttons.push([
+        Markup.button.callback(ctx.t('order:profileAdd'), encodeCallback('orderStart', 'profile')),
+      ]);
+    }
+    const title =
+      owner !== 0
+        ? ctx.t(profiles.length === 0 ? 'team:noProfiles' : 'team:profilesTitle')
+        : ctx.t(profiles.length === 0 ? 'order:noProfiles' : 'order:profilesTitle');
+    await ctx.reply(title, { ...Markup.inlineKeyboard(buttons) });
+  }
+
+  /**
+   * Whose saved customers a profile button means: this chat's (0), or a team group's, which the
+   * member must still be an owner or admin of; undefined (told) when not.
+   */
+  async function profilesOf(ctx: BotContext, owner: number): Promise<number | undefined> {
+    if (ctx.chat === undefined) return undefined;
+    if (owner === 0) return ctx.chat.id;
+    if (ctx.chat.type === 'private' && (await teamOrders.seat(ctx.from?.id ?? 0, -owner)) !== undefined)
+      return -owner;
+    throw new UserInputError('team:seatNone');
+  }
+
+  // `/start <hand-over>` in the private chat (the onboarding's /start passes it on).
+  composer.start(async (ctx) => {
+    const start = parseTeamStart(ctx.payload);
+    if (start === undefined || ctx.chat.type !== 'private') return;
+    const seat = await teamOrders.seat(ctx.from.id, start.chat, start.thread);
+    if (seat === undefined) throw new UserInputError('team:seatNone');
+    if (start.what === 'requisites') return showProfiles(ctx, seat.chat);
+    await ctx.reply(ctx.t('team:orderForGroup'));
+    await engine.start(ctx, start.what, prefill(start.what, start.domain), {}, seat);
+  });
+
+  callbacks.on('orderStart', async (ctx, word) => {
+    if (word === 'profile') {
+      if (await teamOrders.redirect(ctx, 'requisites')) return;
+      return engine.start(ctx, 'profile', {}, { customerSource: 'new' });
+    }
+    if (word === 'menu') {
+      await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
+      return;
+    }
+    const kind = productKindOf(word);
+    if (kind === undefined || (await teamOrders.redirect(ctx, kind))) return;
+    await engine.start(ctx, kind);
+  });
+
+  callbacks.on('profileShow', async (ctx, id, owner) => {
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
+    const account = await profilesOf(ctx, owner);
+    if (account === undefined) return;
+    const profile = (await deps.chatData.getProfiles(account)).find((p) => p.id === id);
+    if (!profile) throw new UserInputError('order:profileGone');
+    // A profile that no longer reads as a saved customer shows its label only, and can be deleted.
+    // Fields in the form's order with their labels, the WHOIS data and contacts included.
+    const card = renderCustomerCard(ctx.t, {
+      title: profile.label,
+      entries: cardEntries(readSavedCustomer(profile) ?? {}),
+    });
+    // Every field may hold 255 characters: a whole profile can run past one message. It is split
+    // at line breaks (a line is one escaped field, far below the limit), Delete under the last.
+    const parts = splitMessage(card, MESSAGE_LIMIT);
+    for (const [index, part] of parts.entries()) {
+      const last = index === parts.length - 1;
+      await ctx.reply(part, {
+        parse_mode: 'HTML',
+        ...(last
+          ? Markup.inlineKeyboard([
+              [
+                Markup.button.callback(
+                  ctx.t('order:profileDelete'),
+                  encodeCallback('profileDelete', id, owner),
+                ),
+              ],
+            ])
+          : {}),
+      });
+    }
+  });
+
+  callbacks.on('profileDelete', async (ctx, id, owner) => {
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
+    await ctx.reply(ctx.t('order:profileDeleteConfirm'), {
+      ...Markup.inlineKeyboard([
+        Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id, owner)),
+        Markup.button.callback(ctx.t('order:no'), encodeCallback('noop')),
+      ]),
+    });
+  });
+
+  callbacks.on('profileDeleteYes', async (ctx, id, owner) => {
+    if (await teamOrders.redirect(ctx, 'requisites')) return;
+    const account = await profilesOf(ctx, owner);
+    if (account === undefined) return;
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    const deleted = await deps.chatData.deleteProfile(account, id);
+    await ctx.reply(ctx.t(deleted ? 'order:profileDeleted' : 'order:profileGone'));
+  });
+
+  return { name: 'ordering', composer, callbacks: callbacks.registrations, scenes: [] };
+}
+
+/**
+ * The order engine's own part: its scene and its buttons (options, navigation, edit, confirm).
+ * The forms it runs are started by the ordering and DNS features, which get the engine as a dep.
+ */
+export function createOrderFormsFeature(deps: { engine: OrderEngine }): Feature {
+  const callbacks = new CallbackSet();
+  deps.engine.register(callbacks);
+  return {
+    name: 'orderForms',
+    composer: new Composer<BotContext>(),
+    callbacks: callbacks.registrations,
+    scenes: [deps.engine.scene()],
+  };
+}

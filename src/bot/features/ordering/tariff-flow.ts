@@ -1,0 +1,291 @@
+import type {
+  HostingOrderRequest,
+  MailOrderRequest,
+  PartnerApi,
+  SslOrderRequest,
+  Tariff,
+} from '../../../api/index.js';
+import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { looksLikeCsr } from '../../../core/requisites.js';
+import { echoInput } from '../../../core/text.js';
+import { UserInputError } from '../../context.js';
+import {
+  answerOf,
+  type OrderDraft,
+  orSkipped,
+  type ProductForm,
+  readNumber,
+  readString,
+  type Step,
+  type StepEnv,
+} from '../../forms/types.js';
+import { formatPeriod } from '../catalog/views.js';
+import {
+  CURRENCY,
+  type CustomerRequest,
+  contactSteps,
+  contactsRequest,
+  currencyStep,
+  customerRequest,
+  customerSteps,
+  PERIOD,
+  required,
+  STEP,
+  saveProfileStep,
+  tariffPeriodStep,
+} from './common-steps.js';
+import { displayCurrency, tariffPriceLines } from './pricing.js';
+
+/** What a tariff list is asked with. */
+export interface TariffQuery {
+  currency_id?: number;
+  service_id?: number;
+}
+
+/** A kind's tariff list call (the registry's `listTariffs`). */
+export type ListTariffs = (api: PartnerApi, query: TariffQuery) => Promise<Tariff[]>;
+
+const SERVICE = { id: 'service', read: readNumber };
+const TARIFF = { id: 'tariff', read: readNumber };
+/** Step ids the word after `/order hosting|ssl` answers. */
+export const HOSTING_DOMAIN = 'orderDomain';
+export const SSL_SUBJECT = 'sslSubject';
+
+/** What every tariff order sends, whatever its kind. */
+type CommonRequest = {
+  period_unit_count: number;
+  currency_id: number;
+  tariff_id: number;
+  phone: string;
+  email: string;
+} & CustomerRequest;
+
+/** What a tariff kind adds to the shared steps: its steps, its tariff list and its request. */
+interface TariffSpec<Req> {
+  /** For i18n keys (`order:askTariff.<key>`, `order:summaryTitle.<key>`). */
+  key: 'hosting' | 'mail' | 'ssl';
+  listTariffs: ListTariffs;
+  /** Steps before the tariff (hosting: its service). */
+  productSteps?: Step[];
+  /** The service the tariffs are listed for (hosting). */
+  serviceOf?(draft: OrderDraft): number | undefined;
+  /** Steps after the period (hosting: an optional domain; SSL: a domain or a CSR). */
+  subjectSteps?: Step[];
+  request(common: CommonRequest, draft: OrderDraft): Req;
+}
+
+const currencyQuery = (currencyId: number | undefined): TariffQuery =>
+  currencyId === undefined ? {} : { currency_id: currencyId };
+
+async function currentTariff(env: StepEnv, listTariffs: ListTariffs): Promise<Tariff | undefined> {
+  const currency = await displayCurrency(env);
+  const tariffs = await listTariffs(env.api, currencyQuery(currency?.id));
+  const chosen = answerOf(env.draft, TARIFF);
+  return tariffs.find((t) => t.tariff_id === chosen);
+}
+
+/** The lowest price per unit of a tariff, for the tariff buttons ("from 8,91 BYN/мес"). */
+function fromPrice(env: StepEnv, tariff: Tariff, code: string | undefined): string {
+  const cheapest = [...tariff.prices].sort((a, b) => a.price / a.period - b.price / b.period)[0];
+  if (!cheapest) return tariff.tariff_name;
+  const perUnit = formatMoney(cheapest.price / cheapest.period, code, env.ctx.locale);
+  return env.ctx.t('order:tariffFrom', {
+    name: tariff.tariff_name,
+    price: perUnit,
+    unit: formatPeriod(env.ctx.t, tariff.period_type, 1).replace(/^1\s*/, ''),
+  });
+}
+
+function serviceStep(): Step<number> {
+  return {
+    id: SERVICE.id,
+    section: 'product',
+    read: readNumber,
+    async auto({ api }) {
+      const ids = new Set((await api.listHostingTariffs()).map((t) => t.service_id));
+      return ids.size === 1 ? Number([...ids][0]) : undefined;
+    },
+    async ask({ ctx, api }) {
+      const [tariffs, services] = await Promise.all([api.listHostingTariffs(), api.listServices()]);
+      const ids = [...new Set(tariffs.map((t) => t.service_id))];
+      return {
+        text: ctx.t('order:askService'),
+        options: ids.map((id) => ({
+          label: services.find((s) => s.service_id === id)?.name ?? id,
+          value: Number(id),
+        })),
+        perRow: 1,
+      };
+    },
+    invalidates: () => [TARIFF.id, STEP.period],
+    describe: () => undefined,
+  };
+}
+
+function tariffStep(spec: TariffSpec<unknown>): Step<number> {
+  return {
+    id: TARIFF.id,
+    section: 'product',
+    read: readNumber,
+    async ask(env) {
+      const currency = await displayCurrency(env);
+      const serviceId = spec.serviceOf?.(env.draft);
+      const tariffs = await spec.listTariffs(env.api, {
+        ...currencyQuery(currency?.id),
+        ...(serviceId === undefined ? {} : { service_id: serviceId }),
+      });
+      if (tariffs.length === 0) throw new UserInputError('order:noTariffs');
+      return {
+        text: env.ctx.t(`order:askTariff.${spec.key}`),
+        options: tariffs.map((t) => ({ label: fromPrice(env, t, currency?.code), value: t.tariff_id })),
+        perRow: 1,
+      };
+    },
+    invalidates: () => [STEP.period],
+    describe: () => undefined,
+  };
+}
+
+/** The hosting's domain, or `null` when skipped (the hosting is ordered without one). */
+function hostingDomainStep(): Step<string | null> {
+  return {
+    id: HOSTING_DOMAIN,
+    section: 'subject',
+    read: orSkipped(readString),
+    async ask({ ctx }) {
+      return { text: ctx.t('order:askHostingDomain'), skippable: true };
+    },
+    async parseText(_env, text) {
+      const ascii = toAsciiDomain(text.trim());
+      if (!ascii) throw new UserInputError('order:invalid.domain', { value: escapeHtml(echoInput(text)) });
+      return ascii;
+    },
+    describe: ({ ctx }, value) =>
+      ctx.t('order:summaryDomain', { domain: value ? escapeHtml(toUnicodeDomain(value)) : '—' }),
+  };
+}
+
+/** What an SSL certificate is for: a domain, or a CSR naming it. */
+type SslSubject = { domain: string } | { csr: string };
+
+function readSslSubject(value: unknown): SslSubject | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if ('csr' in value && typeof value.csr === 'string') return { csr: value.csr };
+  if ('domain' in value && typeof value.domain === 'string') return { domain: value.domain };
+  return undefined;
+}
+
+function sslSubjectStep(): Step<SslSubject> {
+  const readCsr = (text: string): SslSubject => {
+    if (!looksLikeCsr(text)) throw new UserInputError('order:invalid.csr');
+    return { csr: text.trim() };
+  };
+  return {
+    id: SSL_SUBJECT,
+    section: 'subject',
+    read: readSslSubject,
+    async ask({ ctx }) {
+      return { text: ctx.t('order:askSslSubject') };
+    },
+    async parseText(_env, text) {
+      if (text.includes('-----BEGIN')) return readCsr(text);
+      const ascii = toAsciiDomain(text.trim().replace(/^\*\./, 'wildcard.'));
+      if (!ascii) throw new UserInputError('order:invalid.domainOrCsr');
+      return { domain: text.trim().startsWith('*.') ? `*.${ascii.slice('wildcard.'.length)}` : ascii };
+    },
+    async parseFile(_env, content, fileName) {
+      if (!/\.(csr|pem|txt)$/i.test(fileName)) throw new UserInputError('order:invalid.csrFile');
+      return readCsr(content);
+    },
+    describe: ({ ctx }, subject) =>
+      'csr' in subject
+        ? ctx.t('order:summaryCsr', { length: subject.csr.length })
+        : ctx.t('order:summaryDomain', { domain: escapeHtml(toUnicodeDomain(subject.domain)) }),
+  };
+}
+
+/** Hosting, corporate mail and SSL: a tariff, its period, then the shared steps. */
+function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
+  const steps = (draft: OrderDraft): Step[] => [
+    ...(spec.productSteps ?? []),
+    tariffStep(spec),
+    tariffPeriodStep(
+      (env) => currentTariff(env, spec.listTariffs),
+      async (env) => (await displayCurrency(env))?.code,
+    ),
+    ...(spec.subjectSteps ?? []),
+    currencyStep(),
+    ...customerSteps(draft),
+    ...contactSteps(),
+    saveProfileStep(),
+  ];
+
+  return {
+    kind: spec.key,
+    steps,
+    async summaryHead(env) {
+      const tariff = await currentTariff(env, spec.listTariffs);
+      const currency = await displayCurrency(env);
+      const period = answerOf(env.draft, PERIOD) ?? 0;
+      return [
+        env.ctx.t(`order:summaryTitle.${spec.key}`),
+        env.ctx.t('order:summaryTariff', { tariff: escapeHtml(tariff?.tariff_name ?? '?') }),
+        ...(tariff
+          ? tariffPriceLines(env, tariff, period, currency?.code)
+          : [env.ctx.t('order:priceUnknown')]),
+        env.ctx.t('order:summaryCurrency', { currency: currency?.code ?? '?' }),
+      ];
+    },
+    async request({ draft }) {
+      const common: CommonRequest = {
+        period_unit_count: required(draft, PERIOD),
+        currency_id: required(draft, CURRENCY),
+        tariff_id: required(draft, TARIFF),
+        ...contactsRequest(draft),
+        ...customerRequest(draft),
+      };
+      return spec.request(common, draft);
+    },
+    matches(draft, order) {
+      return order.advanced?.tariff_id === answerOf(draft, TARIFF);
+    },
+  };
+}
+
+/** Hosting: service → tariff → period → optional domain → shared steps. */
+export function createHostingForm(listTariffs: ListTariffs): ProductForm<HostingOrderRequest> {
+  return createTariffForm({
+    key: 'hosting',
+    listTariffs,
+    productSteps: [serviceStep()],
+    serviceOf: (draft) => answerOf(draft, SERVICE),
+    subjectSteps: [hostingDomainStep()],
+    request(common, draft): HostingOrderRequest {
+      const domain = answerOf(draft, { id: HOSTING_DOMAIN, read: readString });
+      return domain === undefined ? common : { ...common, domain };
+    },
+  });
+}
+
+/** Corporate mail: tariff → period → shared steps. */
+export function createMailForm(listTariffs: ListTariffs): ProductForm<MailOrderRequest> {
+  return createTariffForm({
+    key: 'mail',
+    listTariffs,
+    request: (common): MailOrderRequest => common,
+  });
+}
+
+/** SSL: tariff → period in years → a domain or a CSR → shared steps. */
+export function createSslForm(listTariffs: ListTariffs): ProductForm<SslOrderRequest> {
+  return createTariffForm({
+    key: 'ssl',
+    listTariffs,
+    subjectSteps: [sslSubjectStep()],
+    request(common, draft): SslOrderRequest {
+      const subject = required(draft, { id: SSL_SUBJECT, read: readSslSubject });
+      return 'csr' in subject ? { ...common, csr: subject.csr } : { ...common, domain: subject.domain };
+    },
+  });
+}

@@ -1,0 +1,150 @@
+import { Composer, Markup } from 'telegraf';
+import { escapeHtml } from '../../../core/format.js';
+import { isRole, nextRole, parseRoleWord, ROLES, type Role } from '../../../core/team.js';
+import type { TeamRecord } from '../../../storage/chat-data.js';
+import type { BotContext } from '../../context.js';
+import { commandWords } from '../../kit/arguments.js';
+import { encodeCallback } from '../../kit/callback-data.js';
+import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { bindGroup, type TeamBindingDeps, unbindGroup } from './binding.js';
+import { memberName, renderRefusal, renderTeam, teamMembers } from './views.js';
+
+const isGroup = (ctx: BotContext) => ctx.chat?.type === 'group' || ctx.chat?.type === 'supergroup';
+
+/**
+ * `/team` in a group: binds it to the sender's token (from their private chat), shows the team,
+ * changes a member's role (a reply `/team tech`, or the screen's buttons), `/team off` unbinds.
+ * Who may do what elsewhere in the group is the role guard's (team-guard.ts).
+ */
+export function createTeamFeature(deps: TeamBindingDeps): Feature {
+  const { chatData } = deps;
+  const composer = new Composer<BotContext>();
+  const callbacks = new CallbackSet();
+
+  const screen = (ctx: BotContext, team: TeamRecord) => {
+    const rows = teamMembers(team)
+      .filter(({ role }) => role !== 'owner')
+      .map(({ userId, role }) => {
+        const next = nextRole(role);
+        const label = ctx.t('team:roleButton', {
+          name: team.names[String(userId)] ?? String(userId),
+          role: ctx.t(`team:role.${role}`),
+          next: ctx.t(`team:role.${next}`),
+        });
+        return [Markup.button.callback(label, encodeCallback('teamRole', userId, next))];
+      });
+    return {
+      text: renderTeam(ctx.t, team, true),
+      extra: { parse_mode: 'HTML' as const, ...Markup.inlineKeyboard(rows) },
+    };
+  };
+
+  /** Gives a member a role and tells the group who changed whose role to what. */
+  const changeRole = async (
+    ctx: BotContext,
+    chatId: number,
+    team: TeamRecord,
+    member: { id: number; first_name?: string | undefined },
+    role: Role,
+  ): Promise<TeamRecord> => {
+    const id = String(member.id);
+    const changed: TeamRecord = {
+      ...team,
+      members: { ...team.members, [id]: role },
+      names: member.first_name === undefined ? team.names : { ...team.names, [id]: member.first_name },
+    };
+    await chatData.setTeam(chatId, changed);
+    await ctx.reply(
+      ctx.t('team:roleChanged', {
+        by: memberName(changed, team.owner),
+        member: memberName(changed, member.id),
+        role: ctx.t(`team:role.${role}`),
+      }),
+      { parse_mode: 'HTML' },
+    );
+    return changed;
+  };
+
+  composer.command('team', async (ctx) => {
+    if (!isGroup(ctx)) {
+      await ctx.reply(ctx.t('team:groupOnly'));
+      return;
+    }
+    const word = commandWords(ctx.payload)[0]?.toLowerCase();
+    const team = await chatData.getTeam(ctx.chat.id);
+    if (team === undefined) {
+      if (word === 'off') {
+        await ctx.reply(ctx.t('team:notBound'));
+        return;
+      }
+      // The sender's private chat (its id is the user's) holds the token to bind with.
+      const token = await chatData.getToken(ctx.from.id);
+      if (token === undefined) {
+        await ctx.reply(ctx.t('team:connectFirst', { bot: ctx.botInfo.username }));
+        return;
+      }
+      const bound = await bindGroup(deps, ctx.chat.id, ctx.from, token);
+      const { text, extra } = screen(ctx, bound);
+      await ctx.reply(`${ctx.t('team:bound')}\n\n${text}`, extra);
+      return;
+    }
+    if (ctx.from.id !== team.owner) {
+      const role = team.members[String(ctx.from.id)] ?? 'viewer';
+      if (word === undefined) {
+        await ctx.reply(
+          ctx.t('team:boundByAnother', {
+            owner: memberName(team, team.owner),
+            role: ctx.t(`team:role.${role}`),
+          }),
+          { parse_mode: 'HTML' },
+        );
+      } else {
+        await ctx.reply(renderRefusal(ctx.t, 'command', 'roles', role));
+      }
+      return;
+    }
+    if (word === undefined) {
+      const { text, extra } = screen(ctx, team);
+      await ctx.reply(text, extra);
+      return;
+    }
+    if (word === 'off') {
+      await unbindGroup(deps, ctx.chat.id);
+      await ctx.reply(ctx.t('team:unbound'));
+      return;
+    }
+    const role = parseRoleWord(word);
+    if (role === undefined) {
+      await ctx.reply(ctx.t('team:unknownRole', { word: escapeHtml(word) }), { parse_mode: 'HTML' });
+      return;
+    }
+    const repliedTo = ctx.message.reply_to_message?.from;
+    if (repliedTo === undefined || repliedTo.is_bot) {
+      await ctx.reply(ctx.t('team:replyToMember'));
+      return;
+    }
+    if (repliedTo.id === team.owner) {
+      await ctx.reply(ctx.t('team:ownerFixed'));
+      return;
+    }
+    await changeRole(ctx, ctx.chat.id, team, repliedTo, role);
+  });
+
+  // Only the owner gets here: the role guard refuses everyone else ('roles').
+  callbacks.on('teamRole', async (ctx, userId, word) => {
+    const chat = ctx.chat;
+    if (chat === undefined) return;
+    const team = await chatData.getTeam(chat.id);
+    if (team === undefined) {
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      await ctx.reply(ctx.t('team:notBound'));
+      return;
+    }
+    if (!isRole(word) || !ROLES[word].assignable || userId === team.owner) return;
+    const changed = await changeRole(ctx, chat.id, team, { id: userId }, word);
+    const { text, extra } = screen(ctx, changed);
+    await ctx.editMessageText(text, extra).catch(() => undefined);
+  });
+
+  return { name: 'team', composer, callbacks: callbacks.registrations, scenes: [] };
+}

@@ -1,0 +1,61 @@
+import { Markup } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
+import { encodeCallback } from './callback-data.js';
+import type { Translate } from './i18n.js';
+
+/**
+ * The row under a paged list: `◀ стр. 1` and `стр. 3 ▶`, only the ones that lead somewhere (the
+ * page number itself is in the message's title, not on a button that does nothing); empty for a
+ * single page.
+ */
+export function pagerRow(
+  t: Translate,
+  listId: string,
+  page: number,
+  pages: number,
+  filter: string,
+): InlineKeyboardButton[] {
+  if (pages <= 1) return [];
+  const row: InlineKeyboardButton[] = [];
+  if (page > 0) {
+    row.push(
+      Markup.button.callback(
+        t('common:previousPage', { page }),
+        encodeCallback('page', listId, page - 1, filter),
+      ),
+    );
+  }
+  if (page < pages - 1) {
+    row.push(
+      Markup.button.callback(
+        t('common:nextPage', { page: page + 2 }),
+        encodeCallback('page', listId, page + 1, filter),
+      ),
+    );
+  }
+  return row;
+}
+
+/** Lays buttons out `perRow` to a row. */
+export function inRows(buttons: InlineKeyboardButton[], perRow: number): InlineKeyboardButton[][] {
+  const rows: InlineKeyboardButton[][] = [];
+  for (let i = 0; i < buttons.length; i += perRow) rows.push(buttons.slice(i, i + perRow));
+  return rows;
+}
+
+/**
+ * A link as a URL button (Telegram opens it) — the text of the message carries it as well; `below`
+ * is a row under it (an unpaid invoice's "Send to client").
+ */
+export function linkKeyboard(label: string, url: string, below: InlineKeyboardButton[] = []) {
+  return Markup.inlineKeyboard([[Markup.button.url(label, url)], below].filter((row) => row.length > 0));
+}
+
+/**
+ * "📤 Send to client": opens the inline picker (`@bot <query>`) in a chat the partner chooses; an
+ * invoice number as the query preselects that invoice, an empty one lists every unpaid invoice.
+ * A switch button carries no callback data.
+ */
+export function sendToClientButton(t: Translate, query: string): InlineKeyboardButton {
+  return { text: t('inline:sendToClient'), switch_inline_query: query };
+}
