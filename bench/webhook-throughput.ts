@@ -9,9 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { Telegram } from 'telegraf';
 import type { Update } from 'telegraf/types';
 import { Pool } from 'undici';
-import { errorForLog } from '../src/bot/middlewares/errors.js';
 import { startBotServer } from '../src/http-server.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, errorForLog } from '../src/logger.js';
 import {
   type BenchResult,
   chatIds,

@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { TelegramError } from 'telegraf';
 
 /**
  * Paths pino blanks out wherever they appear: token headers, the token itself, and the text
@@ -54,6 +55,26 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     scrubbing,
   );
+}
+
+/** An error that lists itself what is safe to log (the partner API client's errors do). */
+function isSelfDescribing(error: Error): error is Error & { toJSON(): Record<string, unknown> } {
+  return 'toJSON' in error && typeof error.toJSON === 'function';
+}
+
+/**
+ * Safe fields of an error for a log line, for every part of the process (bot, watchers, main):
+ * never the update, its text or a token. Telegram's errors give their code and description only,
+ * as their payload may carry a message's text.
+ */
+export function errorForLog(error: unknown): Record<string, unknown> {
+  if (error instanceof TelegramError)
+    return { name: 'TelegramError', code: error.code, description: error.description };
+  if (error instanceof Error) {
+    if (isSelfDescribing(error)) return error.toJSON();
+    return { name: error.name, message: error.message, stack: error.stack };
+  }
+  return { value: String(error) };
 }
 
 export type { Logger };

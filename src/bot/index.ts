@@ -1,6 +1,7 @@
 import { Scenes, session, Telegraf, type Telegram } from 'telegraf';
 import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
+import { errorForLog } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { DnsHistory } from '../storage/dns-history.js';
@@ -36,7 +37,7 @@ import { logUnknownWordsTo } from './kit/words.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
-import { createErrorBoundary, errorForLog, reportError } from './middlewares/errors.js';
+import { createErrorBoundary, reportError } from './middlewares/errors.js';
 import { createGroupScope } from './middlewares/group-scope.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
 

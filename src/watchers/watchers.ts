@@ -5,7 +5,7 @@
  * watchers never import the bot). Exactly-once rules: `outbox.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, type ApiFactory, ApiHttpError, ApiInterruptedError } from '../api/index.js';
+import { type ApiFactory, ApiHttpError, ApiInterruptedError } from '../api/index.js';
 import {
   type Delivery,
   diff,
@@ -14,7 +14,7 @@ import {
   type NotificationEvent,
   type NotifyLists,
 } from '../core/notify.js';
-import type { Logger } from '../logger.js';
+import { errorForLog, type Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { WatchData } from '../storage/watch-data.js';
 import { watchIdOf } from '../storage/watch-store.js';
@@ -140,7 +140,10 @@ export function createWatchers(deps: WatchersDeps): Watchers {
     const done = new Set<string>();
     for (const delivery of deliveries) {
       const outcome = await sender.deliver(chat, watch.token, delivery, at).catch((error: unknown) => {
-        logger.warn({ watchId: id, chatId: chat, err: describe(error) }, 'notification not sent; will retry');
+        logger.warn(
+          { watchId: id, chatId: chat, err: errorForLog(error) },
+          'notification not sent; will retry',
+        );
         return 'retry' as const;
       });
       if (outcome === 'retry') break;
@@ -196,7 +199,7 @@ export function createWatchers(deps: WatchersDeps): Watchers {
         watchId: id,
         failures: state.failures,
         retryInS: Math.round(((state.retryAt ?? at) - at) / 1000),
-        err: describe(error),
+        err: errorForLog(error),
       },
       'watch poll failed; backing off',
     );
@@ -293,7 +296,7 @@ export function createWatchers(deps: WatchersDeps): Watchers {
 
     runWatch: (id) =>
       runWatch(id).catch((error: unknown) => {
-        logger.error({ watchId: id, err: describe(error) }, 'watch run failed');
+        logger.error({ watchId: id, err: errorForLog(error) }, 'watch run failed');
         return 'failed' as const;
       }),
 
@@ -314,10 +317,4 @@ export function createWatchers(deps: WatchersDeps): Watchers {
 
     stop: () => scheduler.stop(),
   };
-}
-
-/** What a log line may show of an error: the API error's safe fields, or the message. */
-function describe(error: unknown): unknown {
-  if (error instanceof ApiError) return error.toJSON();
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -9,8 +9,10 @@ import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { productKindOf } from '../../core/product-kinds.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../core/text.js';
 import type { Logger } from '../../logger.js';
+import { errorForLog } from '../../logger.js';
 import type { ChatData } from '../../storage/chat-data.js';
-import { type BotContext, UserInputError, type WatchPort } from '../context.js';
+import type { BotContext, WatchPort } from '../context.js';
+import { UserInputError } from '../errors.js';
 import { orderKind } from '../features/ordering/kinds.js';
 import { announce } from '../features/team/announce.js';
 import type { TeamOrders, TeamSeat } from '../features/team/orders.js';
@@ -18,7 +20,7 @@ import { encodeCallback } from '../kit/callback-data.js';
 import type { CallbackRegistrar } from '../kit/feature.js';
 import { inRows, linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
 import { isCommand, sceneAnswers } from '../kit/scene-answers.js';
-import { describeError, errorForLog } from '../middlewares/errors.js';
+import { describeError } from '../middlewares/errors.js';
 import { formOwnerKey } from './member-scenes.js';
 import {
   DRAFT_VERSION,

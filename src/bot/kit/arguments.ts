@@ -1,6 +1,6 @@
 import { escapeHtml } from '../../core/format.js';
 import { echoInput } from '../../core/text.js';
-import { UserInputError } from '../context.js';
+import { UserInputError } from '../errors.js';
 
 /** The words after a command (`/invoice 12` → `['12']`); telegraf gives the payload. */
 export function commandWords(payload: string | undefined): string[] {

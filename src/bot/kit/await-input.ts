@@ -1,6 +1,6 @@
 import { Composer, Scenes } from 'telegraf';
 import type { BotContext } from '../context.js';
-import { UserInputError } from '../context.js';
+import { UserInputError } from '../errors.js';
 import { describeError } from '../middlewares/errors.js';
 import { sceneAnswers } from './scene-answers.js';
 

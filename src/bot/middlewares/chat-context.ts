@@ -3,7 +3,8 @@ import type { Logger } from '../../logger.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import { CorruptChatDocError } from '../../storage/chat-doc.js';
 import type { Locale } from '../../storage/chat-store.js';
-import { type BotContext, NoTokenError } from '../context.js';
+import type { BotContext } from '../context.js';
+import { NoTokenError } from '../errors.js';
 import { pickLocale, type Translations } from '../kit/i18n.js';
 import { UpdateTyping, withTyping } from './typing.js';
 

@@ -9,9 +9,10 @@ import {
   ApiTimeoutError,
 } from '../../api/index.js';
 import { escapeHtml } from '../../core/format.js';
-import type { Logger } from '../../logger.js';
+import { errorForLog, type Logger } from '../../logger.js';
 import { StorageUnavailableError } from '../../storage/redis-connection.js';
-import { type BotContext, NoTokenError, UserInputError } from '../context.js';
+import type { BotContext } from '../context.js';
+import { NoTokenError, UserInputError } from '../errors.js';
 import type { Translate } from '../kit/i18n.js';
 
 /** The message a user gets for an error, as HTML; `undefined` when nothing should be said. */
@@ -50,15 +51,6 @@ function isUnexpected(error: unknown): boolean {
   if (error instanceof ApiRequestError || error instanceof ApiResponseError) return true;
   if (error instanceof ApiError) return false;
   return true;
-}
-
-/** Safe fields of an error for a log line: never the update, its text or a token. */
-export function errorForLog(error: unknown): Record<string, unknown> {
-  if (error instanceof ApiError) return error.toJSON();
-  if (error instanceof TelegramError)
-    return { name: 'TelegramError', code: error.code, description: error.description };
-  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
-  return { value: String(error) };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { Composer, Markup } from 'telegraf';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
-import { type BotContext, UserInputError } from '../../context.js';
+import type { BotContext } from '../../context.js';
+import { UserInputError } from '../../errors.js';
 import type { OrderEngine } from '../../forms/engine.js';
 import { commandWords } from '../../kit/arguments.js';
 import { createAwaitInputScene, type InputHandler } from '../../kit/await-input.js';

@@ -2,7 +2,8 @@ import type { DomainOrderIndex, PartnerApi } from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
-import { type BotContext, UserInputError } from '../../context.js';
+import type { BotContext } from '../../context.js';
+import { UserInputError } from '../../errors.js';
 
 /** A domain order the DNS commands act on. */
 export interface DomainRef {

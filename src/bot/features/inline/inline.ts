@@ -8,7 +8,8 @@ import {
   mayBeOrderNumber,
 } from '../../../core/invoice-search.js';
 import type { Logger } from '../../../logger.js';
-import { type BotContext, NoTokenError } from '../../context.js';
+import type { BotContext } from '../../context.js';
+import { NoTokenError } from '../../errors.js';
 import type { Feature } from '../../kit/feature.js';
 import { loadCurrencyCodes } from '../billing/billing.js';
 import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';

@@ -16,12 +16,12 @@ import {
 } from '../../../core/notify.js';
 import { splitMessage } from '../../../core/text.js';
 import type { Logger } from '../../../logger.js';
+import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import { encodeCallback } from '../../kit/callback-data.js';
 import type { Translate, Translations } from '../../kit/i18n.js';
 import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
-import { errorForLog } from '../../middlewares/errors.js';
 import { loadCurrencyCodes } from '../billing/billing.js';
 import type { CurrencyCodes } from '../billing/views.js';
 import { invoiceOf, renderDigest, renderNotification, renderPaidLink } from './views.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '../../../logger.js';
+import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext, WatchPort } from '../../context.js';
-import { errorForLog } from '../../middlewares/errors.js';
 
 /**
  * Makes sure a chat with a stored token is watched, once per chat and process: tokens connected

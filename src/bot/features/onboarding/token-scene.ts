@@ -1,10 +1,10 @@
 import { Composer, Scenes } from 'telegraf';
 import { type ApiFactory, ApiHttpError } from '../../../api/index.js';
 import type { Logger } from '../../../logger.js';
+import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext, WatchPort } from '../../context.js';
 import { sceneAnswers } from '../../kit/scene-answers.js';
-import { errorForLog } from '../../middlewares/errors.js';
 
 export const TOKEN_SCENE = 'token';
 

@@ -34,7 +34,7 @@ import {
 import { cardFields, type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
 import type { WhoisRules } from '../../../core/zones.js';
 import type { Profile } from '../../../storage/chat-data.js';
-import { UserInputError } from '../../context.js';
+import { UserInputError } from '../../errors.js';
 import type { Translate } from '../../kit/i18n.js';
 import { formatPeriod } from '../catalog/views.js';
 import { type CardEntry, fieldLabel, lineLabel, renderCustomerCard } from './requisites-views.js';

@@ -3,7 +3,7 @@ import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
 import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
-import { UserInputError } from '../../context.js';
+import { UserInputError } from '../../errors.js';
 import {
   answerOf,
   type OrderDraft,

@@ -9,7 +9,7 @@ import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { looksLikeCsr } from '../../../core/requisites.js';
 import { echoInput } from '../../../core/text.js';
-import { UserInputError } from '../../context.js';
+import { UserInputError } from '../../errors.js';
 import {
   answerOf,
   type OrderDraft,

@@ -1,10 +1,10 @@
 import type { Telegram } from 'telegraf';
 import type { Logger } from '../../../logger.js';
+import { errorForLog } from '../../../logger.js';
 import type { ChatData, TeamRecord } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import type { WatchPort } from '../../context.js';
 import type { Translations } from '../../kit/i18n.js';
-import { errorForLog } from '../../middlewares/errors.js';
 
 /** What binding and unbinding a group touch: the chats' documents and the watchers. */
 export interface TeamBindingDeps {

@@ -3,12 +3,12 @@ import { escapeHtml } from '../../../core/format.js';
 import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../../core/product-kinds.js';
 import { can, type Role } from '../../../core/team.js';
 import type { Logger } from '../../../logger.js';
+import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import type { BotContext } from '../../context.js';
 import type { Translations } from '../../kit/i18n.js';
 import { linkKeyboard } from '../../kit/keyboards.js';
-import { errorForLog } from '../../middlewares/errors.js';
 
 /*
  * Ordering for a team group (issue "Team chats", PRODUCT.md). Customers' requisites are personal

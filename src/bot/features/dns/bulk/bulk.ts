@@ -18,7 +18,8 @@ import { parseListedRecord, problemMessage } from '../../../../core/dns-records.
 import { parseDomainList, toAsciiDomain, toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { echoInput } from '../../../../core/text.js';
-import { type BotContext, UserInputError } from '../../../context.js';
+import type { BotContext } from '../../../context.js';
+import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
 import { encodeCallback } from '../../../kit/callback-data.js';
 import type { CallbackRegistrar } from '../../../kit/feature.js';

@@ -2,11 +2,11 @@ import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import type { HistoryChange, HistoryEntry, HistoryKind } from '../../../../core/dns-history.js';
 import type { Logger } from '../../../../logger.js';
+import { errorForLog } from '../../../../logger.js';
 import type { ChatData } from '../../../../storage/chat-data.js';
 import type { DnsHistory } from '../../../../storage/dns-history.js';
 import type { BotContext } from '../../../context.js';
 import { encodeCallback } from '../../../kit/callback-data.js';
-import { errorForLog } from '../../../middlewares/errors.js';
 
 /**
  * The DNS change history as one update sees it: bound to the chat's token (so a private chat and

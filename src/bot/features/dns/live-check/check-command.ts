@@ -10,7 +10,8 @@ import {
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { echoInput } from '../../../../core/text.js';
-import { type BotContext, UserInputError } from '../../../context.js';
+import type { BotContext } from '../../../context.js';
+import { UserInputError } from '../../../errors.js';
 import type { DomainRef } from '../domain.js';
 
 const usage = { usageKey: 'dnscheck:usage' };

@@ -20,9 +20,9 @@ import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { cutGraphemes } from '../../../../core/text.js';
 import type { Logger } from '../../../../logger.js';
+import { errorForLog } from '../../../../logger.js';
 import type { BotContext } from '../../../context.js';
 import type { Translate } from '../../../kit/i18n.js';
-import { errorForLog } from '../../../middlewares/errors.js';
 
 /*
  * The live check's runs: after a DNS change (or on `/dns <domain> check`), ask the domain's name

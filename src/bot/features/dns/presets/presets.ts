@@ -11,7 +11,8 @@ import { isPresetId, PRESET_IDS, type PresetId, presetOf } from '../../../../cor
 import { parseListedRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
-import { type BotContext, UserInputError } from '../../../context.js';
+import type { BotContext } from '../../../context.js';
+import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
 import { encodeCallback } from '../../../kit/callback-data.js';
 import type { CallbackRegistrar } from '../../../kit/feature.js';

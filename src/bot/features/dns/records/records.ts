@@ -9,7 +9,8 @@ import {
 } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
-import { type BotContext, UserInputError } from '../../../context.js';
+import type { BotContext } from '../../../context.js';
+import { UserInputError } from '../../../errors.js';
 import type { OrderEngine } from '../../../forms/engine.js';
 import { encodeCallback } from '../../../kit/callback-data.js';
 import type { CallbackRegistrar } from '../../../kit/feature.js';
