@@ -5,8 +5,6 @@ import type { ImportPlan } from '../core/dns-plan.js';
 import type { PresetDraft } from '../core/dns-preset-plan.js';
 import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
-import type { DnsHistoryAccess } from './features/dns/history/record.js';
-import type { LiveCheckPort } from './features/dns/live-check/live-check.js';
 import type { Translate } from './kit/i18n.js';
 
 /** Scene state kept in the session; each scene narrows its own part. */
@@ -54,10 +52,6 @@ export interface BotContext extends Context {
    * undefined anywhere else. The announcer (team-announce.ts) names them.
    */
   teamMember?: { name: string; role: Role } | undefined;
-  /** The DNS change history of this chat's token (dns-history-record.ts); absent without one. */
-  dnsHistory?: DnsHistoryAccess | undefined;
-  /** The live check after DNS changes (live-check.ts); undefined when the bot runs without one. */
-  liveChecks?: LiveCheckPort | undefined;
 }
 
 /**

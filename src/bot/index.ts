@@ -9,8 +9,12 @@ import type { ChatLock } from '../storage/redis-coordination.js';
 import type { BotContext, BotSession, WatchPort } from './context.js';
 import { createBillingFeature } from './features/billing/billing.js';
 import { createCatalogFeature } from './features/catalog/catalog.js';
-import { createDnsFeature, createDnsRecordList } from './features/dns/dns.js';
-import { createDnsHistoryAccess } from './features/dns/history/record.js';
+import {
+  createDnsFeature,
+  createDnsJournal,
+  createDnsRecordList,
+  type DnsPorts,
+} from './features/dns/dns.js';
 import type { LiveCheckPort } from './features/dns/live-check/live-check.js';
 import { createDnsAddFlow } from './features/dns/records/add-flow.js';
 import { createDomainsFeature } from './features/domains/domains.js';
@@ -107,8 +111,6 @@ export function createBot(deps: BotDeps): PartnerBot {
     ),
   );
   bot.use(createChatContext(deps));
-  const { dnsHistory } = deps;
-  if (dnsHistory) bot.use(createDnsHistoryAccess({ ...deps, dnsHistory }));
   bot.use(createAccessGuard(deps.allowedUserIds));
   // A token stored before the watchers existed (or while they were off) is watched from its next update.
   if (deps.watches) bot.use(createWatchEnsurer(deps.chatData, deps.watches, deps.logger));
@@ -127,13 +129,6 @@ export function createBot(deps: BotDeps): PartnerBot {
   bot.use(createMemberScenes());
   // Roles in groups bound by /team, before any scene, button or command sees the update.
   bot.use(createTeamGuard(deps));
-  if (deps.liveChecks) {
-    const { liveChecks } = deps;
-    bot.use((ctx, next) => {
-      ctx.liveChecks = liveChecks;
-      return next();
-    });
-  }
   bot.use(stage.middleware());
   bot.use(router.middleware());
   // The features' commands, in the order they were built (first match wins).
@@ -162,7 +157,12 @@ export function createFeatures(deps: BotDeps) {
   logUnknownWordsTo(deps.logger);
   router.on('noop', async () => undefined);
   const lists = new PagedLists(router);
-  const { showRecords, showAdded } = createDnsRecordList({ lists });
+  // The DNS parts' ports: the change history and the live check, handed in like every other dep.
+  const dnsPorts: DnsPorts = {
+    journal: createDnsJournal({ chatData: deps.chatData, dnsHistory: deps.dnsHistory, logger: deps.logger }),
+    liveChecks: deps.liveChecks,
+  };
+  const { showRecords, showAdded } = createDnsRecordList({ lists, ports: dnsPorts });
   // A team group's orders are filled in the member's private chat (customers' data is personal).
   const teamOrders = new TeamOrders(deps);
   const engine = new OrderEngine({
@@ -189,7 +189,14 @@ export function createFeatures(deps: BotDeps) {
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
     createOrderingFeature({ engine, chatData: deps.chatData, teamOrders }),
-    createDnsFeature({ engine, lists, showRecords, showAdded, downloadFile: downloadTelegramFile }),
+    createDnsFeature({
+      engine,
+      lists,
+      showRecords,
+      showAdded,
+      downloadFile: downloadTelegramFile,
+      ports: dnsPorts,
+    }),
     // Last: text nobody else took (a bare invoice, order or domain gets its buttons; else, help).
     createFreeTextFeature({ chatData: deps.chatData }),
   ];

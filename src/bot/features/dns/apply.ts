@@ -1,13 +1,20 @@
 import { Markup } from 'telegraf';
 import { dnsRecordKindOf, toDnsRecordBody } from '../../../api/index.js';
 import type { HistoryKind } from '../../../core/dns-history.js';
-import type { AppliedChange, PlannedChange } from '../../../core/dns-plan.js';
+import {
+  type AppliedChange,
+  changesToApply,
+  type ImportPlan,
+  type PlannedChange,
+} from '../../../core/dns-plan.js';
 import { joinLinesWithin } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
 import { encodeCallback } from '../../kit/callback-data.js';
 import { describeError } from '../../middlewares/errors.js';
-import { recordDnsChange, undoButtons } from './history/record.js';
+import { undoButtons } from './history/record.js';
 import { checkChangeLive } from './live-check/live-check.js';
+import type { DnsPorts } from './ports.js';
+import type { ShowRecords } from './records/records.js';
 import { describeRecord } from './views.js';
 
 /** What an apply did: the changes the provider accepted, in order, and how many were tried. */
@@ -80,47 +87,78 @@ export function describeFailure(ctx: BotContext, failure: ApplyFailure): string 
   return `${sign} ${describeRecord(ctx.t, failure.change.record)} — ${failure.reason}`;
 }
 
-/**
- * Makes the changes one call at a time with ONE progress message edited in place, records the
- * accepted ones in the DNS history as one entry of `kind` (undone together), then replies with a
- * report naming each failure with the provider's reason, and "↩ Undo" for what was done. A failed
- * change does not stop the others; only the accepted ones are recorded and come back.
- */
-export async function applyWithProgress(
-  ctx: BotContext,
-  orderId: number,
-  changes: readonly PlannedChange[],
-  kind: Extract<HistoryKind, 'import' | 'preset' | 'bulk'>,
-): Promise<ApplyOutcome> {
-  const total = changes.length;
-  const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
-  const { applied, failures } = await applyChanges(ctx, orderId, changes, (done) =>
-    ctx.telegram
-      .editMessageText(
-        progress.chat.id,
-        progress.message_id,
-        undefined,
-        ctx.t('dns:applying', { done, total }),
-      )
-      .then(
-        () => undefined,
-        () => undefined,
-      ),
-  );
-  const report = [ctx.t('dns:applied', { ok: applied.length, total })];
-  if (failures.length > 0)
-    report.push(
-      ctx.t('dns:applyFailures', { count: failures.length }),
-      ...failures.map((f) => describeFailure(ctx, f)),
-    );
-  const entry = await recordDnsChange(ctx, orderId, kind, { records: applied });
-  const html = joinLinesWithin(report, 4000);
-  const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
-  const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
-  // The report turns ✅ when the name servers answer with what was accepted.
-  await checkChangeLive(ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
-    added: applied.filter((c) => c.op === 'add').map((c) => c.record),
-    removed: applied.filter((c) => c.op === 'delete').map((c) => c.record),
-  });
-  return { applied, failed: failures.length, total };
+/** What an Apply button of a multi-record plan (a zone import, a preset) applies. */
+export interface PlanToApply {
+  plan: Pick<ImportPlan, 'add' | 'remove' | 'existing'> & { orderId: number };
+  force: boolean;
+  /** The delete-limit question: its texts' namespace, its force button's data, its "No" topic. */
+  ask: { ns: string; forceData: string; topic: string };
+  kind: Extract<HistoryKind, 'import' | 'preset'>;
+  /** Forgets the plan once it is applied: a second tap finds none. */
+  settle(): void;
+  /** Tells a bound team group what was applied, after the report. */
+  announce(outcome: ApplyOutcome): Promise<void>;
 }
+
+/**
+ * The one "apply a plan" sequence of every Apply button: the delete-limit gate (asks to force,
+ * then stops), the plan settled, the changes made with ONE progress message edited in place, the
+ * accepted ones recorded as one history entry of `kind` (undone together), a report naming each
+ * failure with the provider's reason and "↩ Undo" for what was done, live-checked; then the team
+ * is told and the records are shown. A failed change does not stop the others.
+ */
+export function createPlanApplier(deps: { ports: DnsPorts; showRecords: ShowRecords }) {
+  const { ports, showRecords } = deps;
+
+  const applyWithProgress = async (
+    ctx: BotContext,
+    orderId: number,
+    changes: readonly PlannedChange[],
+    kind: HistoryKind,
+  ): Promise<ApplyOutcome> => {
+    const total = changes.length;
+    const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
+    const { applied, failures } = await applyChanges(ctx, orderId, changes, (done) =>
+      ctx.telegram
+        .editMessageText(
+          progress.chat.id,
+          progress.message_id,
+          undefined,
+          ctx.t('dns:applying', { done, total }),
+        )
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
+    );
+    const report = [ctx.t('dns:applied', { ok: applied.length, total })];
+    if (failures.length > 0)
+      report.push(
+        ctx.t('dns:applyFailures', { count: failures.length }),
+        ...failures.map((f) => describeFailure(ctx, f)),
+      );
+    const entry = await ports.journal.record(ctx, orderId, kind, { records: applied });
+    const html = joinLinesWithin(report, 4000);
+    const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
+    const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+    // The report turns ✅ when the name servers answer with what was accepted.
+    await checkChangeLive(ports.liveChecks, ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
+      added: applied.filter((c) => c.op === 'add').map((c) => c.record),
+      removed: applied.filter((c) => c.op === 'delete').map((c) => c.record),
+    });
+    return { applied, failed: failures.length, total };
+  };
+
+  return async (ctx: BotContext, request: PlanToApply): Promise<void> => {
+    const { plan, ask } = request;
+    const changes = changesToApply(plan, { force: request.force });
+    if (changes === 'needsForce') return askForce(ctx, ask.ns, plan, ask.forceData, ask.topic);
+    request.settle();
+    const outcome = await applyWithProgress(ctx, plan.orderId, changes, request.kind);
+    await request.announce(outcome);
+    await showRecords(ctx, plan.orderId);
+  };
+}
+
+/** Applies an Apply button's plan (built by `createPlanApplier`). */
+export type ApplyPlan = ReturnType<typeof createPlanApplier>;

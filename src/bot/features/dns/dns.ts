@@ -11,16 +11,20 @@ import { CallbackSet, type Feature } from '../../kit/feature.js';
 import { linkKeyboard } from '../../kit/keyboards.js';
 import type { PagedLists } from '../../kit/paged-list.js';
 import { renderLink } from '../billing/views.js';
+import { createPlanApplier } from './apply.js';
 import { createDnsBulk } from './bulk/bulk.js';
 import { resolveDomainOrder } from './domain.js';
 import { createDnsHistoryScreens } from './history/history.js';
 import { checkOnDemand } from './live-check/check-command.js';
 import { createDnsNameServers } from './name-servers/name-servers.js';
+import type { DnsPorts } from './ports.js';
 import { createDnsPresets } from './presets/presets.js';
 import { createDnsRecords, type ShowAdded, type ShowRecords } from './records/records.js';
 import { createDnsZoneFile } from './zone-file/zone-file.js';
 
 export { type DomainRef, resolveDomainOrder } from './domain.js';
+export { createDnsJournal } from './history/record.js';
+export type { DnsPorts } from './ports.js';
 export { createDnsRecordList, type ShowAdded, type ShowRecords } from './records/records.js';
 
 /** What a domain picked from the list opens. */
@@ -70,20 +74,22 @@ export function createDnsFeature(deps: {
   showRecords: ShowRecords;
   showAdded: ShowAdded;
   downloadFile: (ctx: BotContext, fileId: string) => Promise<string>;
+  ports: DnsPorts;
 }): Feature {
-  const { engine, showRecords, showAdded, downloadFile } = deps;
+  const { engine, showRecords, showAdded, downloadFile, ports } = deps;
   const callbacks = new CallbackSet();
-  const records = createDnsRecords({ router: callbacks, engine, showRecords, showAdded });
+  const applyPlan = createPlanApplier({ ports, showRecords });
+  const records = createDnsRecords({ router: callbacks, engine, showRecords, showAdded, ports });
   const pickDomain = createDomainPicker(deps.lists);
-  const zoneFile = createDnsZoneFile({ router: callbacks, showRecords });
-  const nameServers = createDnsNameServers({ router: callbacks, pickDomain });
-  const history = createDnsHistoryScreens({ router: callbacks, lists: deps.lists, showRecords });
+  const zoneFile = createDnsZoneFile({ router: callbacks, applyPlan });
+  const nameServers = createDnsNameServers({ router: callbacks, pickDomain, ports });
+  const history = createDnsHistoryScreens({ router: callbacks, lists: deps.lists, showRecords, ports });
   const presets = createDnsPresets({
     router: callbacks,
-    showRecords,
+    applyPlan,
     presetForBulk: (ctx, draft) => bulk.presetChosen(ctx, draft),
   });
-  const bulk = createDnsBulk({ router: callbacks, askPresetParams: presets.askParams });
+  const bulk = createDnsBulk({ router: callbacks, askPresetParams: presets.askParams, ports });
 
   // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.
   callbacks.on('dismiss', async (ctx, topic) => {
@@ -121,7 +127,7 @@ export function createDnsFeature(deps: {
     if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
     if (action === 'history') return history.showHistory(ctx, ref);
     if (action === 'preset' || action === 'presets') return presets.choose(ctx, ref);
-    if (action === 'check') return checkOnDemand(ctx, ref, words.slice(2));
+    if (action === 'check') return checkOnDemand(ports.liveChecks, ctx, ref, words.slice(2));
     throw new UserInputError('dns:badAction', { usageKey: 'dns:usage' });
   });
 

@@ -27,7 +27,7 @@ import { inRows } from '../../../kit/keyboards.js';
 import { describeError } from '../../../middlewares/errors.js';
 import { announce } from '../../team/announce.js';
 import { applyChanges, describeFailure } from '../apply.js';
-import { recordDnsChange } from '../history/record.js';
+import type { DnsPorts } from '../ports.js';
 import { dropButtons } from '../presets/presets.js';
 import { presetName } from '../presets/views.js';
 import { fieldName } from '../views.js';
@@ -57,8 +57,9 @@ const UNKNOWN_SHOWN = 5;
 export function createDnsBulk(deps: {
   router: CallbackRegistrar;
   askPresetParams: (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => Promise<void>;
+  ports: DnsPorts;
 }) {
-  const { router, askPresetParams } = deps;
+  const { router, askPresetParams, ports } = deps;
 
   /** The partner's domain orders, newest first, as [order id, ASCII domain]. */
   const domainOrders = async (ctx: BotContext, fresh = false) => {
@@ -397,7 +398,7 @@ export function createDnsBulk(deps: {
         continue;
       }
       const { applied, failures } = await applyChanges(ctx, decision.orderId, decision.changes);
-      await recordDnsChange(ctx, decision.orderId, 'bulk', { records: applied });
+      await ports.journal.record(ctx, decision.orderId, 'bulk', { records: applied });
       const counts = { ok: applied.length, total: decision.changes.length };
       outcomes.push(
         failures.length === 0

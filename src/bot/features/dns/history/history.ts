@@ -19,6 +19,7 @@ import { announce } from '../../team/announce.js';
 import { applyChanges, describeFailure } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
 import { checkChangeLive } from '../live-check/live-check.js';
+import type { DnsPorts } from '../ports.js';
 import { undoButtons } from './record.js';
 import { renderHistoryEntry, renderUndoPreview, renderUndoRefusal, renderUndoReport } from './views.js';
 
@@ -42,8 +43,9 @@ export function createDnsHistoryScreens(deps: {
   router: CallbackRegistrar;
   lists: PagedLists;
   showRecords(ctx: BotContext, orderId: number): Promise<void>;
+  ports: DnsPorts;
 }) {
-  const { router, lists, showRecords } = deps;
+  const { router, lists, showRecords, ports } = deps;
 
   const list = lists.register({
     id: 'dnsh',
@@ -51,7 +53,7 @@ export function createDnsHistoryScreens(deps: {
     buttonsPerRow: 1,
     async load(ctx, filter) {
       const ref = await refOfOrder(ctx, Number(filter));
-      const entries = ((await ctx.dnsHistory?.list(ref.orderId)) ?? []).slice(0, HISTORY_SHOWN);
+      const entries = (await ports.journal.list(ctx, ref.orderId)).slice(0, HISTORY_SHOWN);
       const domain = escapeHtml(toUnicodeDomain(ref.domain));
       return {
         title: ctx.t('dnshistory:title', { domain }),
@@ -80,7 +82,7 @@ export function createDnsHistoryScreens(deps: {
     entryId: string,
   ): Promise<{ ref: DomainRef; entry: HistoryEntry; result: UndoResult & { ok: true } } | undefined> => {
     const ref = await refOfOrder(ctx, orderId);
-    const entries = (await ctx.dnsHistory?.list(orderId)) ?? [];
+    const entries = await ports.journal.list(ctx, orderId);
     const entry = entries.find((e) => e.id === entryId);
     if (entry === undefined) throw new UserInputError('dnshistory:notFound');
     const api = await ctx.partnerApi();
@@ -152,16 +154,23 @@ export function createDnsHistoryScreens(deps: {
         failures.push(...outcome.failures.map((failure) => describeFailure(ctx, failure)));
         done = { records: outcome.applied };
       }
-      const undo = await ctx.dnsHistory?.record(orderId, 'undo', done, entry.id);
+      const undo = await ports.journal.record(ctx, orderId, 'undo', done, entry.id);
       const html = renderUndoReport(ctx.t, done, total, failures);
       const keyboard = undo ? Markup.inlineKeyboard([undoButtons(ctx, orderId, undo)]) : undefined;
       const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
       // The report turns ✅ when the name servers answer with the records as the undo left them.
       if ('records' in done) {
-        await checkChangeLive(ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
-          added: done.records.filter((c) => c.op === 'add').map((c) => c.record),
-          removed: done.records.filter((c) => c.op === 'delete').map((c) => c.record),
-        });
+        await checkChangeLive(
+          ports.liveChecks,
+          ctx,
+          sent,
+          { html, keyboard: keyboard?.reply_markup },
+          orderId,
+          {
+            added: done.records.filter((c) => c.op === 'add').map((c) => c.record),
+            removed: done.records.filter((c) => c.op === 'delete').map((c) => c.record),
+          },
+        );
       }
       await announce(ctx, 'dnsUndone', {
         orderId,

@@ -9,67 +9,59 @@ import type { BotContext } from '../../../context.js';
 import { encodeCallback } from '../../../kit/callback-data.js';
 
 /**
- * The DNS change history as one update sees it: bound to the chat's token (so a private chat and
- * a team group on one token share it) and to the update's author. Set on the context by
- * `createDnsHistoryAccess`; absent when the bot runs without a history.
+ * The DNS change history as the DNS feature uses it: bound to the chat's token (so a private chat
+ * and a team group on one token share it) and to the update's author. Handed to the DNS parts as
+ * a dependency (`DnsPorts`); without a history store it records nothing and lists nothing.
  */
-export interface DnsHistoryAccess {
+export interface DnsJournal {
   /**
-   * Records one change the provider accepted. Never throws: a failure is logged and gives
-   * undefined, so a change that was made is never reported as an error.
+   * Records one change the provider accepted, the one call at each change point (like
+   * `announce`). Never throws: a failure is logged and gives undefined, so a change that was made
+   * is never reported as an error. Returns the entry for an Undo button.
    */
   record(
+    ctx: BotContext,
     orderId: number,
     kind: HistoryKind,
     change: HistoryChange,
     undoes?: string,
   ): Promise<HistoryEntry | undefined>;
   /** The domain order's entries, newest first. */
-  list(orderId: number): Promise<HistoryEntry[]>;
+  list(ctx: BotContext, orderId: number): Promise<HistoryEntry[]>;
 }
 
-/** Gives every update with a chat its `ctx.dnsHistory`. */
-export function createDnsHistoryAccess(deps: { chatData: ChatData; dnsHistory: DnsHistory; logger: Logger }) {
+/** The journal over the history store; `dnsHistory` absent: nothing is kept. */
+export function createDnsJournal(deps: {
+  chatData: ChatData;
+  dnsHistory: DnsHistory | undefined;
+  logger: Logger;
+}): DnsJournal {
   const { chatData, dnsHistory, logger } = deps;
-  return async (ctx: BotContext, next: () => Promise<void>) => {
-    const chatId = ctx.chat?.id;
-    if (chatId === undefined) return next();
-    const token = async () => {
-      const value = await chatData.getToken(chatId);
-      if (value === undefined) throw new Error('no token stored for this chat');
-      return value;
-    };
-    ctx.dnsHistory = {
-      async record(orderId, kind, change, undoes) {
-        try {
-          // Nothing to undo in a change that changed nothing.
-          if ('records' in change && change.records.length === 0) return undefined;
-          const who = { chatId, userId: ctx.from?.id ?? 0, name: ctx.from?.first_name ?? '' };
-          return await dnsHistory.record(await token(), orderId, { kind, who, change, undoes });
-        } catch (error) {
-          logger.warn({ chatId, orderId, kind, err: errorForLog(error) }, 'dns history not recorded');
-          return undefined;
-        }
-      },
-      async list(orderId) {
-        return dnsHistory.list(await token(), orderId);
-      },
-    };
-    return next();
+  const tokenOf = async (chatId: number) => {
+    const value = await chatData.getToken(chatId);
+    if (value === undefined) throw new Error('no token stored for this chat');
+    return value;
   };
-}
-
-/**
- * Records a change where it succeeded (one call at each change point, like `announce`): the kind
- * and what changed. Returns the entry for an Undo button, or undefined (no history, or not recorded).
- */
-export function recordDnsChange(
-  ctx: BotContext,
-  orderId: number,
-  kind: HistoryKind,
-  change: HistoryChange,
-): Promise<HistoryEntry | undefined> {
-  return ctx.dnsHistory?.record(orderId, kind, change) ?? Promise.resolve(undefined);
+  return {
+    async record(ctx, orderId, kind, change, undoes) {
+      const chatId = ctx.chat?.id;
+      if (dnsHistory === undefined || chatId === undefined) return undefined;
+      try {
+        // Nothing to undo in a change that changed nothing.
+        if ('records' in change && change.records.length === 0) return undefined;
+        const who = { chatId, userId: ctx.from?.id ?? 0, name: ctx.from?.first_name ?? '' };
+        return await dnsHistory.record(await tokenOf(chatId), orderId, { kind, who, change, undoes });
+      } catch (error) {
+        logger.warn({ chatId, orderId, kind, err: errorForLog(error) }, 'dns history not recorded');
+        return undefined;
+      }
+    },
+    async list(ctx, orderId) {
+      const chatId = ctx.chat?.id;
+      if (dnsHistory === undefined || chatId === undefined) return [];
+      return dnsHistory.list(await tokenOf(chatId), orderId);
+    },
+  };
 }
 
 /** "↩ Undo" for a recorded change; none when it was not recorded. */

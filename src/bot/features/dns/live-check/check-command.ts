@@ -13,6 +13,7 @@ import { echoInput } from '../../../../core/text.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import type { DomainRef } from '../domain.js';
+import type { LiveCheckPort } from './live-check.js';
 
 const usage = { usageKey: 'dnscheck:usage' };
 
@@ -22,7 +23,12 @@ const usage = { usageKey: 'dnscheck:usage' };
  * check asks the servers in the background and edits that message, again until they agree or two
  * minutes pass.
  */
-export async function checkOnDemand(ctx: BotContext, ref: DomainRef, words: readonly string[]) {
+export async function checkOnDemand(
+  port: LiveCheckPort | undefined,
+  ctx: BotContext,
+  ref: DomainRef,
+  words: readonly string[],
+) {
   const [host, typeWord] = words;
   if (host === undefined || typeWord === undefined)
     throw new UserInputError('dnscheck:needHostAndType', usage);
@@ -44,7 +50,6 @@ export async function checkOnDemand(ctx: BotContext, ref: DomainRef, words: read
     });
   }
   if (isDelegation({ type, host })) throw new UserInputError('dnscheck:delegation');
-  const port = ctx.liveChecks;
   if (!port) throw new UserInputError('dnscheck:off');
   const api = await ctx.partnerApi();
   const html = ctx.t('dnscheck:asking', {

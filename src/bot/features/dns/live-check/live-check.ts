@@ -321,13 +321,13 @@ export class LiveChecks implements LiveCheckPort {
  * message as sent (a plain-text message's text escaped), kept above the check's lines.
  */
 export async function checkChangeLive(
+  port: LiveCheckPort | undefined,
   ctx: BotContext,
   sent: { message_id: number; chat: { id: number } },
   message: { html: string; keyboard?: InlineKeyboardMarkup | undefined },
   orderId: number,
   change: { added?: readonly DnsRecordData[]; removed?: readonly DnsRecordData[] },
 ): Promise<void> {
-  const port = ctx.liveChecks;
   const checked = [...(change.added ?? []), ...(change.removed ?? [])].filter((r) => !isDelegation(r));
   if (!port || checked.length === 0) return;
   port.start({

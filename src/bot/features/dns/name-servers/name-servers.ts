@@ -12,7 +12,8 @@ import { encodeCallback } from '../../../kit/callback-data.js';
 import type { CallbackRegistrar } from '../../../kit/feature.js';
 import { announce } from '../../team/announce.js';
 import { refOfOrder, resolveDomainOrder } from '../domain.js';
-import { recordDnsChange, undoButtons } from '../history/record.js';
+import { undoButtons } from '../history/record.js';
+import type { DnsPorts } from '../ports.js';
 import { renderNameServers } from '../views.js';
 
 /** `ns1.example.by ns2.example.by=192.0.2.1`: the servers, checked before anything is sent. */
@@ -39,8 +40,9 @@ export function createDnsNameServers(deps: {
   router: CallbackRegistrar;
   /** `/ns` without a domain: the partner's domains as buttons. */
   pickDomain(ctx: BotContext, job: 'ns'): Promise<void>;
+  ports: DnsPorts;
 }) {
-  const { router, pickDomain } = deps;
+  const { router, pickDomain, ports } = deps;
   const composer = new Composer<BotContext>();
 
   const showNameServers = async (ctx: BotContext, orderId: number) => {
@@ -110,7 +112,7 @@ export function createDnsNameServers(deps: {
     const after = action === 'delete' ? [] : await api.listNameServers(orderId).catch(() => undefined);
     const entry =
       before && after
-        ? await recordDnsChange(ctx, orderId, 'ns', { nameServers: { before, after } })
+        ? await ports.journal.record(ctx, orderId, 'ns', { nameServers: { before, after } })
         : undefined;
     await ctx.reply(
       ctx.t('dns:nsDone'),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
-import { changesToApply, isEmptyPlan } from '../../../../core/dns-plan.js';
+import { isEmptyPlan } from '../../../../core/dns-plan.js';
 import {
   invalidPresetRecord,
   type PresetDraft,
@@ -17,9 +17,8 @@ import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../.
 import { encodeCallback } from '../../../kit/callback-data.js';
 import type { CallbackRegistrar } from '../../../kit/feature.js';
 import { announce } from '../../team/announce.js';
-import { applyWithProgress, askForce } from '../apply.js';
+import type { ApplyPlan } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
-import type { ShowRecords } from '../records/records.js';
 import { describeRecord } from '../views.js';
 import { presetName, renderPresetChoice, renderPresetPreview } from './views.js';
 
@@ -43,11 +42,11 @@ const PARAM_PURPOSE = 'dnsPresetParam';
  */
 export function createDnsPresets(deps: {
   router: CallbackRegistrar;
-  showRecords: ShowRecords;
+  applyPlan: ApplyPlan;
   /** Takes a bulk's preset once its parameters are answered (the draft's `bulk` is set). */
   presetForBulk: (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => Promise<void>;
 }) {
-  const { router, showRecords, presetForBulk } = deps;
+  const { router, applyPlan, presetForBulk } = deps;
 
   const choose = async (ctx: BotContext, ref: DomainRef) => {
     const rows = PRESET_IDS.map((id) => [
@@ -207,22 +206,26 @@ export function createDnsPresets(deps: {
       }
       await ctx.answerCbQuery(ctx.t('dnspresets:applyingToast'));
       await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
-      const changes = changesToApply(plan, { force: mode === 'force' });
-      if (changes === 'needsForce') {
-        const force = encodeCallback('dnsPresetApply', plan.nonce, 'force');
-        return askForce(ctx, 'dnspresets', plan, force, 'preset');
-      }
-      // Single use: a second tap finds no plan.
-      ctx.session.dnsPreset = undefined;
-      // The accepted changes are one history entry, undone as one group.
-      const { applied, total } = await applyWithProgress(ctx, plan.orderId, changes, 'preset');
-      await announce(ctx, 'presetApplied', {
-        orderId: plan.orderId,
-        preset: presetName(ctx.t, plan.presetId),
-        ok: applied.length,
-        total,
+      await applyPlan(ctx, {
+        plan,
+        force: mode === 'force',
+        ask: {
+          ns: 'dnspresets',
+          forceData: encodeCallback('dnsPresetApply', plan.nonce, 'force'),
+          topic: 'preset',
+        },
+        kind: 'preset',
+        settle: () => {
+          ctx.session.dnsPreset = undefined;
+        },
+        announce: ({ applied, total }) =>
+          announce(ctx, 'presetApplied', {
+            orderId: plan.orderId,
+            preset: presetName(ctx.t, plan.presetId),
+            ok: applied.length,
+            total,
+          }),
       });
-      await showRecords(ctx, plan.orderId);
     },
     { selfAnswer: true },
   );

@@ -17,8 +17,9 @@ import type { CallbackRegistrar } from '../../../kit/feature.js';
 import type { PagedLists } from '../../../kit/paged-list.js';
 import { announce } from '../../team/announce.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
-import { recordDnsChange, undoButtons } from '../history/record.js';
+import { undoButtons } from '../history/record.js';
 import { checkChangeLive } from '../live-check/live-check.js';
+import type { DnsPorts } from '../ports.js';
 import { describeRecord, fieldName, renderRecord } from '../views.js';
 
 /** Shows the first page of a domain order's records as a new message. */
@@ -34,11 +35,11 @@ export type ShowAdded = (ctx: BotContext, orderId: number, record: DnsRecordData
  * The records of a domain as a paged list. Built from the lists alone, before the order engine:
  * the DNS feature and the guided add (a flow of the engine) both end on it, and get it as a dep.
  */
-export function createDnsRecordList(deps: { lists: PagedLists }): {
+export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }): {
   showRecords: ShowRecords;
   showAdded: ShowAdded;
 } {
-  const { lists } = deps;
+  const { lists, ports } = deps;
   const records = lists.register({
     id: 'dns',
     perPage: 15,
@@ -84,7 +85,7 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
       .sort((a, b) => b.record_id - a.record_id)[0];
     const shown = added ? renderRecord(ctx.t, added) : describeRecord(ctx.t, record);
     // Both adds (one line and the guided form) end here, right after the add call succeeded.
-    const entry = await recordDnsChange(ctx, orderId, 'add', {
+    const entry = await ports.journal.record(ctx, orderId, 'add', {
       records: [{ op: 'add', record: (added && parseListedRecord(added)) ?? record }],
     });
     const rows = [
@@ -112,7 +113,9 @@ export function createDnsRecordList(deps: { lists: PagedLists }): {
     const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
     // Both adds (one line and the guided form) end here, right after the add call succeeded.
     await announce(ctx, 'dnsAdded', { record: shown, orderId });
-    await checkChangeLive(ctx, sent, { html, keyboard: keyboard.reply_markup }, orderId, { added: [record] });
+    await checkChangeLive(ports.liveChecks, ctx, sent, { html, keyboard: keyboard.reply_markup }, orderId, {
+      added: [record],
+    });
   };
   return { showRecords, showAdded };
 }
@@ -123,8 +126,9 @@ export function createDnsRecords(deps: {
   engine: OrderEngine;
   showRecords: ShowRecords;
   showAdded: ShowAdded;
+  ports: DnsPorts;
 }) {
-  const { router, engine, showRecords, showAdded } = deps;
+  const { router, engine, showRecords, showAdded, ports } = deps;
 
   const findRecord = async (api: PartnerApi, orderId: number, recordId: number): Promise<DnsRecord> => {
     const listed = (await api.listDnsRecords(orderId)).find((r) => r.record_id === recordId);
@@ -176,14 +180,21 @@ export function createDnsRecords(deps: {
     await api.deleteDnsRecord(orderId, kind, recordId);
     const record = parseListedRecord(listed);
     const entry =
-      record && (await recordDnsChange(ctx, orderId, 'delete', { records: [{ op: 'delete', record }] }));
+      record && (await ports.journal.record(ctx, orderId, 'delete', { records: [{ op: 'delete', record }] }));
     const text = ctx.t('dns:deleted', { id: recordId });
     const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
     const sent = await ctx.reply(text, keyboard ?? {});
     await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
-    await checkChangeLive(ctx, sent, { html: escapeHtml(text), keyboard: keyboard?.reply_markup }, orderId, {
-      removed: record ? [record] : [],
-    });
+    await checkChangeLive(
+      ports.liveChecks,
+      ctx,
+      sent,
+      { html: escapeHtml(text), keyboard: keyboard?.reply_markup },
+      orderId,
+      {
+        removed: record ? [record] : [],
+      },
+    );
     await showRecords(ctx, orderId);
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
 import { exportZone, importZone } from '../../../../core/bind.js';
-import { changesToApply, type ImportMode, isEmptyPlan, planImport } from '../../../../core/dns-plan.js';
+import { type ImportMode, isEmptyPlan, planImport } from '../../../../core/dns-plan.js';
 import { type DnsRecordData, parseListedRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import type { BotContext } from '../../../context.js';
@@ -10,16 +10,13 @@ import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../.
 import { encodeCallback } from '../../../kit/callback-data.js';
 import type { CallbackRegistrar } from '../../../kit/feature.js';
 import { announce } from '../../team/announce.js';
-import { applyWithProgress, askForce } from '../apply.js';
+import type { ApplyPlan } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
 import { renderImportPreview, type SkippedLine } from '../views.js';
 
 /** Zone files: export as BIND, import with a previewed plan, Apply (with force for mass deletes). */
-export function createDnsZoneFile(deps: {
-  router: CallbackRegistrar;
-  showRecords(ctx: BotContext, orderId: number): Promise<void>;
-}) {
-  const { router, showRecords } = deps;
+export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: ApplyPlan }) {
+  const { router, applyPlan } = deps;
 
   const exportRecords = async (ctx: BotContext, ref: DomainRef) => {
     const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
@@ -106,17 +103,17 @@ export function createDnsZoneFile(deps: {
         await preview(ctx, await refOfOrder(ctx, plan.orderId), plan.wanted, 'replace', []);
         return;
       }
-      const changes = changesToApply(plan, { force: mode === 'force' });
-      if (changes === 'needsForce') {
-        const force = encodeCallback('dnsApply', plan.nonce, 'force');
-        return askForce(ctx, 'dns', plan, force, 'zone');
-      }
-      // Single use: a second tap finds no plan.
-      ctx.session.dnsImport = undefined;
-      // The accepted changes are one history entry, undone as one group.
-      const { applied, total } = await applyWithProgress(ctx, plan.orderId, changes, 'import');
-      await announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: applied.length, total });
-      await showRecords(ctx, plan.orderId);
+      await applyPlan(ctx, {
+        plan,
+        force: mode === 'force',
+        ask: { ns: 'dns', forceData: encodeCallback('dnsApply', plan.nonce, 'force'), topic: 'zone' },
+        kind: 'import',
+        settle: () => {
+          ctx.session.dnsImport = undefined;
+        },
+        announce: ({ applied, total }) =>
+          announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: applied.length, total }),
+      });
     },
     { selfAnswer: true },
   );
