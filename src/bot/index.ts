@@ -33,7 +33,7 @@ import { createTeamFeature } from './features/team/team.js';
 import { OrderEngine } from './forms/engine.js';
 import { createMemberScenes } from './forms/member-scenes.js';
 import { CallbackRouter } from './kit/callback-router.js';
-import { type Feature, registerFeatures } from './kit/feature.js';
+import { registerFeatures } from './kit/feature.js';
 import { LOCALES, pickLocale, type Translations } from './kit/i18n.js';
 import { MENU_COMMANDS } from './kit/menu.js';
 import { PagedLists } from './kit/paged-list.js';
@@ -44,6 +44,7 @@ import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlew
 import { createErrorBoundary, reportError } from './middlewares/errors.js';
 import { createGroupScope } from './middlewares/group-scope.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
+import { ACTIONS, type BotCallbackRouter, callbackCodec, type Feature } from './registry.js';
 
 /** Everything the bot needs, built by main.ts (or a test). */
 export interface BotDeps {
@@ -152,11 +153,12 @@ export function createBot(deps: BotDeps): PartnerBot {
  * here, at start. Nothing outside `deps` is kept, so building twice gives two independent bots.
  */
 export function createFeatures(deps: BotDeps) {
-  const router = new CallbackRouter(deps.logger);
+  const router: BotCallbackRouter = new CallbackRouter(deps.logger, callbackCodec);
   // Provider values without words in the locales are shown as sent and logged once (views/words.ts).
   logUnknownWordsTo(deps.logger);
   router.on('noop', async () => undefined);
-  const lists = new PagedLists(router);
+  const lists = new PagedLists();
+  router.on('page', (ctx, listId, page, filter) => lists.turnPage(ctx, listId, page, filter));
   // The DNS parts' ports: the change history and the live check, handed in like every other dep.
   const dnsPorts: DnsPorts = {
     journal: createDnsJournal({ chatData: deps.chatData, dnsHistory: deps.dnsHistory, logger: deps.logger }),
@@ -200,7 +202,7 @@ export function createFeatures(deps: BotDeps) {
     // Last: text nobody else took (a bare invoice, order or domain gets its buttons; else, help).
     createFreeTextFeature({ chatData: deps.chatData }),
   ];
-  const stage = new Scenes.Stage<BotContext>(registerFeatures(router, features));
+  const stage = new Scenes.Stage<BotContext>(registerFeatures(router, ACTIONS, features));
   return { router, stage, composers: features.map((feature) => feature.composer), features };
 }
 

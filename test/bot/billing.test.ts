@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeCallback } from '../../src/bot/kit/callback-data.js';
+import { encodeCallback } from '../../src/bot/registry.js';
 import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
 import { CONTACTS, NATURAL_PERSON } from '../helpers/fixtures.js';
 

@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  CALLBACK_VERSION,
-  type CallbackAction,
-  decodeCallback,
-  encodeCallback,
-} from '../../src/bot/kit/callback-data.js';
+import { CALLBACK_VERSION, mergeActionTables } from '../../src/bot/kit/callback-data.js';
+import { type CallbackAction, decodeCallback, encodeCallback } from '../../src/bot/registry.js';
 
 type ArgKind = 'int' | 'word';
 type Arg = string | number;
@@ -316,5 +312,24 @@ describe('decodeCallback', () => {
         expect(decodeCallback(`1:od:${text}`)).toBeUndefined();
       }),
     );
+  });
+});
+
+describe('mergeActionTables', () => {
+  const a = { one: { code: 'a1', args: ['int'], need: 'tech' } } as const;
+
+  it('refuses an action declared by two tables', () => {
+    const b = { one: { code: 'b1', args: [], need: 'tech' } } as const;
+    expect(() => mergeActionTables(a, b)).toThrow(/"one" is declared twice/);
+  });
+
+  it('refuses one wire code for two actions', () => {
+    const b = { two: { code: 'a1', args: [], need: 'tech' } } as const;
+    expect(() => mergeActionTables(a, b)).toThrow(/code "a1" of "two" is already the code of "one"/);
+  });
+
+  it('keeps every action of every table', () => {
+    const b = { two: { code: 'b2', args: [], need: 'all' } } as const;
+    expect(Object.keys(mergeActionTables(a, b))).toEqual(['one', 'two']);
   });
 });

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
 import type { BotContext } from '../../src/bot/context.js';
 import { type BotDeps, createBot, createFeatures } from '../../src/bot/index.js';
-import { encodeCallback } from '../../src/bot/kit/callback-data.js';
 import { CallbackRouter } from '../../src/bot/kit/callback-router.js';
-import { CallbackSet, type Feature, registerFeatures } from '../../src/bot/kit/feature.js';
+import { registerFeatures } from '../../src/bot/kit/feature.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
+import { ACTIONS, CallbackSet, callbackCodec, encodeCallback, type Feature } from '../../src/bot/registry.js';
 import { createLogger } from '../../src/logger.js';
 import { createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore } from '../../src/storage/chat-store.js';
@@ -138,12 +138,12 @@ describe('feature wiring', () => {
 
   it('fails at start when a feature claims another feature’s button, naming both', () => {
     const { features } = createFeatures(deps);
-    const router = new CallbackRouter(deps.logger);
-    expect(() => registerFeatures(router, [...features, featureClaiming('extra', 'dnsAdd')])).toThrow(
-      /"dnsAdd" of feature "extra" is already claimed by "dns"/,
-    );
+    const router = new CallbackRouter(deps.logger, callbackCodec);
     expect(() =>
-      registerFeatures(new CallbackRouter(deps.logger), [
+      registerFeatures(router, ACTIONS, [...features, featureClaiming('extra', 'dnsAdd')]),
+    ).toThrow(/"dnsAdd" of feature "extra" is already claimed by "dns"/);
+    expect(() =>
+      registerFeatures(new CallbackRouter(deps.logger, callbackCodec), ACTIONS, [
         featureClaiming('first', 'lang'),
         featureClaiming('second', 'dnsAdd', 'lang'),
       ]),
@@ -151,10 +151,21 @@ describe('feature wiring', () => {
   });
 
   it('fails at start when a feature claims a button the router keeps for itself', () => {
-    const router = new CallbackRouter(deps.logger);
+    const router = new CallbackRouter(deps.logger, callbackCodec);
     router.on('noop', async () => undefined);
-    expect(() => registerFeatures(router, [featureClaiming('extra', 'noop')])).toThrow(
+    expect(() => registerFeatures(router, ACTIONS, [featureClaiming('extra', 'noop')])).toThrow(
       /"noop" is registered twice/,
+    );
+  });
+
+  it('fails at start when an action of the registry has no handler, naming it', () => {
+    const { features } = createFeatures(deps);
+    const router = new CallbackRouter(deps.logger, callbackCodec);
+    router.on('noop', async () => undefined);
+    router.on('page', async () => undefined);
+    const withoutTeam = features.filter((feature) => feature.name !== 'team');
+    expect(() => registerFeatures(router, ACTIONS, withoutTeam)).toThrow(
+      /callback actions without a handler: teamRole/,
     );
   });
 
@@ -165,8 +176,8 @@ describe('feature wiring', () => {
       callbacks: [],
       scenes: [new Scenes.BaseScene<BotContext>('token')],
     });
-    expect(() => registerFeatures(new CallbackRouter(deps.logger), [scene('a'), scene('b')])).toThrow(
-      /scene "token" of feature "b" is already entered by "a"/,
-    );
+    expect(() =>
+      registerFeatures(new CallbackRouter(deps.logger, callbackCodec), ACTIONS, [scene('a'), scene('b')]),
+    ).toThrow(/scene "token" of feature "b" is already entered by "a"/);
   });
 });

@@ -16,11 +16,11 @@ import { UserInputError } from '../errors.js';
 import { orderKind } from '../features/ordering/kinds.js';
 import { announce } from '../features/team/announce.js';
 import type { TeamOrders, TeamSeat } from '../features/team/orders.js';
-import { encodeCallback } from '../kit/callback-data.js';
-import type { CallbackRegistrar } from '../kit/feature.js';
 import { inRows, linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
 import { isCommand, sceneAnswers } from '../kit/scene-answers.js';
 import { describeError } from '../middlewares/errors.js';
+import type { CallbackRegistrar } from '../registry.js';
+import { encodeCallback } from '../registry.js';
 import { formOwnerKey } from './member-scenes.js';
 import {
   DRAFT_VERSION,

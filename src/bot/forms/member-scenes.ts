@@ -1,6 +1,6 @@
 import type { BotContext, SceneState } from '../context.js';
-import { ACTION_CAPABILITIES } from '../features/team/access.js';
-import { decodeCallback } from '../kit/callback-data.js';
+
+import { ACTIONS, decodeCallback } from '../registry.js';
 
 const isGroup = (chat: BotContext['chat']) => chat?.type === 'group' || chat?.type === 'supergroup';
 
@@ -52,7 +52,7 @@ export function createMemberScenes() {
 function pressesFormButton(ctx: BotContext): boolean {
   const query = ctx.callbackQuery;
   const decoded = decodeCallback(query && 'data' in query ? query.data : undefined);
-  return decoded !== undefined && ACTION_CAPABILITIES[decoded.action] === 'openForm';
+  return decoded !== undefined && ACTIONS[decoded.action].need === 'openForm';
 }
 
 /** The user ids of the members other than the update's sender who have a form open here. */

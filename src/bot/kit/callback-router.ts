@@ -1,11 +1,11 @@
 import type { Logger } from '../../logger.js';
 import type { BotContext } from '../context.js';
-import { type ArgsOf, type CallbackAction, decodeCallback } from './callback-data.js';
+import type { ActionTable, ArgsOf, CallbackCodec } from './callback-data.js';
 
-/** Handles one decoded button press; the callback query is already answered. */
-export type CallbackHandler<A extends CallbackAction> = (
+/** Handles one decoded button press of action `A`; the callback query is already answered. */
+export type CallbackHandler<T extends ActionTable, A extends keyof T> = (
   ctx: BotContext,
-  ...args: ArgsOf<A>
+  ...args: ArgsOf<T, A>
 ) => Promise<void>;
 
 /**
@@ -13,13 +13,16 @@ export type CallbackHandler<A extends CallbackAction> = (
  * before any provider call, so the button stops spinning; a stale or foreign button is told it
  * expired and loses its keyboard.
  */
-export class CallbackRouter {
+export class CallbackRouter<T extends ActionTable> {
   private readonly handlers = new Map<
-    CallbackAction,
-    { run: (ctx: BotContext, args: unknown[]) => Promise<void>; selfAnswer: boolean }
+    string,
+    { run: (ctx: BotContext, args: readonly (string | number)[]) => Promise<void>; selfAnswer: boolean }
   >();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly codec: CallbackCodec<T>,
+  ) {}
 
   /**
    * Registers the handler of an action. With `selfAnswer` the handler answers the query itself
@@ -27,24 +30,30 @@ export class CallbackRouter {
    * Throws when the action already has a handler: two features claiming one button is a wiring
    * mistake, found at start rather than by the partner's tap.
    */
-  on<A extends CallbackAction>(
+  on<A extends keyof T & string>(
     action: A,
-    handler: CallbackHandler<A>,
+    handler: CallbackHandler<T, A>,
     options: { selfAnswer?: boolean } = {},
   ): this {
     if (this.handlers.has(action)) throw new Error(`callback action "${action}" is registered twice`);
     this.handlers.set(action, {
-      run: (ctx, args) => handler(ctx, ...(args as ArgsOf<A>)),
+      // The codec decoded these arguments against this very action's kinds.
+      run: (ctx, args) => handler(ctx, ...(args as ArgsOf<T, A>)),
       selfAnswer: options.selfAnswer ?? false,
     });
     return this;
+  }
+
+  /** The actions of the table that no handler answers (createBot refuses to start with any). */
+  unhandled(table: T): string[] {
+    return Object.keys(table).filter((action) => !this.handlers.has(action));
   }
 
   middleware() {
     return async (ctx: BotContext, next: () => Promise<void>) => {
       const query = ctx.callbackQuery;
       if (query === undefined) return next();
-      const decoded = decodeCallback('data' in query ? query.data : undefined);
+      const decoded = this.codec.decode('data' in query ? query.data : undefined);
       const handler = decoded && this.handlers.get(decoded.action);
       if (!decoded || !handler) {
         await ctx.answerCbQuery(ctx.t('common:buttonExpired'));
@@ -54,7 +63,7 @@ export class CallbackRouter {
         return;
       }
       if (!handler.selfAnswer) await ctx.answerCbQuery();
-      await handler.run(ctx, decoded.args as unknown[]);
+      await handler.run(ctx, decoded.args);
     };
   }
 }

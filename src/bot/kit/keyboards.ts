@@ -1,6 +1,6 @@
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
-import { encodeCallback } from './callback-data.js';
+import { encodeKitCallback } from './actions.js';
 import type { Translate } from './i18n.js';
 
 /**
@@ -21,7 +21,7 @@ export function pagerRow(
     row.push(
       Markup.button.callback(
         t('common:previousPage', { page }),
-        encodeCallback('page', listId, page - 1, filter),
+        encodeKitCallback('page', listId, page - 1, filter),
       ),
     );
   }
@@ -29,7 +29,7 @@ export function pagerRow(
     row.push(
       Markup.button.callback(
         t('common:nextPage', { page: page + 2 }),
-        encodeCallback('page', listId, page + 1, filter),
+        encodeKitCallback('page', listId, page + 1, filter),
       ),
     );
   }

@@ -1,7 +1,6 @@
 import type { InlineKeyboardButton } from 'telegraf/types';
 import { MESSAGE_LIMIT, paginate } from '../../core/paging.js';
 import type { BotContext } from '../context.js';
-import type { CallbackRouter } from './callback-router.js';
 import { inRows, pagerRow } from './keyboards.js';
 
 /** One rendered row of a list: its HTML text and, optionally, a button acting on it. */
@@ -36,12 +35,11 @@ const HEADER_ROOM = 400;
 export class PagedLists {
   private readonly lists = new Map<string, PagedList>();
 
-  constructor(router: CallbackRouter) {
-    router.on('page', async (ctx, listId, page, filter) => {
-      const list = this.lists.get(listId);
-      if (!list) return;
-      await this.show(ctx, list, filter, page, 'edit');
-    });
+  /** The `page` button: another page of a list, in place of the pressed one. */
+  async turnPage(ctx: BotContext, listId: string, page: number, filter: string): Promise<void> {
+    const list = this.lists.get(listId);
+    if (!list) return;
+    await this.show(ctx, list, filter, page, 'edit');
   }
 
   register(list: PagedList): PagedList {

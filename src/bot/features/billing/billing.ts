@@ -8,10 +8,9 @@ import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { commandWords, parseId, parseOptionalId } from '../../kit/arguments.js';
-import { encodeCallback } from '../../kit/callback-data.js';
-import { CallbackSet, type Feature } from '../../kit/feature.js';
 import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
 import type { PagedLists } from '../../kit/paged-list.js';
+import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import {
   type CurrencyCodes,
   renderInvoice,

@@ -5,9 +5,8 @@ import { type ProductKind, productKindOf } from '../../../core/product-kinds.js'
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { commandWords } from '../../kit/arguments.js';
-import { encodeCallback } from '../../kit/callback-data.js';
-import { CallbackSet, type Feature } from '../../kit/feature.js';
 import type { PagedList, PagedLists } from '../../kit/paged-list.js';
+import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/billing.js';
 import { ORDER_KINDS, TARIFF_KINDS } from '../ordering/kinds.js';
 import { renderPriceList, renderPriceListTariff, renderTariff, renderZone } from './views.js';

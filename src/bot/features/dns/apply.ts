@@ -9,8 +9,8 @@ import {
 } from '../../../core/dns-plan.js';
 import { joinLinesWithin } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
-import { encodeCallback } from '../../kit/callback-data.js';
 import { describeError } from '../../middlewares/errors.js';
+import { encodeCallback } from '../../registry.js';
 import { undoButtons } from './history/record.js';
 import { checkChangeLive } from './live-check/live-check.js';
 import type { DnsPorts } from './ports.js';

@@ -4,9 +4,9 @@ import { MESSAGE_LIMIT } from '../../../core/paging.js';
 import { joinLinesWithin } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
-import { encodeCallback } from '../../kit/callback-data.js';
-import type { Feature } from '../../kit/feature.js';
 import { inRows } from '../../kit/keyboards.js';
+import type { Feature } from '../../registry.js';
+import { encodeCallback } from '../../registry.js';
 import { CHECK_SCENE, createCheckScene } from './check-scene.js';
 import { type CheckedDomain, formatInvalidNames, renderCheckReport } from './views.js';
 

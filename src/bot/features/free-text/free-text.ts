@@ -7,8 +7,7 @@ import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
 import { othersWithForms } from '../../forms/member-scenes.js';
-import { encodeCallback } from '../../kit/callback-data.js';
-import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { checkDomains } from '../domains/domains.js';
 
 type Keyboard = ReturnType<typeof Markup.inlineKeyboard>;

@@ -10,7 +10,7 @@ import {
 import type { Logger } from '../../../logger.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
-import type { Feature } from '../../kit/feature.js';
+import type { Feature } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/billing.js';
 import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';
 

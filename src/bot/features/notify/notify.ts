@@ -5,8 +5,7 @@ import type { NotifySettings } from '../../../storage/chat-store.js';
 import type { BotContext, WatchPort } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { commandWords } from '../../kit/arguments.js';
-import { encodeCallback } from '../../kit/callback-data.js';
-import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { kindSwitches, renderNotifySettings } from './views.js';
 
 /** Quiet hours offered as buttons; any other pair is typed (`/notify quiet 23-7`). */

@@ -6,10 +6,9 @@ import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { commandWords } from '../../kit/arguments.js';
-import { encodeCallback } from '../../kit/callback-data.js';
-import { CallbackSet, type Feature } from '../../kit/feature.js';
 import { linkKeyboard } from '../../kit/keyboards.js';
 import type { PagedList, PagedLists } from '../../kit/paged-list.js';
+import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { renderLink } from '../billing/views.js';
 import { ORDER_KINDS } from '../ordering/kinds.js';
 import {

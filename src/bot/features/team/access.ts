@@ -1,8 +1,8 @@
 import type { Capability } from '../../../core/team.js';
 import type { BotSession } from '../../context.js';
 import { type FlowKind, ORDER_SCENE, readDraft } from '../../forms/types.js';
-import type { CallbackAction } from '../../kit/callback-data.js';
 import type { MenuCommand } from '../../kit/menu.js';
+import { ACTIONS, type CallbackAction } from '../../registry.js';
 
 /**
  * What each command needs in a bound group (roles in `core/team.ts`). Exhaustive: a new menu
@@ -39,60 +39,6 @@ export const COMMAND_CAPABILITIES = {
   logout: 'roles',
 } as const satisfies Record<MenuCommand, Capability>;
 
-/** What each button needs in a bound group; a new action fails `tsc` here until classified. */
-export const ACTION_CAPABILITIES = {
-  // Pages of a list already shown in the group: whoever sees the list may turn its pages.
-  page: 'lookup',
-  invoiceLink: 'billing',
-  statementLink: 'billing',
-  partnerStatementLink: 'billing',
-  priceList: 'lookup',
-  order: 'lookup',
-  orderInvoices: 'billing',
-  orderDomain: 'all',
-  choose: 'lookup',
-  dns: 'tech',
-  nameServers: 'tech',
-  certificate: 'tech',
-  lang: 'all',
-  logout: 'roles',
-  orderStart: 'all',
-  // The order engine's buttons serve every guided form: they need what the member's open form needs.
-  orderOption: 'openForm',
-  orderNav: 'openForm',
-  orderEdit: 'openForm',
-  orderConfirm: 'openForm',
-  profileShow: 'all',
-  profileDelete: 'all',
-  profileDeleteYes: 'all',
-  dnsAdd: 'tech',
-  dnsDelete: 'tech',
-  dnsDeleteYes: 'tech',
-  dnsExport: 'tech',
-  dnsImport: 'tech',
-  dnsApply: 'tech',
-  dnsHistory: 'tech',
-  dnsUndo: 'tech',
-  dnsUndoYes: 'tech',
-  dnsPresets: 'tech',
-  dnsPreset: 'tech',
-  dnsPresetSkip: 'tech',
-  dnsPresetApply: 'tech',
-  dnsBulkToggle: 'tech',
-  dnsBulkPick: 'tech',
-  dnsBulkPreset: 'tech',
-  dnsBulkApply: 'tech',
-  nsAsk: 'tech',
-  nsApply: 'tech',
-  checkDomain: 'tech',
-  // "No" on a DNS confirmation (every dismiss topic is one): it ends a tech's question.
-  dismiss: 'tech',
-  notifyToggle: 'billing',
-  notifyQuiet: 'billing',
-  teamRole: 'roles',
-  noop: 'anyone',
-} as const satisfies Record<CallbackAction, Capability | 'openForm'>;
-
 /**
  * What each guided form needs (the buttons of its screens included): a DNS record's form is
  * technical work, the rest are orders and requisites. A new kind fails `tsc` here until classified.
@@ -114,7 +60,7 @@ export function actionCapability(
   action: CallbackAction,
   session: BotSession | undefined,
 ): Capability | undefined {
-  const need = ACTION_CAPABILITIES[action];
+  const need = ACTIONS[action].need;
   if (need !== 'openForm') return need;
   const scenes = session?.__scenes;
   const draft = scenes?.current === ORDER_SCENE && scenes.state ? readDraft(scenes.state) : undefined;

@@ -2,8 +2,8 @@ import type { Capability, Role } from '../../../core/team.js';
 import { can, DEFAULT_ROLE } from '../../../core/team.js';
 import type { ChatData, TeamRecord } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
-import { decodeCallback } from '../../kit/callback-data.js';
 import { commandOf } from '../../middlewares/group-scope.js';
+import { decodeCallback } from '../../registry.js';
 import { actionCapability, commandCapability } from './access.js';
 import { renderRefusal } from './views.js';
 

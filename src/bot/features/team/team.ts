@@ -4,8 +4,7 @@ import { isRole, nextRole, parseRoleWord, ROLES, type Role } from '../../../core
 import type { TeamRecord } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { commandWords } from '../../kit/arguments.js';
-import { encodeCallback } from '../../kit/callback-data.js';
-import { CallbackSet, type Feature } from '../../kit/feature.js';
+import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { bindGroup, type TeamBindingDeps, unbindGroup } from './binding.js';
 import { memberName, renderRefusal, renderTeam, teamMembers } from './views.js';
 

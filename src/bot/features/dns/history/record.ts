@@ -6,7 +6,7 @@ import { errorForLog } from '../../../../logger.js';
 import type { ChatData } from '../../../../storage/chat-data.js';
 import type { DnsHistory } from '../../../../storage/dns-history.js';
 import type { BotContext } from '../../../context.js';
-import { encodeCallback } from '../../../kit/callback-data.js';
+import { encodeCallback } from '../../../registry.js';
 
 /**
  * The DNS change history as the DNS feature uses it: bound to the chat's token (so a private chat
