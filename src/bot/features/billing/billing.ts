@@ -1,6 +1,6 @@
-import { Composer, Markup } from 'telegraf';
+import { Composer } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
-import type { Invoice, PartnerApi } from '../../../api/index.js';
+import type { Invoice } from '../../../api/index.js';
 import { escapeHtml } from '../../../core/format.js';
 import { invoiceNumberKey, UNPAID_INVOICE_STATE } from '../../../core/invoice-search.js';
 import { echoInput } from '../../../core/text.js';
@@ -10,27 +10,12 @@ import { UserInputError } from '../../errors.js';
 import { commandWords, parseId, parseOptionalId } from '../../kit/arguments.js';
 import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
 import type { PagedLists } from '../../kit/paged-list.js';
-import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
-import {
-  type CurrencyCodes,
-  renderInvoice,
-  renderLink,
-  renderPartnerStatement,
-  renderPayment,
-  renderStatement,
-} from './views.js';
-
-/** Currency codes by id for amounts; the currency list is cached per token. */
-export async function loadCurrencyCodes(api: PartnerApi): Promise<CurrencyCodes> {
-  const currencies = await api.listCurrencies();
-  return new Map(currencies.map((c) => [c.currency_id, c.currency_code]));
-}
+import { CallbackSet, type Feature } from '../../registry.js';
+import { filterOf, registerBillingLists } from './document-lists.js';
+import { renderLink } from './views.js';
 
 /** What an invoice number may look like (`СФ-2026-5001`): letters, digits, dashes, slashes. */
 const INVOICE_NUMBER = /^[\p{L}\p{N}][\p{L}\p{N}/._\u2010-\u2015-]{0,39}$/u;
-
-const filterOf = (id: number | undefined) => (id === undefined ? '-' : String(id));
-const idOf = (filter: string) => (filter === '-' ? undefined : Number(filter));
 
 /** Sends a public link as text (to forward) and as a URL button, with `below` under it. */
 async function sendLink(
@@ -53,108 +38,7 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
 
-  const invoices = lists.register({
-    id: 'inv',
-    async load(ctx, filter) {
-      const api = await ctx.partnerApi();
-      const orderId = idOf(filter);
-      const [items, codes] = await Promise.all([
-        api.listInvoices(orderId === undefined ? {} : { order_id: orderId }),
-        loadCurrencyCodes(api),
-      ]);
-      items.sort((a, b) => b.invoice_id - a.invoice_id);
-      // One "Send to client" under the list rather than one per row (the rows' link buttons
-      // already fill the keyboard): it opens the picker with the list's unpaid invoices, those of
-      // the order when the list is an order's. A list with nothing unpaid has nothing to send.
-      const unpaid = items.some((invoice) => invoice.state === UNPAID_INVOICE_STATE);
-      return {
-        title:
-          orderId === undefined
-            ? ctx.t('billing:invoicesTitle')
-            : ctx.t('billing:invoicesOfOrder', { orderId }),
-        empty: ctx.t('billing:noInvoices'),
-        footer: unpaid ? [sendToClientButton(ctx.t, orderId === undefined ? '' : String(orderId))] : [],
-        rows: items.map((invoice) => ({
-          html: renderInvoice(ctx.t, ctx.locale, codes, invoice),
-          button: Markup.button.callback(
-            ctx.t('billing:invoiceButton', { number: invoice.invoice_number }),
-            encodeCallback('invoiceLink', invoice.invoice_id),
-          ),
-        })),
-      };
-    },
-  });
-
-  const payments = lists.register({
-    id: 'pay',
-    async load(ctx, filter) {
-      const api = await ctx.partnerApi();
-      const orderId = idOf(filter);
-      const [items, allInvoices, codes] = await Promise.all([
-        api.listPayments(orderId === undefined ? {} : { order_id: orderId }),
-        api.listInvoices(orderId === undefined ? {} : { order_id: orderId }),
-        loadCurrencyCodes(api),
-      ]);
-      const byId = new Map(allInvoices.map((i) => [i.invoice_id, i]));
-      items.sort((a, b) => b.payment_id - a.payment_id);
-      return {
-        title:
-          orderId === undefined
-            ? ctx.t('billing:paymentsTitle')
-            : ctx.t('billing:paymentsOfOrder', { orderId }),
-        empty: ctx.t('billing:noPayments'),
-        rows: items.map((p) => ({
-          html: renderPayment(ctx.t, ctx.locale, p, byId.get(p.invoice_id), codes),
-        })),
-      };
-    },
-  });
-
-  const statements = lists.register({
-    id: 'st',
-    async load(ctx, filter) {
-      const api = await ctx.partnerApi();
-      const orderId = idOf(filter);
-      const [items, codes] = await Promise.all([
-        api.listStatements(orderId === undefined ? {} : { order_id: orderId }),
-        loadCurrencyCodes(api),
-      ]);
-      items.sort((a, b) => b.statement_id - a.statement_id);
-      return {
-        title:
-          orderId === undefined
-            ? ctx.t('billing:statementsTitle')
-            : ctx.t('billing:statementsOfOrder', { orderId }),
-        empty: ctx.t('billing:noStatements'),
-        rows: items.map((s) => ({
-          html: renderStatement(ctx.t, ctx.locale, codes, s),
-          button: Markup.button.callback(
-            ctx.t('billing:statementButton', { number: s.statement_number }),
-            encodeCallback('statementLink', s.statement_id),
-          ),
-        })),
-      };
-    },
-  });
-
-  const partnerStatements = lists.register({
-    id: 'pst',
-    async load(ctx) {
-      const items = await (await ctx.partnerApi()).listPartnerStatements();
-      items.sort((a, b) => b.partner_statement_id - a.partner_statement_id);
-      return {
-        title: ctx.t('billing:partnerStatementsTitle'),
-        empty: ctx.t('billing:noPartnerStatements'),
-        rows: items.map((s) => ({
-          html: renderPartnerStatement(ctx.t, s),
-          button: Markup.button.callback(
-            ctx.t('billing:statementButton', { number: s.partner_statement_number }),
-            encodeCallback('partnerStatementLink', s.partner_statement_id),
-          ),
-        })),
-      };
-    },
-  });
+  const { invoices, payments, statements, partnerStatements } = registerBillingLists(lists);
 
   /**
    * The link of an invoice, named by its number as the client sees it (`СФ-2026-5001`). An unpaid

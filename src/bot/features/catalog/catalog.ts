@@ -7,7 +7,7 @@ import { UserInputError } from '../../errors.js';
 import { commandWords } from '../../kit/arguments.js';
 import type { PagedList, PagedLists } from '../../kit/paged-list.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
-import { loadCurrencyCodes } from '../billing/billing.js';
+import { loadCurrencyCodes } from '../billing/currencies.js';
 import { ORDER_KINDS, TARIFF_KINDS } from '../ordering/kinds.js';
 import { renderPriceList, renderPriceListTariff, renderTariff, renderZone } from './views.js';
 

@@ -11,7 +11,7 @@ import type { Logger } from '../../../logger.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
 import type { Feature } from '../../registry.js';
-import { loadCurrencyCodes } from '../billing/billing.js';
+import { loadCurrencyCodes } from '../billing/currencies.js';
 import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';
 
 /** How many invoices the picker offers: the latest unpaid ones are what a partner shares. */

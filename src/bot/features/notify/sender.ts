@@ -22,7 +22,7 @@ import type { Locale } from '../../../storage/chat-store.js';
 import type { Translate, Translations } from '../../kit/i18n.js';
 import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
 import { encodeCallback } from '../../registry.js';
-import { loadCurrencyCodes } from '../billing/billing.js';
+import { loadCurrencyCodes } from '../billing/currencies.js';
 import type { CurrencyCodes } from '../billing/views.js';
 import { invoiceOf, renderDigest, renderNotification, renderPaidLink } from './views.js';
 
