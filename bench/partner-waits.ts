@@ -1,6 +1,6 @@
 /**
  * What the partner waits for: every provider answer takes 100 ms (a sandbox `delay` fault on
- * every path), and each job of the README's table is sent to the real bot. Per job: the provider
+ * every path), and each job of the table in docs/using-the-bot.md is sent to the real bot. Per job: the provider
  * calls, the sequential round trips among them (a call that starts after every call before it
  * has answered starts a new round trip; calls in flight together share one), the time to the
  * first thing the partner sees (a Bot API call: typing, the button's answer, or the message) and

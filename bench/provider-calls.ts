@@ -14,7 +14,7 @@ import {
   UpdateFactory,
 } from './support.js';
 
-/** A seeded invoice of the sandbox (README: `/invoice 5001`). */
+/** A seeded invoice of the sandbox (docs/using-the-bot.md: `/invoice 5001`). */
 const INVOICE_ID = 5001;
 
 interface Job {

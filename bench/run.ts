@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   const document = [
     '# Benchmark results',
     '',
-    'Written by `npm run bench` (`bench/run.ts`); see README.md § Benchmarks for what each measures.',
+    'Written by `npm run bench` (`bench/run.ts`); see bench/README.md for what each measures.',
     '',
     machine,
     '',

@@ -11,7 +11,7 @@ import {
 } from './dns-records.js';
 
 /*
- * The one-line grammar of `/dns <domain> add …` (PRODUCT.md): `<TYPE> <host> <fields…> [<ttl>]`.
+ * The one-line grammar of `/dns <domain> add …` (docs/dns.md): `<TYPE> <host> <fields…> [<ttl>]`.
  * The ttl is a trailing integer after the type's fields or `ttl=<n>` anywhere. An unquoted TXT
  * text runs to the end of the line, so only `ttl=<n>` before the text or at the very end of the
  * line is read as its ttl; a `ttl=` word inside the text stays text. A quoted TXT text (`"…"`,

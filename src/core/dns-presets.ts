@@ -2,7 +2,7 @@ import type { PresetConflict, PresetDefinition } from './dns-preset-plan.js';
 import { DEFAULT_TTL, type DnsRecordData } from './dns-records.js';
 
 /*
- * The DNS presets, one entry each (README "Presets" says how to add one): the parameters it asks
+ * The DNS presets, one entry each (docs/dns.md, "Presets", says how to add one): the parameters it asks
  * for, the records it makes (hosts relative to the domain, '@' is the apex) and the records it
  * replaces. Its name, description and questions are `dnspresets:preset.<id>.*` and
  * `dnspresets:ask.<id>.<param>` in locales/{ru,en}/dnspresets.json. Values are the providers'

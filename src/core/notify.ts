@@ -2,7 +2,7 @@ import { providerDateToMinutes } from './format.js';
 import { UNPAID_INVOICE_STATE } from './invoice-search.js';
 
 /*
- * Notification diffing (PRODUCT.md "The bot comes to the partner"). The provider has no events, so
+ * Notification diffing (docs/notifications.md). The provider has no events, so
  * a watcher polls the lists and this rule compares them with a small remembered `Snapshot`.
  * Pure: no clock, no storage, no I/O; "today" and "tomorrow" are Minsk days (UTC+3, no DST).
  */

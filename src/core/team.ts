@@ -1,5 +1,5 @@
 /*
- * Team chats (PRODUCT.md "Team chats"): the roles of a group bound to a partner's token and what
+ * Team chats (docs/team-chats.md): the roles of a group bound to a partner's token and what
  * each may do. Pure: the bot maps its commands and buttons onto these capabilities.
  */
 

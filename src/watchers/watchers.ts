@@ -1,5 +1,5 @@
 /**
- * The bot comes to the partner (PRODUCT.md "/notify"): per connected token, a poll of the four
+ * The bot comes to the partner (docs/notifications.md): per connected token, a poll of the four
  * lists on a schedule, a diff against what was seen (`core/notify.ts`), and the events told to the
  * token's chats through a sender port that main.ts hands in (the bot renders and sends; the
  * watchers never import the bot). Exactly-once rules: `outbox.ts`.

@@ -72,7 +72,7 @@ describe('parseDnsLine and formatDnsLine', () => {
   });
 });
 
-describe('parseDnsLine: the forms of PRODUCT.md', () => {
+describe('parseDnsLine: the forms of docs/dns.md', () => {
   const cases: [string, DnsRecordData][] = [
     ['A www 192.0.2.1', { type: 'A', host: 'www', ttl: 3600, ipv4: '192.0.2.1' }],
     ['AAAA @ 2001:db8::1', { type: 'AAAA', host: '@', ttl: 3600, ipv6: '2001:db8::1' }],

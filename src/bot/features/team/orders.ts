@@ -11,7 +11,7 @@ import type { Translations } from '../../kit/i18n.js';
 import { linkKeyboard } from '../../kit/keyboards.js';
 
 /*
- * Ordering for a team group (issue "Team chats", PRODUCT.md). Customers' requisites are personal
+ * Ordering for a team group (docs/team-chats.md). Customers' requisites are personal
  * data: in a group everyone would read the form's summary and the saved customers, so an order
  * asked for in a bound group is filled in the member's private chat with the bot, with the group's
  * token and the group's saved customers, by an owner or admin only. The group is told that an
