@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import {
-  ApiRequestError,
-  type DomainOrderRequest,
-  type MailOrderRequest,
-  type Tariff,
-} from '../../../api/index.js';
+import { ApiRequestError, type DomainOrderRequest, type MailOrderRequest } from '../../../api/index.js';
 import {
   individualBusinessmanRequisites,
   juridicalPersonRequisites,
@@ -13,7 +8,7 @@ import {
   whoisCompanyRequisites,
   whoisPersonRequisites,
 } from '../../../api/schemas/ordering.js';
-import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { escapeHtml } from '../../../core/format.js';
 import {
   BANK_REQUISITES_FIELDS,
   buildFromAnswers,
@@ -36,7 +31,6 @@ import type { WhoisRules } from '../../../core/zones.js';
 import type { Profile } from '../../../storage/chat-data.js';
 import { UserInputError } from '../../context.js';
 import type { Translate } from '../../kit/i18n.js';
-import { formatPeriod } from '../catalog/views.js';
 import { type CardEntry, fieldLabel, lineLabel, renderCustomerCard } from './requisites-views.js';
 
 export { fieldLabel };
@@ -227,45 +221,6 @@ function fieldStep(prefix: string, section: Section, field: FieldSpec): Step<Fie
 
 function customerType(draft: OrderDraft): CustomerType | undefined {
   return answerOf(draft, CUSTOMER_TYPE);
-}
-
-/** The period of a tariff: buttons with the price of each period, as the provider gives it. */
-export function tariffPeriodStep(
-  loadTariff: (env: StepEnv) => Promise<Tariff | undefined>,
-  currencyCode: (env: StepEnv) => Promise<string | undefined>,
-): Step<number> {
-  return {
-    id: STEP.period,
-    section: 'period',
-    read: readNumber,
-    async ask(env) {
-      const tariff = await loadTariff(env);
-      if (!tariff) throw new UserInputError('order:tariffGone');
-      const code = await currencyCode(env);
-      const periods = tariffPeriods(tariff);
-      return {
-        text: env.ctx.t('order:askPeriod', { tariff: escapeHtml(tariff.tariff_name) }),
-        options: periods.map((period) => {
-          const price = tariff.prices.find((p) => p.period === period)?.price;
-          const label = formatPeriod(env.ctx.t, tariff.period_type, period);
-          return {
-            label: price === undefined ? label : `${label} — ${formatMoney(price, code, env.ctx.locale)}`,
-            value: period,
-          };
-        }),
-        perRow: 1,
-      };
-    },
-    // The summary's head says the period in words, with its price.
-    describe: () => undefined,
-  };
-}
-
-/** Periods a tariff accepts: those with a price, plus `available_periods` when given. */
-export function tariffPeriods(tariff: Tariff): number[] {
-  const periods = new Set(tariff.prices.map((p) => p.period));
-  for (const p of tariff.available_periods ?? []) periods.add(p);
-  return [...periods].filter((p) => p >= 1 && p <= 36).sort((a, b) => a - b);
 }
 
 /** Currency: the last one used first; a single currency is chosen without asking. */

@@ -1,18 +1,10 @@
 import type { DomainOrderRequest, DomainZone } from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
-import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
-import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
+import { findZone, whoisRulesOf } from '../../../core/zones.js';
 import { UserInputError } from '../../context.js';
-import {
-  answerOf,
-  type OrderDraft,
-  type ProductForm,
-  readNumber,
-  type Step,
-  type StepEnv,
-} from '../../forms/types.js';
-import { formatPeriod } from '../catalog/views.js';
+import { answerOf, type OrderDraft, type ProductForm, type Step, type StepEnv } from '../../forms/types.js';
 import { renderCheckedDomain } from '../domains/views.js';
 import {
   CURRENCY,
@@ -30,6 +22,7 @@ import {
   whoisRequest,
   whoisSteps,
 } from './common-steps.js';
+import { offerZonePeriods, periodStep } from './period-step.js';
 import { displayCurrency, periodPriceLines } from './pricing.js';
 
 export const DOMAIN_NAME = 'domainName';
@@ -108,34 +101,6 @@ function domainStep(): Step<DomainAnswer> {
   };
 }
 
-function periodStep(): Step<number> {
-  return {
-    id: STEP.period,
-    section: 'period',
-    read: readNumber,
-    async ask(env) {
-      const currency = await displayCurrency(env);
-      const zone = await zoneOf(env, currency?.id);
-      if (!zone) throw new UserInputError('order:zoneGone');
-      return {
-        // The zone gives one registration price per period unit; periods are not priced apart.
-        text: env.ctx.t('order:askDomainPeriod', {
-          zone: escapeHtml(zone.name.toUpperCase()),
-          price: formatMoney(zone.registration_price, currency?.code, env.ctx.locale),
-          unit: formatPeriod(env.ctx.t, zone.period_type, 1),
-        }),
-        options: zonePeriods(zone).map((p) => ({
-          label: formatPeriod(env.ctx.t, zone.period_type, p),
-          value: p,
-        })),
-        perRow: 5,
-      };
-    },
-    // The summary's head says the period in words, with the price per year and the total.
-    describe: () => undefined,
-  };
-}
-
 /** Domain registration: name (checked), zone by longest suffix, period, WHOIS per zone. */
 export function createDomainForm(): ProductForm<DomainOrderRequest> {
   return {
@@ -144,7 +109,12 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
       const answer = domainAnswer(draft);
       return [
         domainStep(),
-        periodStep(),
+        periodStep(async (env) => {
+          const currency = await displayCurrency(env);
+          const zone = await zoneOf(env, currency?.id);
+          if (!zone) throw new UserInputError('order:zoneGone');
+          return offerZonePeriods(env, zone, currency?.code);
+        }),
         currencyStep(),
         ...customerSteps(draft),
         ...(answer ? whoisSteps(draft, whoisRulesOf(answer.zone)) : []),

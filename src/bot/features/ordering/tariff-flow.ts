@@ -20,7 +20,6 @@ import {
   type Step,
   type StepEnv,
 } from '../../forms/types.js';
-import { formatPeriod } from '../catalog/views.js';
 import {
   CURRENCY,
   type CustomerRequest,
@@ -33,9 +32,9 @@ import {
   required,
   STEP,
   saveProfileStep,
-  tariffPeriodStep,
 } from './common-steps.js';
-import { displayCurrency, tariffPriceLines } from './pricing.js';
+import { offerTariffPeriods, periodStep } from './period-step.js';
+import { displayCurrency, periodUnit, tariffPriceLines } from './pricing.js';
 
 /** What a tariff list is asked with. */
 export interface TariffQuery {
@@ -93,7 +92,7 @@ function fromPrice(env: StepEnv, tariff: Tariff, code: string | undefined): stri
   return env.ctx.t('order:tariffFrom', {
     name: tariff.tariff_name,
     price: perUnit,
-    unit: formatPeriod(env.ctx.t, tariff.period_type, 1).replace(/^1\s*/, ''),
+    unit: periodUnit(env, tariff.period_type),
   });
 }
 
@@ -210,10 +209,11 @@ function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
   const steps = (draft: OrderDraft): Step[] => [
     ...(spec.productSteps ?? []),
     tariffStep(spec),
-    tariffPeriodStep(
-      (env) => currentTariff(env, spec.listTariffs),
-      async (env) => (await displayCurrency(env))?.code,
-    ),
+    periodStep(async (env) => {
+      const tariff = await currentTariff(env, spec.listTariffs);
+      if (!tariff) throw new UserInputError('order:tariffGone');
+      return offerTariffPeriods(env, tariff, (await displayCurrency(env))?.code);
+    }),
     ...(spec.subjectSteps ?? []),
     currencyStep(),
     ...customerSteps(draft),
