@@ -6,24 +6,18 @@ import { findZone, whoisRulesOf } from '../../../core/zones.js';
 import { UserInputError } from '../../context.js';
 import { answerOf, type OrderDraft, type ProductForm, type Step, type StepEnv } from '../../forms/types.js';
 import { renderCheckedDomain } from '../domains/views.js';
+import { CURRENCY, PERIOD, STEP, WHOIS_PREFIX } from './answers.js';
+import { createCurrencyStep } from './currency-step.js';
 import {
-  CURRENCY,
-  contactSteps,
-  contactsRequest,
-  currencyStep,
-  customerRequest,
-  customerSteps,
-  PERIOD,
-  rememberWhois,
-  required,
-  STEP,
-  saveProfileStep,
-  WHOIS_PREFIX,
-  whoisRequest,
-  whoisSteps,
-} from './common-steps.js';
-import { offerZonePeriods, periodStep } from './period-step.js';
+  createContactSteps,
+  createCustomerSteps,
+  createSaveProfileStep,
+  createWhoisSteps,
+} from './customer-steps.js';
+import { createPeriodStep, offerZonePeriods } from './period-step.js';
 import { displayCurrency, periodPriceLines } from './pricing.js';
+import { rememberWhois } from './profiles.js';
+import { buildContactsRequest, buildCustomerRequest, buildWhoisRequest, requireAnswer } from './requests.js';
 
 export const DOMAIN_NAME = 'domainName';
 
@@ -109,17 +103,17 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
       const answer = domainAnswer(draft);
       return [
         domainStep(),
-        periodStep(async (env) => {
+        createPeriodStep(async (env) => {
           const currency = await displayCurrency(env);
           const zone = await zoneOf(env, currency?.id);
           if (!zone) throw new UserInputError('order:zoneGone');
           return offerZonePeriods(env, zone, currency?.code);
         }),
-        currencyStep(),
-        ...customerSteps(draft),
-        ...(answer ? whoisSteps(draft, whoisRulesOf(answer.zone)) : []),
-        ...contactSteps(),
-        saveProfileStep(),
+        createCurrencyStep(),
+        ...createCustomerSteps(draft),
+        ...(answer ? createWhoisSteps(draft, whoisRulesOf(answer.zone)) : []),
+        ...createContactSteps(),
+        createSaveProfileStep(),
       ];
     },
     async summaryHead(env) {
@@ -149,13 +143,13 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
       // The WHOIS data typed for a saved customer is kept with it for the next order.
       await rememberWhois(env);
       return {
-        period_unit_count: required(draft, PERIOD),
-        currency_id: required(draft, CURRENCY),
+        period_unit_count: requireAnswer(draft, PERIOD),
+        currency_id: requireAnswer(draft, CURRENCY),
         tariff_id: zone.actual_registration_tariff_id,
         domain: answer.ascii,
-        ...contactsRequest(draft),
-        ...customerRequest(draft),
-        ...whoisRequest(draft, whoisRulesOf(zone.name)),
+        ...buildContactsRequest(draft),
+        ...buildCustomerRequest(draft),
+        ...buildWhoisRequest(draft, whoisRulesOf(zone.name)),
       };
     },
     matches(draft, order) {

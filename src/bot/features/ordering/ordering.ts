@@ -10,9 +10,9 @@ import { commandWords } from '../../kit/arguments.js';
 import { encodeCallback } from '../../kit/callback-data.js';
 import { CallbackSet, type Feature } from '../../kit/feature.js';
 import { parseTeamStart, type TeamOrders } from '../team/orders.js';
-import { cardEntries, readSavedCustomer } from './common-steps.js';
 import { ORDER_KINDS } from './kinds.js';
-import { renderCustomerCard } from './requisites-views.js';
+import { readSavedCustomer } from './profiles.js';
+import { listCardEntries, renderCustomerCard } from './requisites-views.js';
 
 /** The menu of the kinds of order, one button each. */
 export function orderMenu(ctx: BotContext) {
@@ -136,7 +136,7 @@ export function createOrderingFeature(deps: {
     // Fields in the form's order with their labels, the WHOIS data and contacts included.
     const card = renderCustomerCard(ctx.t, {
       title: profile.label,
-      entries: cardEntries(readSavedCustomer(profile) ?? {}),
+      entries: listCardEntries(readSavedCustomer(profile) ?? {}),
     });
     // Every field may hold 255 characters: a whole profile can run past one message. It is split
     // at line breaks (a line is one escaped field, far below the limit), Delete under the last.

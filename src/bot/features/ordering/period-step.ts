@@ -3,14 +3,14 @@ import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { zonePeriods } from '../../../core/zones.js';
 import { type Question, readNumber, type Step, type StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
-import { STEP } from './common-steps.js';
+import { STEP } from './answers.js';
 
 /**
  * The period step of every kind. Kinds differ only in what they offer (a tariff prices each period,
  * a zone one unit), so each passes its own question; the answer, its section and its absence from
  * the summary's lines are the same for all.
  */
-export function periodStep(offer: (env: StepEnv) => Promise<Question<number>>): Step<number> {
+export function createPeriodStep(offer: (env: StepEnv) => Promise<Question<number>>): Step<number> {
   return {
     id: STEP.period,
     section: 'period',

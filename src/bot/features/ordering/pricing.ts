@@ -2,7 +2,7 @@ import type { Tariff } from '../../../api/index.js';
 import { formatMoney } from '../../../core/format.js';
 import type { StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
-import { STEP } from './common-steps.js';
+import { STEP } from './answers.js';
 import { findPeriodPrice } from './period-step.js';
 
 /** The currency prices are shown in: the chosen one, else the last used, else the first. */

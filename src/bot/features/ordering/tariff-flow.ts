@@ -20,21 +20,17 @@ import {
   type Step,
   type StepEnv,
 } from '../../forms/types.js';
-import {
-  CURRENCY,
-  type CustomerRequest,
-  contactSteps,
-  contactsRequest,
-  currencyStep,
-  customerRequest,
-  customerSteps,
-  PERIOD,
-  required,
-  STEP,
-  saveProfileStep,
-} from './common-steps.js';
-import { offerTariffPeriods, periodStep } from './period-step.js';
+import { CURRENCY, PERIOD, STEP } from './answers.js';
+import { createCurrencyStep } from './currency-step.js';
+import { createContactSteps, createCustomerSteps, createSaveProfileStep } from './customer-steps.js';
+import { createPeriodStep, offerTariffPeriods } from './period-step.js';
 import { displayCurrency, periodUnit, tariffPriceLines } from './pricing.js';
+import {
+  buildContactsRequest,
+  buildCustomerRequest,
+  type CustomerRequest,
+  requireAnswer,
+} from './requests.js';
 
 /** What a tariff list is asked with. */
 export interface TariffQuery {
@@ -209,16 +205,16 @@ function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
   const steps = (draft: OrderDraft): Step[] => [
     ...(spec.productSteps ?? []),
     tariffStep(spec),
-    periodStep(async (env) => {
+    createPeriodStep(async (env) => {
       const tariff = await currentTariff(env, spec.listTariffs);
       if (!tariff) throw new UserInputError('order:tariffGone');
       return offerTariffPeriods(env, tariff, (await displayCurrency(env))?.code);
     }),
     ...(spec.subjectSteps ?? []),
-    currencyStep(),
-    ...customerSteps(draft),
-    ...contactSteps(),
-    saveProfileStep(),
+    createCurrencyStep(),
+    ...createCustomerSteps(draft),
+    ...createContactSteps(),
+    createSaveProfileStep(),
   ];
 
   return {
@@ -239,11 +235,11 @@ function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
     },
     async request({ draft }) {
       const common: CommonRequest = {
-        period_unit_count: required(draft, PERIOD),
-        currency_id: required(draft, CURRENCY),
-        tariff_id: required(draft, TARIFF),
-        ...contactsRequest(draft),
-        ...customerRequest(draft),
+        period_unit_count: requireAnswer(draft, PERIOD),
+        currency_id: requireAnswer(draft, CURRENCY),
+        tariff_id: requireAnswer(draft, TARIFF),
+        ...buildContactsRequest(draft),
+        ...buildCustomerRequest(draft),
       };
       return spec.request(common, draft);
     },
@@ -284,7 +280,7 @@ export function createSslForm(listTariffs: ListTariffs): ProductForm<SslOrderReq
     listTariffs,
     subjectSteps: [sslSubjectStep()],
     request(common, draft): SslOrderRequest {
-      const subject = required(draft, { id: SSL_SUBJECT, read: readSslSubject });
+      const subject = requireAnswer(draft, { id: SSL_SUBJECT, read: readSslSubject });
       return 'csr' in subject ? { ...common, csr: subject.csr } : { ...common, domain: subject.domain };
     },
   });
