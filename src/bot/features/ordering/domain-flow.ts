@@ -37,18 +37,18 @@ function readDomainAnswer(value: unknown): DomainAnswer | undefined {
     : undefined;
 }
 
-function domainAnswer(draft: OrderDraft): DomainAnswer | undefined {
+function readAnsweredDomain(draft: OrderDraft): DomainAnswer | undefined {
   return answerOf(draft, { id: DOMAIN_NAME, read: readDomainAnswer });
 }
 
-async function zoneOf(env: StepEnv, currencyId?: number): Promise<DomainZone | undefined> {
-  const answer = domainAnswer(env.draft);
+async function findAnsweredZone(env: StepEnv, currencyId?: number): Promise<DomainZone | undefined> {
+  const answer = readAnsweredDomain(env.draft);
   if (!answer) return undefined;
   const zones = await env.api.listDomainZones(currencyId === undefined ? {} : { currency_id: currencyId });
   return zones.find((z) => z.name === answer.zone);
 }
 
-function domainStep(): Step<DomainAnswer> {
+function createDomainStep(): Step<DomainAnswer> {
   return {
     id: DOMAIN_NAME,
     section: 'subject',
@@ -100,12 +100,12 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
   return {
     kind: 'domain',
     steps(draft) {
-      const answer = domainAnswer(draft);
+      const answer = readAnsweredDomain(draft);
       return [
-        domainStep(),
+        createDomainStep(),
         createPeriodStep(async (env) => {
           const currency = await displayCurrency(env);
-          const zone = await zoneOf(env, currency?.id);
+          const zone = await findAnsweredZone(env, currency?.id);
           if (!zone) throw new UserInputError('order:zoneGone');
           return offerZonePeriods(env, zone, currency?.code);
         }),
@@ -118,7 +118,7 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
     },
     async summaryHead(env) {
       const currency = await displayCurrency(env);
-      const zone = await zoneOf(env, currency?.id);
+      const zone = await findAnsweredZone(env, currency?.id);
       const period = answerOf(env.draft, PERIOD) ?? 0;
       return [
         env.ctx.t('order:summaryTitle.domain'),
@@ -137,8 +137,8 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
     },
     async request(env): Promise<DomainOrderRequest> {
       const { draft } = env;
-      const answer = domainAnswer(draft);
-      const zone = await zoneOf(env);
+      const answer = readAnsweredDomain(draft);
+      const zone = await findAnsweredZone(env);
       if (!answer || !zone) throw new UserInputError('order:zoneGone');
       // The WHOIS data typed for a saved customer is kept with it for the next order.
       await rememberWhois(env);
@@ -154,7 +154,7 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
     },
     matches(draft, order) {
       const domain = order.advanced?.domain;
-      return domain !== undefined && toAsciiDomain(domain) === domainAnswer(draft)?.ascii;
+      return domain !== undefined && toAsciiDomain(domain) === readAnsweredDomain(draft)?.ascii;
     },
   };
 }

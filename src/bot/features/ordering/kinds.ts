@@ -11,14 +11,8 @@ import { PRODUCT_KINDS, type ProductKind } from '../../../core/product-kinds.js'
 import type { OrderFlow, ProductForm } from '../../forms/types.js';
 import type { AnyOrder } from '../orders/views.js';
 import { createDomainForm, DOMAIN_NAME } from './domain-flow.js';
-import {
-  createHostingForm,
-  createMailForm,
-  createSslForm,
-  HOSTING_DOMAIN,
-  type ListTariffs,
-  SSL_SUBJECT,
-} from './tariff-flow.js';
+import { HOSTING_DOMAIN, SSL_SUBJECT } from './subject-steps.js';
+import { createHostingForm, createMailForm, createSslForm, type ListTariffs } from './tariff-flow.js';
 
 /**
  * Everything the bot knows about one kind of product. Adding a kind: its name in
