@@ -9,6 +9,7 @@ export const ORDER_SCENE = 'order';
 
 /** Guided forms that end in another action than an order: a saved customer, a DNS record. */
 export const FORM_KINDS = ['profile', 'dnsAdd'] as const;
+/** One of the forms that order nothing. */
 export type FormKind = (typeof FORM_KINDS)[number];
 
 /** What the engine runs: an order of a product kind (see `order-kinds.ts`) or one of the forms. */
@@ -70,6 +71,7 @@ const orderDraft = z.object({
   team: z.object({ chat: z.int(), thread: z.int().optional() }).optional(),
 });
 
+/** A guided form in progress, as the scene state holds it (see `orderDraft`). */
 export type OrderDraft = z.output<typeof orderDraft>;
 
 /**

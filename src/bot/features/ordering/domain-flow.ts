@@ -19,6 +19,7 @@ import { displayCurrency, periodPriceLines } from './pricing.js';
 import { rememberWhois } from './profiles.js';
 import { buildContactsRequest, buildCustomerRequest, buildWhoisRequest, requireAnswer } from './requests.js';
 
+/** Step id of the domain name, which the word after `/order domain` answers. */
 export const DOMAIN_NAME = 'domainName';
 
 /** The answer of the domain step: the ASCII name, its zone, whether it is premium. */

@@ -31,6 +31,7 @@ export function createHostingDomainStep(): Step<string | null> {
 /** What an SSL certificate is for: a domain, or a CSR naming it. */
 export type SslSubject = { domain: string } | { csr: string };
 
+/** Reads the SSL subject answer back: a domain or a CSR, else nothing. */
 export function readSslSubject(value: unknown): SslSubject | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   if ('csr' in value && typeof value.csr === 'string') return { csr: value.csr };
