@@ -12,7 +12,7 @@ export const FORM_KINDS = ['profile', 'dnsAdd'] as const;
 /** One of the forms that order nothing. */
 export type FormKind = (typeof FORM_KINDS)[number];
 
-/** What the engine runs: an order of a product kind (see `order-kinds.ts`) or one of the forms. */
+/** What the engine runs: an order of a product kind (`features/ordering/kinds.ts`) or a form. */
 export type FlowKind = ProductKind | FormKind;
 
 /** Sections of the summary's Edit menu; each step belongs to one. */
@@ -64,9 +64,9 @@ const orderDraft = z.object({
    */
   pastedCard: z.string().max(20_000).optional(),
   /**
-   * An order of a team group filled in a member's private chat (team-orders.ts): the group's chat
-   * id (its token and saved customers are used; the member's seat is checked on every update) and
-   * the forum topic the order was asked for in, where it is announced.
+   * An order of a team group filled in a member's private chat (`features/team/orders.ts`): the
+   * group's chat id (its token and saved customers are used; the member's seat is checked on every
+   * update) and the forum topic the order was asked for in, where it is announced.
    */
   team: z.object({ chat: z.int(), thread: z.int().optional() }).optional(),
 });
@@ -207,7 +207,7 @@ export interface OrderFlow {
 
 /**
  * A product's form: its steps, and the API request `Req` its answers make. The registry
- * (`order-kinds.ts`) pairs it with the kind's create call, so `Req` is checked by `tsc` against
+ * (`features/ordering/kinds.ts`) pairs it with the kind's create call, so `Req` is checked by `tsc` against
  * the API's request type: a renamed field fails the build, not the partner's order.
  */
 export interface ProductForm<Req> extends Omit<OrderFlow, 'submit' | 'listOrders' | 'finish'> {

@@ -16,7 +16,7 @@ import { createHostingForm, createMailForm, createSslForm, type ListTariffs } fr
 
 /**
  * Everything the bot knows about one kind of product. Adding a kind: its name in
- * `core/product-kinds.ts`, one entry here, its form (a flow under `scenes/order/`), its API methods
+ * `core/product-kinds.ts`, one entry here, its form (a flow in `features/ordering/`), its API methods
  * and its locale keys; `tsc` then points at nothing else, as every lookup goes through this table.
  */
 interface KindSpec<Req> {

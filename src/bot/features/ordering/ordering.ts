@@ -34,7 +34,7 @@ function prefill(kind: ProductKind, word: string | undefined): Record<string, un
 
 /**
  * /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. In a
- * team group they hand over to the member's private chat (team-orders.ts), which `/start
+ * team group they hand over to the member's private chat (`features/team/orders.ts`), which `/start
  * <hand-over>` opens: the order of the group, or its saved customers, there.
  */
 export function createOrderingFeature(deps: {
