@@ -9,9 +9,10 @@ export const ORDER_SCENE = 'order';
 
 /** Guided forms that end in another action than an order: a saved customer, a DNS record. */
 export const FORM_KINDS = ['profile', 'dnsAdd'] as const;
+/** One of the forms that order nothing. */
 export type FormKind = (typeof FORM_KINDS)[number];
 
-/** What the engine runs: an order of a product kind (see `order-kinds.ts`) or one of the forms. */
+/** What the engine runs: an order of a product kind (`features/ordering/kinds.ts`) or a form. */
 export type FlowKind = ProductKind | FormKind;
 
 /** Sections of the summary's Edit menu; each step belongs to one. */
@@ -63,13 +64,14 @@ const orderDraft = z.object({
    */
   pastedCard: z.string().max(20_000).optional(),
   /**
-   * An order of a team group filled in a member's private chat (team-orders.ts): the group's chat
-   * id (its token and saved customers are used; the member's seat is checked on every update) and
-   * the forum topic the order was asked for in, where it is announced.
+   * An order of a team group filled in a member's private chat (`features/team/orders.ts`): the
+   * group's chat id (its token and saved customers are used; the member's seat is checked on every
+   * update) and the forum topic the order was asked for in, where it is announced.
    */
   team: z.object({ chat: z.int(), thread: z.int().optional() }).optional(),
 });
 
+/** A guided form in progress, as the scene state holds it (see `orderDraft`). */
 export type OrderDraft = z.output<typeof orderDraft>;
 
 /**
@@ -205,7 +207,7 @@ export interface OrderFlow {
 
 /**
  * A product's form: its steps, and the API request `Req` its answers make. The registry
- * (`order-kinds.ts`) pairs it with the kind's create call, so `Req` is checked by `tsc` against
+ * (`features/ordering/kinds.ts`) pairs it with the kind's create call, so `Req` is checked by `tsc` against
  * the API's request type: a renamed field fails the build, not the partner's order.
  */
 export interface ProductForm<Req> extends Omit<OrderFlow, 'submit' | 'listOrders' | 'finish'> {

@@ -1,37 +1,25 @@
 import type { DomainOrderRequest, DomainZone } from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
-import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
-import { findZone, whoisRulesOf, zonePeriods } from '../../../core/zones.js';
+import { findZone, whoisRulesOf } from '../../../core/zones.js';
 import { UserInputError } from '../../errors.js';
-import {
-  answerOf,
-  type OrderDraft,
-  type ProductForm,
-  readNumber,
-  type Step,
-  type StepEnv,
-} from '../../forms/types.js';
-import { formatPeriod } from '../catalog/views.js';
+import { answerOf, type OrderDraft, type ProductForm, type Step, type StepEnv } from '../../forms/types.js';
 import { renderCheckedDomain } from '../domains/views.js';
+import { CURRENCY, PERIOD, STEP, WHOIS_PREFIX } from './answers.js';
+import { createCurrencyStep } from './currency-step.js';
 import {
-  CURRENCY,
-  contactSteps,
-  contactsRequest,
-  currencyStep,
-  customerRequest,
-  customerSteps,
-  PERIOD,
-  rememberWhois,
-  required,
-  STEP,
-  saveProfileStep,
-  WHOIS_PREFIX,
-  whoisRequest,
-  whoisSteps,
-} from './common-steps.js';
+  createContactSteps,
+  createCustomerSteps,
+  createSaveProfileStep,
+  createWhoisSteps,
+} from './customer-steps.js';
+import { createPeriodStep, offerZonePeriods } from './period-step.js';
 import { displayCurrency, periodPriceLines } from './pricing.js';
+import { rememberWhois } from './profiles.js';
+import { buildContactsRequest, buildCustomerRequest, buildWhoisRequest, requireAnswer } from './requests.js';
 
+/** Step id of the domain name, which the word after `/order domain` answers. */
 export const DOMAIN_NAME = 'domainName';
 
 /** The answer of the domain step: the ASCII name, its zone, whether it is premium. */
@@ -50,18 +38,18 @@ function readDomainAnswer(value: unknown): DomainAnswer | undefined {
     : undefined;
 }
 
-function domainAnswer(draft: OrderDraft): DomainAnswer | undefined {
+function readAnsweredDomain(draft: OrderDraft): DomainAnswer | undefined {
   return answerOf(draft, { id: DOMAIN_NAME, read: readDomainAnswer });
 }
 
-async function zoneOf(env: StepEnv, currencyId?: number): Promise<DomainZone | undefined> {
-  const answer = domainAnswer(env.draft);
+async function findAnsweredZone(env: StepEnv, currencyId?: number): Promise<DomainZone | undefined> {
+  const answer = readAnsweredDomain(env.draft);
   if (!answer) return undefined;
   const zones = await env.api.listDomainZones(currencyId === undefined ? {} : { currency_id: currencyId });
   return zones.find((z) => z.name === answer.zone);
 }
 
-function domainStep(): Step<DomainAnswer> {
+function createDomainStep(): Step<DomainAnswer> {
   return {
     id: DOMAIN_NAME,
     section: 'subject',
@@ -108,53 +96,30 @@ function domainStep(): Step<DomainAnswer> {
   };
 }
 
-function periodStep(): Step<number> {
-  return {
-    id: STEP.period,
-    section: 'period',
-    read: readNumber,
-    async ask(env) {
-      const currency = await displayCurrency(env);
-      const zone = await zoneOf(env, currency?.id);
-      if (!zone) throw new UserInputError('order:zoneGone');
-      return {
-        // The zone gives one registration price per period unit; periods are not priced apart.
-        text: env.ctx.t('order:askDomainPeriod', {
-          zone: escapeHtml(zone.name.toUpperCase()),
-          price: formatMoney(zone.registration_price, currency?.code, env.ctx.locale),
-          unit: formatPeriod(env.ctx.t, zone.period_type, 1),
-        }),
-        options: zonePeriods(zone).map((p) => ({
-          label: formatPeriod(env.ctx.t, zone.period_type, p),
-          value: p,
-        })),
-        perRow: 5,
-      };
-    },
-    // The summary's head says the period in words, with the price per year and the total.
-    describe: () => undefined,
-  };
-}
-
 /** Domain registration: name (checked), zone by longest suffix, period, WHOIS per zone. */
 export function createDomainForm(): ProductForm<DomainOrderRequest> {
   return {
     kind: 'domain',
     steps(draft) {
-      const answer = domainAnswer(draft);
+      const answer = readAnsweredDomain(draft);
       return [
-        domainStep(),
-        periodStep(),
-        currencyStep(),
-        ...customerSteps(draft),
-        ...(answer ? whoisSteps(draft, whoisRulesOf(answer.zone)) : []),
-        ...contactSteps(),
-        saveProfileStep(),
+        createDomainStep(),
+        createPeriodStep(async (env) => {
+          const currency = await displayCurrency(env);
+          const zone = await findAnsweredZone(env, currency?.id);
+          if (!zone) throw new UserInputError('order:zoneGone');
+          return offerZonePeriods(env, zone, currency?.code);
+        }),
+        createCurrencyStep(),
+        ...createCustomerSteps(draft),
+        ...(answer ? createWhoisSteps(draft, whoisRulesOf(answer.zone)) : []),
+        ...createContactSteps(),
+        createSaveProfileStep(),
       ];
     },
     async summaryHead(env) {
       const currency = await displayCurrency(env);
-      const zone = await zoneOf(env, currency?.id);
+      const zone = await findAnsweredZone(env, currency?.id);
       const period = answerOf(env.draft, PERIOD) ?? 0;
       return [
         env.ctx.t('order:summaryTitle.domain'),
@@ -173,24 +138,24 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
     },
     async request(env): Promise<DomainOrderRequest> {
       const { draft } = env;
-      const answer = domainAnswer(draft);
-      const zone = await zoneOf(env);
+      const answer = readAnsweredDomain(draft);
+      const zone = await findAnsweredZone(env);
       if (!answer || !zone) throw new UserInputError('order:zoneGone');
       // The WHOIS data typed for a saved customer is kept with it for the next order.
       await rememberWhois(env);
       return {
-        period_unit_count: required(draft, PERIOD),
-        currency_id: required(draft, CURRENCY),
+        period_unit_count: requireAnswer(draft, PERIOD),
+        currency_id: requireAnswer(draft, CURRENCY),
         tariff_id: zone.actual_registration_tariff_id,
         domain: answer.ascii,
-        ...contactsRequest(draft),
-        ...customerRequest(draft),
-        ...whoisRequest(draft, whoisRulesOf(zone.name)),
+        ...buildContactsRequest(draft),
+        ...buildCustomerRequest(draft),
+        ...buildWhoisRequest(draft, whoisRulesOf(zone.name)),
       };
     },
     matches(draft, order) {
       const domain = order.advanced?.domain;
-      return domain !== undefined && toAsciiDomain(domain) === domainAnswer(draft)?.ascii;
+      return domain !== undefined && toAsciiDomain(domain) === readAnsweredDomain(draft)?.ascii;
     },
   };
 }

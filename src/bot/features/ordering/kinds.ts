@@ -11,18 +11,12 @@ import { PRODUCT_KINDS, type ProductKind } from '../../../core/product-kinds.js'
 import type { OrderFlow, ProductForm } from '../../forms/types.js';
 import type { AnyOrder } from '../orders/views.js';
 import { createDomainForm, DOMAIN_NAME } from './domain-flow.js';
-import {
-  createHostingForm,
-  createMailForm,
-  createSslForm,
-  HOSTING_DOMAIN,
-  type ListTariffs,
-  SSL_SUBJECT,
-} from './tariff-flow.js';
+import { HOSTING_DOMAIN, SSL_SUBJECT } from './subject-steps.js';
+import { createHostingForm, createMailForm, createSslForm, type ListTariffs } from './tariff-flow.js';
 
 /**
  * Everything the bot knows about one kind of product. Adding a kind: its name in
- * `core/product-kinds.ts`, one entry here, its form (a flow under `scenes/order/`), its API methods
+ * `core/product-kinds.ts`, one entry here, its form (a flow in `features/ordering/`), its API methods
  * and its locale keys; `tsc` then points at nothing else, as every lookup goes through this table.
  */
 interface KindSpec<Req> {

@@ -10,9 +10,9 @@ import type { OrderEngine } from '../../forms/engine.js';
 import { commandWords } from '../../kit/arguments.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { parseTeamStart, type TeamOrders } from '../team/orders.js';
-import { cardEntries, readSavedCustomer } from './common-steps.js';
 import { ORDER_KINDS } from './kinds.js';
-import { renderCustomerCard } from './requisites-views.js';
+import { readSavedCustomer } from './profiles.js';
+import { listCardEntries, renderCustomerCard } from './requisites-views.js';
 
 /** The menu of the kinds of order, one button each. */
 export function orderMenu(ctx: BotContext) {
@@ -34,7 +34,7 @@ function prefill(kind: ProductKind, word: string | undefined): Record<string, un
 
 /**
  * /order [domain|hosting|mail|ssl] [domain], the Order button of /check, and /requisites. In a
- * team group they hand over to the member's private chat (team-orders.ts), which `/start
+ * team group they hand over to the member's private chat (`features/team/orders.ts`), which `/start
  * <hand-over>` opens: the order of the group, or its saved customers, there.
  */
 export function createOrderingFeature(deps: {
@@ -136,7 +136,7 @@ export function createOrderingFeature(deps: {
     // Fields in the form's order with their labels, the WHOIS data and contacts included.
     const card = renderCustomerCard(ctx.t, {
       title: profile.label,
-      entries: cardEntries(readSavedCustomer(profile) ?? {}),
+      entries: listCardEntries(readSavedCustomer(profile) ?? {}),
     });
     // Every field may hold 255 characters: a whole profile can run past one message. It is split
     // at line breaks (a line is one escaped field, far below the limit), Delete under the last.

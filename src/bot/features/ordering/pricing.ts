@@ -2,7 +2,8 @@ import type { Tariff } from '../../../api/index.js';
 import { formatMoney } from '../../../core/format.js';
 import type { StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
-import { STEP } from './common-steps.js';
+import { STEP } from './answers.js';
+import { findPeriodPrice } from './period-step.js';
 
 /** The currency prices are shown in: the chosen one, else the last used, else the first. */
 export async function displayCurrency(env: StepEnv): Promise<{ id: number; code: string } | undefined> {
@@ -67,6 +68,6 @@ export function tariffPriceLines(
   period: number,
   code: string | undefined,
 ): string[] {
-  const total = tariff.prices.find((p) => p.period === period)?.price;
+  const total = findPeriodPrice(tariff, period);
   return periodPriceLines(env, { periodType: tariff.period_type, period, total, code });
 }

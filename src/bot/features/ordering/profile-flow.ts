@@ -1,5 +1,6 @@
 import type { OrderFlow } from '../../forms/types.js';
-import { contactSteps, customerSteps, saveCustomerProfile } from './common-steps.js';
+import { createContactSteps, createCustomerSteps } from './customer-steps.js';
+import { saveCustomerProfile } from './profiles.js';
 
 /** `/requisites` → Add: a customer entered and saved for later orders, nothing ordered. */
 export function createProfileFlow(): OrderFlow {
@@ -9,7 +10,7 @@ export function createProfileFlow(): OrderFlow {
     submittingKey: 'common:savingProfile',
     midFlowKey: 'common:commandMidProfile',
     // The customer is new by definition: /requisites starts it with customerSource answered.
-    steps: (draft) => [...customerSteps(draft), ...contactSteps()],
+    steps: (draft) => [...createCustomerSteps(draft), ...createContactSteps()],
     async summaryHead({ ctx }) {
       return [ctx.t('order:summaryTitle.profile')];
     },

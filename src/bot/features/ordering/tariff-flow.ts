@@ -5,37 +5,35 @@ import type {
   SslOrderRequest,
   Tariff,
 } from '../../../api/index.js';
-import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
-import { looksLikeCsr } from '../../../core/requisites.js';
-import { echoInput } from '../../../core/text.js';
 import { UserInputError } from '../../errors.js';
 import {
   answerOf,
   type OrderDraft,
-  orSkipped,
   type ProductForm,
   readNumber,
   readString,
   type Step,
   type StepEnv,
 } from '../../forms/types.js';
-import { formatPeriod } from '../catalog/views.js';
+import { CURRENCY, PERIOD, STEP } from './answers.js';
+import { createCurrencyStep } from './currency-step.js';
+import { createContactSteps, createCustomerSteps, createSaveProfileStep } from './customer-steps.js';
+import { createPeriodStep, offerTariffPeriods } from './period-step.js';
+import { displayCurrency, periodUnit, tariffPriceLines } from './pricing.js';
 import {
-  CURRENCY,
+  buildContactsRequest,
+  buildCustomerRequest,
   type CustomerRequest,
-  contactSteps,
-  contactsRequest,
-  currencyStep,
-  customerRequest,
-  customerSteps,
-  PERIOD,
-  required,
-  STEP,
-  saveProfileStep,
-  tariffPeriodStep,
-} from './common-steps.js';
-import { displayCurrency, tariffPriceLines } from './pricing.js';
+  requireAnswer,
+} from './requests.js';
+import {
+  createHostingDomainStep,
+  createSslSubjectStep,
+  HOSTING_DOMAIN,
+  readSslSubject,
+  SSL_SUBJECT,
+} from './subject-steps.js';
 
 /** What a tariff list is asked with. */
 export interface TariffQuery {
@@ -48,9 +46,6 @@ export type ListTariffs = (api: PartnerApi, query: TariffQuery) => Promise<Tarif
 
 const SERVICE = { id: 'service', read: readNumber };
 const TARIFF = { id: 'tariff', read: readNumber };
-/** Step ids the word after `/order hosting|ssl` answers. */
-export const HOSTING_DOMAIN = 'orderDomain';
-export const SSL_SUBJECT = 'sslSubject';
 
 /** What every tariff order sends, whatever its kind. */
 type CommonRequest = {
@@ -75,29 +70,29 @@ interface TariffSpec<Req> {
   request(common: CommonRequest, draft: OrderDraft): Req;
 }
 
-const currencyQuery = (currencyId: number | undefined): TariffQuery =>
+const toCurrencyQuery = (currencyId: number | undefined): TariffQuery =>
   currencyId === undefined ? {} : { currency_id: currencyId };
 
-async function currentTariff(env: StepEnv, listTariffs: ListTariffs): Promise<Tariff | undefined> {
+async function findChosenTariff(env: StepEnv, listTariffs: ListTariffs): Promise<Tariff | undefined> {
   const currency = await displayCurrency(env);
-  const tariffs = await listTariffs(env.api, currencyQuery(currency?.id));
+  const tariffs = await listTariffs(env.api, toCurrencyQuery(currency?.id));
   const chosen = answerOf(env.draft, TARIFF);
   return tariffs.find((t) => t.tariff_id === chosen);
 }
 
 /** The lowest price per unit of a tariff, for the tariff buttons ("from 8,91 BYN/мес"). */
-function fromPrice(env: StepEnv, tariff: Tariff, code: string | undefined): string {
+function describeFromPrice(env: StepEnv, tariff: Tariff, code: string | undefined): string {
   const cheapest = [...tariff.prices].sort((a, b) => a.price / a.period - b.price / b.period)[0];
   if (!cheapest) return tariff.tariff_name;
   const perUnit = formatMoney(cheapest.price / cheapest.period, code, env.ctx.locale);
   return env.ctx.t('order:tariffFrom', {
     name: tariff.tariff_name,
     price: perUnit,
-    unit: formatPeriod(env.ctx.t, tariff.period_type, 1).replace(/^1\s*/, ''),
+    unit: periodUnit(env, tariff.period_type),
   });
 }
 
-function serviceStep(): Step<number> {
+function createServiceStep(): Step<number> {
   return {
     id: SERVICE.id,
     section: 'product',
@@ -123,7 +118,7 @@ function serviceStep(): Step<number> {
   };
 }
 
-function tariffStep(spec: TariffSpec<unknown>): Step<number> {
+function createTariffStep(spec: TariffSpec<unknown>): Step<number> {
   return {
     id: TARIFF.id,
     section: 'product',
@@ -132,13 +127,16 @@ function tariffStep(spec: TariffSpec<unknown>): Step<number> {
       const currency = await displayCurrency(env);
       const serviceId = spec.serviceOf?.(env.draft);
       const tariffs = await spec.listTariffs(env.api, {
-        ...currencyQuery(currency?.id),
+        ...toCurrencyQuery(currency?.id),
         ...(serviceId === undefined ? {} : { service_id: serviceId }),
       });
       if (tariffs.length === 0) throw new UserInputError('order:noTariffs');
       return {
         text: env.ctx.t(`order:askTariff.${spec.key}`),
-        options: tariffs.map((t) => ({ label: fromPrice(env, t, currency?.code), value: t.tariff_id })),
+        options: tariffs.map((t) => ({
+          label: describeFromPrice(env, t, currency?.code),
+          value: t.tariff_id,
+        })),
         perRow: 1,
       };
     },
@@ -147,85 +145,28 @@ function tariffStep(spec: TariffSpec<unknown>): Step<number> {
   };
 }
 
-/** The hosting's domain, or `null` when skipped (the hosting is ordered without one). */
-function hostingDomainStep(): Step<string | null> {
-  return {
-    id: HOSTING_DOMAIN,
-    section: 'subject',
-    read: orSkipped(readString),
-    async ask({ ctx }) {
-      return { text: ctx.t('order:askHostingDomain'), skippable: true };
-    },
-    async parseText(_env, text) {
-      const ascii = toAsciiDomain(text.trim());
-      if (!ascii) throw new UserInputError('order:invalid.domain', { value: escapeHtml(echoInput(text)) });
-      return ascii;
-    },
-    describe: ({ ctx }, value) =>
-      ctx.t('order:summaryDomain', { domain: value ? escapeHtml(toUnicodeDomain(value)) : '—' }),
-  };
-}
-
-/** What an SSL certificate is for: a domain, or a CSR naming it. */
-type SslSubject = { domain: string } | { csr: string };
-
-function readSslSubject(value: unknown): SslSubject | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  if ('csr' in value && typeof value.csr === 'string') return { csr: value.csr };
-  if ('domain' in value && typeof value.domain === 'string') return { domain: value.domain };
-  return undefined;
-}
-
-function sslSubjectStep(): Step<SslSubject> {
-  const readCsr = (text: string): SslSubject => {
-    if (!looksLikeCsr(text)) throw new UserInputError('order:invalid.csr');
-    return { csr: text.trim() };
-  };
-  return {
-    id: SSL_SUBJECT,
-    section: 'subject',
-    read: readSslSubject,
-    async ask({ ctx }) {
-      return { text: ctx.t('order:askSslSubject') };
-    },
-    async parseText(_env, text) {
-      if (text.includes('-----BEGIN')) return readCsr(text);
-      const ascii = toAsciiDomain(text.trim().replace(/^\*\./, 'wildcard.'));
-      if (!ascii) throw new UserInputError('order:invalid.domainOrCsr');
-      return { domain: text.trim().startsWith('*.') ? `*.${ascii.slice('wildcard.'.length)}` : ascii };
-    },
-    async parseFile(_env, content, fileName) {
-      if (!/\.(csr|pem|txt)$/i.test(fileName)) throw new UserInputError('order:invalid.csrFile');
-      return readCsr(content);
-    },
-    describe: ({ ctx }, subject) =>
-      'csr' in subject
-        ? ctx.t('order:summaryCsr', { length: subject.csr.length })
-        : ctx.t('order:summaryDomain', { domain: escapeHtml(toUnicodeDomain(subject.domain)) }),
-  };
-}
-
 /** Hosting, corporate mail and SSL: a tariff, its period, then the shared steps. */
 function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
   const steps = (draft: OrderDraft): Step[] => [
     ...(spec.productSteps ?? []),
-    tariffStep(spec),
-    tariffPeriodStep(
-      (env) => currentTariff(env, spec.listTariffs),
-      async (env) => (await displayCurrency(env))?.code,
-    ),
+    createTariffStep(spec),
+    createPeriodStep(async (env) => {
+      const tariff = await findChosenTariff(env, spec.listTariffs);
+      if (!tariff) throw new UserInputError('order:tariffGone');
+      return offerTariffPeriods(env, tariff, (await displayCurrency(env))?.code);
+    }),
     ...(spec.subjectSteps ?? []),
-    currencyStep(),
-    ...customerSteps(draft),
-    ...contactSteps(),
-    saveProfileStep(),
+    createCurrencyStep(),
+    ...createCustomerSteps(draft),
+    ...createContactSteps(),
+    createSaveProfileStep(),
   ];
 
   return {
     kind: spec.key,
     steps,
     async summaryHead(env) {
-      const tariff = await currentTariff(env, spec.listTariffs);
+      const tariff = await findChosenTariff(env, spec.listTariffs);
       const currency = await displayCurrency(env);
       const period = answerOf(env.draft, PERIOD) ?? 0;
       return [
@@ -239,11 +180,11 @@ function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
     },
     async request({ draft }) {
       const common: CommonRequest = {
-        period_unit_count: required(draft, PERIOD),
-        currency_id: required(draft, CURRENCY),
-        tariff_id: required(draft, TARIFF),
-        ...contactsRequest(draft),
-        ...customerRequest(draft),
+        period_unit_count: requireAnswer(draft, PERIOD),
+        currency_id: requireAnswer(draft, CURRENCY),
+        tariff_id: requireAnswer(draft, TARIFF),
+        ...buildContactsRequest(draft),
+        ...buildCustomerRequest(draft),
       };
       return spec.request(common, draft);
     },
@@ -258,9 +199,9 @@ export function createHostingForm(listTariffs: ListTariffs): ProductForm<Hosting
   return createTariffForm({
     key: 'hosting',
     listTariffs,
-    productSteps: [serviceStep()],
+    productSteps: [createServiceStep()],
     serviceOf: (draft) => answerOf(draft, SERVICE),
-    subjectSteps: [hostingDomainStep()],
+    subjectSteps: [createHostingDomainStep()],
     request(common, draft): HostingOrderRequest {
       const domain = answerOf(draft, { id: HOSTING_DOMAIN, read: readString });
       return domain === undefined ? common : { ...common, domain };
@@ -282,9 +223,9 @@ export function createSslForm(listTariffs: ListTariffs): ProductForm<SslOrderReq
   return createTariffForm({
     key: 'ssl',
     listTariffs,
-    subjectSteps: [sslSubjectStep()],
+    subjectSteps: [createSslSubjectStep()],
     request(common, draft): SslOrderRequest {
-      const subject = required(draft, { id: SSL_SUBJECT, read: readSslSubject });
+      const subject = requireAnswer(draft, { id: SSL_SUBJECT, read: readSslSubject });
       return 'csr' in subject ? { ...common, csr: subject.csr } : { ...common, domain: subject.domain };
     },
   });

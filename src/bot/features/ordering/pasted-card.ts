@@ -1,0 +1,70 @@
+import {
+  BANK_REQUISITES_FIELDS,
+  type CustomerType,
+  hasPostalAndBank,
+  POSTAL_ADDRESS_FIELDS,
+} from '../../../core/requisites.js';
+import { cardFields, type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
+import { UserInputError } from '../../errors.js';
+import type { OrderDraft, StepEnv } from '../../forms/types.js';
+import { STEP, toAnswerId } from './answers.js';
+import { type CardEntry, describeRefusal, listCardEntries, renderCustomerCard } from './requisites-views.js';
+
+/** The block a field belongs to (`legal_address`, `whois_person_requisites`), '' for top-level ones. */
+const findBlock = (path: string) => (path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '');
+
+/**
+ * Reads a pasted card (a message or a .txt file) where the customer is asked. Text that is no card
+ * is refused (the step is asked again); a card is kept in the draft until the answer is filed.
+ */
+export function readPastedCard(draft: OrderDraft, text: string): CustomerType {
+  const card = parseRequisitesCard(text);
+  if (!card.type) throw new UserInputError('order:notACard');
+  draft.pastedCard = text.slice(0, 20_000);
+  return card.type;
+}
+
+/**
+ * Fills the customer, WHOIS and contact answers a pasted card gives, and shows what was taken:
+ * only what is missing or was refused is asked after it. An optional field the card leaves out
+ * in a block it fills (a room, a middle name) is taken as skipped.
+ */
+export async function applyPastedCard(env: StepEnv): Promise<void> {
+  const { ctx, draft } = env;
+  const text = draft.pastedCard;
+  draft.pastedCard = undefined;
+  if (text === undefined) return;
+  const card: PastedCard = parseRequisitesCard(text);
+  const type = card.type;
+  if (!type) return;
+  draft.answers[STEP.customerType] = type;
+  for (const [path, value] of Object.entries(card.fields)) draft.answers[toAnswerId(path)] = value;
+  if (hasPostalAndBank(type)) {
+    const postal = POSTAL_ADDRESS_FIELDS.filter((f) => card.fields[f.path] !== undefined);
+    const same = POSTAL_ADDRESS_FIELDS.every(
+      (f) => card.fields[f.path] === card.fields[f.path.replace(/^postal_address\./, 'legal_address.')],
+    );
+    // No postal address on a card means letters go to the legal one.
+    draft.answers[STEP.postalSame] = postal.length === 0 || same;
+    if (postal.length === 0 || same)
+      for (const f of POSTAL_ADDRESS_FIELDS) delete draft.answers[toAnswerId(f.path)];
+    draft.answers[STEP.bankWanted] = BANK_REQUISITES_FIELDS.some((f) => card.fields[f.path] !== undefined);
+  }
+  const filledBlocks = new Set(Object.keys(card.fields).map(findBlock));
+  const refused = new Set(card.refused.map((r) => r.path));
+  for (const field of cardFields(type)) {
+    const id = toAnswerId(field.path);
+    if (
+      field.optional &&
+      !(id in draft.answers) &&
+      !refused.has(field.path) &&
+      filledBlocks.has(findBlock(field.path))
+    )
+      draft.answers[id] = null;
+  }
+  const entries: CardEntry[] = listCardEntries(draft.answers);
+  const problems = card.refused.map((r) => describeRefusal(ctx.t, r.path, r.check));
+  await ctx.reply(renderCustomerCard(ctx.t, { title: ctx.t('order:cardTaken'), entries, problems }), {
+    parse_mode: 'HTML',
+  });
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Profile } from '../../../storage/chat-data.js';
+import { answerOf, type StepEnv } from '../../forms/types.js';
+import { CUSTOMER_SOURCE, isCustomerAnswer, STEP, WHOIS_PREFIX } from './answers.js';
+
+/**
+ * A saved customer (`Profile.data`): the answers of the customer and contact steps, keyed by step
+ * id. Parsed when read, as the store keeps it sealed JSON; each answer is read by its step again
+ * once it is in a draft.
+ */
+const savedCustomer = z.record(z.string(), z.union([z.string(), z.boolean(), z.null()]));
+/** The answers of a saved customer, keyed by step id. */
+export type SavedCustomer = z.output<typeof savedCustomer>;
+
+/** The answers a profile keeps, or `undefined` when its data is not a saved customer. */
+export function readSavedCustomer(profile: Profile): SavedCustomer | undefined {
+  const parsed = savedCustomer.safeParse(profile.data);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Saves the entered customer (and contacts when known) as a profile, labelled by its name. */
+export async function saveCustomerProfile({ ctx, chatData, account, draft }: StepEnv): Promise<void> {
+  const data: SavedCustomer = {};
+  for (const [key, value] of Object.entries(draft.answers)) {
+    if (key === STEP.saveProfile || !isCustomerAnswer(key)) continue;
+    const answer = savedCustomer.valueType.safeParse(value);
+    if (answer.success) data[key] = answer.data;
+  }
+  const label =
+    [data['c:company_name'], data['c:last_name'], data['c:first_name']]
+      .filter((v) => typeof v === 'string' && v)
+      .join(' ') || ctx.t('order:unnamedCustomer');
+  await chatData.saveProfile(account, { id: randomBytes(4).toString('hex'), label, data });
+}
+
+/**
+ * Keeps the WHOIS answers of an order for a saved customer with that customer's profile, so the
+ * next order in a zone that needs them asks only what the profile still lacks. Answers already in
+ * the profile are overwritten by this order's (an Edit in the summary corrects them).
+ */
+export async function rememberWhois({ chatData, account, draft }: StepEnv): Promise<void> {
+  const id = answerOf(draft, CUSTOMER_SOURCE);
+  if (id === undefined || id === 'new') return;
+  const profile = (await chatData.getProfiles(account)).find((p) => p.id === id);
+  const saved = profile ? readSavedCustomer(profile) : undefined;
+  if (!profile || !saved || saved[STEP.customerType] !== draft.answers[STEP.customerType]) return;
+  const data: SavedCustomer = { ...saved };
+  for (const [key, value] of Object.entries(draft.answers)) {
+    if (!key.startsWith(WHOIS_PREFIX)) continue;
+    const answer = savedCustomer.valueType.safeParse(value);
+    if (answer.success) data[key] = answer.data;
+  }
+  if (JSON.stringify(data) !== JSON.stringify(saved))
+    await chatData.saveProfile(account, { ...profile, data });
+}

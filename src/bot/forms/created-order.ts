@@ -1,0 +1,92 @@
+import { toUnicodeDomain } from '../../core/domain-names.js';
+import { escapeHtml } from '../../core/format.js';
+import { UNPAID_INVOICE_STATE } from '../../core/invoice-search.js';
+import { productKindOf } from '../../core/product-kinds.js';
+import { errorForLog } from '../../logger.js';
+import { orderKind } from '../features/ordering/kinds.js';
+import { announce } from '../features/team/announce.js';
+import { linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
+import type { OrderEngineDeps } from './form-state.js';
+import { announceTeamOrder } from './team-seat.js';
+import type { OrderDraft, OrderFlow, StepEnv } from './types.js';
+
+/** What the create call of a Confirm did, as far as it can be known. */
+export type SubmitResult = Awaited<ReturnType<NonNullable<OrderFlow['submit']>>>;
+
+/**
+ * Ends the form with its order created: the invoice noted as the bot's own, the partner told with
+ * the invoice's link, the group or the bound chat told too.
+ */
+export async function reportCreatedOrder(
+  deps: OrderEngineDeps,
+  env: StepEnv,
+  result: SubmitResult,
+): Promise<void> {
+  const { ctx, draft } = env;
+  draft.status = 'done';
+  await ctx.scene.leave();
+  deps.logger.info({ chatId: ctx.chat?.id, orderId: result.order_id, kind: draft.kind }, 'order created');
+  const chatId = ctx.chat?.id;
+  const invoiceId = result.invoice_id;
+  if (invoiceId !== undefined && deps.watches) {
+    // Before anything else: the next poll must already know this invoice is the bot's own.
+    const token = await deps.chatData.getToken(env.account);
+    if (token !== undefined) {
+      await deps.watches.noteCreatedInvoice(token, invoiceId).catch((error: unknown) => {
+        deps.logger.warn({ chatId, err: errorForLog(error) }, 'could not note a created invoice');
+      });
+    }
+  }
+  // The invoice's number is what "Send to client" types into the inline picker; the create call
+  // does not return it, so it is asked beside the link (when that is missing too). Neither
+  // failing keeps the order from being reported.
+  const [url, invoice] = await Promise.all([
+    result.invoice_url ||
+      (invoiceId === undefined ? undefined : env.api.getInvoiceUrl(invoiceId).catch(() => undefined)),
+    invoiceId === undefined
+      ? undefined
+      : env.api.listInvoices({ invoice_id: invoiceId }).then(
+          ([found]) => found,
+          () => undefined,
+        ),
+  ]);
+  // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
+  const text = ctx.t('order:created', {
+    orderId: result.order_id ?? '—',
+    invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (invoiceId ?? '—'),
+  });
+  const share =
+    // A group's invoice is not among this chat's (inline mode reads the private chat's token).
+    invoice?.state === UNPAID_INVOICE_STATE && draft.team === undefined
+      ? [sendToClientButton(ctx.t, invoice.invoice_number)]
+      : [];
+  const sent = await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+    ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url, share) : {}),
+  });
+  const subject = escapeHtml(describeOrderSubject(draft) ?? '—');
+  const order = result.order_id ?? '—';
+  if (await announceTeamOrder(deps, ctx, draft, { subject, order }, { url, invoiceId })) return;
+  // The message carries the invoice's link: it is marked paid when the payment arrives.
+  if (url && invoiceId !== undefined && chatId !== undefined) {
+    await deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
+  }
+  await announce(ctx, 'orderCreated', {
+    kind: ctx.t(`order:kind.${draft.kind}`),
+    subject,
+    order,
+  });
+}
+
+/** What an order is for, from the answer its kind's prefill step holds (a domain, a site). */
+function describeOrderSubject(draft: OrderDraft): string | undefined {
+  const kind = productKindOf(draft.kind);
+  const step = kind === undefined ? null : orderKind(kind).prefillStep;
+  const answer = step === null ? undefined : draft.answers[step];
+  if (typeof answer === 'string') return answer;
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  if ('ascii' in answer && typeof answer.ascii === 'string') return toUnicodeDomain(answer.ascii);
+  if ('domain' in answer && typeof answer.domain === 'string') return answer.domain;
+  return undefined;
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { Markup } from 'telegraf';
+import type { InlineKeyboardButton, Message } from 'telegraf/types';
+import { MESSAGE_LIMIT } from '../../core/paging.js';
+import { cutGraphemes, htmlToPlain, splitMessage } from '../../core/text.js';
+import { inRows } from '../kit/keyboards.js';
+import { encodeCallback } from '../registry.js';
+import { listSteps, type OrderEngineDeps, persistSession, resolveFlow } from './form-state.js';
+import type { Question, Step, StepEnv } from './types.js';
+
+/** How much of a kept value the Keep button quotes (UTF-16 units, cut between graphemes). */
+const KEEP_LIMIT = 40;
+
+/** Asks a step: its question, its option buttons, Keep and Skip where they apply, Back and Cancel. */
+export async function askStep(deps: OrderEngineDeps, env: StepEnv, step: Step, note?: string): Promise<void> {
+  const { ctx, draft } = env;
+  const question = await step.ask(env);
+  // Leaving the summary: its Confirm must not submit a draft that is being changed.
+  draft.nonce = undefined;
+  draft.current = step.id;
+  draft.screen += 1;
+  draft.options = question.options?.map((o) => o.value) ?? [];
+  const screen = draft.screen;
+  const optionButtons = (question.options ?? []).map((option, index) =>
+    Markup.button.callback(option.label, encodeCallback('orderOption', screen, index)),
+  );
+  const nav: InlineKeyboardButton[] = [];
+  const previous = draft.previous[step.id];
+  if (previous !== undefined) {
+    nav.push(
+      Markup.button.callback(
+        ctx.t('order:keep', { value: describeKeptValue(env, step, question, previous) }),
+        encodeCallback('orderNav', screen, 'keep'),
+      ),
+    );
+  }
+  if (question.skippable)
+    nav.push(Markup.button.callback(ctx.t('order:skip'), encodeCallback('orderNav', screen, 'skip')));
+  const steps = listSteps(deps, draft);
+  const row: InlineKeyboardButton[] = [];
+  if (steps.findIndex((s) => s.id === step.id) > 0) {
+    row.push(Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', screen, 'back')));
+  }
+  row.push(Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', screen, 'cancel')));
+  const keyboard = [...inRows(optionButtons, question.perRow ?? 2), nav, row].filter((r) => r.length > 0);
+  const text = note ? `${note}\n\n${question.text}` : question.text;
+  await presentScreen(deps, env, () =>
+    ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) }),
+  );
+}
+
+/** The Keep button's text: the kept value as plain text, short, never cut inside a grapheme. */
+function describeKeptValue(env: StepEnv, step: Step, question: Question, previous: unknown): string {
+  const same = JSON.stringify(previous);
+  const option = question.options?.find((o) => JSON.stringify(o.value) === same);
+  let shown = option?.label;
+  const kept = step.read(previous);
+  if (shown === undefined && kept !== undefined) shown = step.keepText?.(env, kept);
+  if (shown === undefined) {
+    const described = kept === undefined ? undefined : step.describe?.(env, kept);
+    if (described === undefined) shown = String(previous);
+    else {
+      // describe() is the summary line, "Label: value" in HTML; the button has room for the value.
+      const plain = htmlToPlain(described);
+      const colon = plain.indexOf(': ');
+      shown = colon === -1 ? plain : plain.slice(colon + 2);
+    }
+  }
+  return cutGraphemes(shown.replace(/\s+/g, ' ').trim(), KEEP_LIMIT);
+}
+
+/**
+ * Write, then send: the draft is stored as "screen N, not yet shown" before its message goes
+ * out, and marked shown after (the session middleware stores that once the update ends). A kill
+ * after the send leaves the mark, so the stored draft is never behind what the partner saw, and
+ * the next typed answer is not filed into a step the partner was not looking at.
+ */
+async function presentScreen(
+  deps: OrderEngineDeps,
+  env: StepEnv,
+  send: () => Promise<Message>,
+): Promise<void> {
+  env.draft.unsent = true;
+  await persistSession(deps, env.ctx);
+  const sent = await send();
+  env.draft.unsent = undefined;
+  env.draft.messageId = sent.message_id;
+}
+
+/** The Edit menu: a button a section of the form, and one back to the summary. */
+export async function showEditMenu(deps: OrderEngineDeps, env: StepEnv, note?: string): Promise<void> {
+  const { ctx, draft } = env;
+  draft.screen += 1;
+  draft.nonce = undefined;
+  draft.current = undefined;
+  const sections = [...new Set(listSteps(deps, draft).map((s) => s.section))];
+  const buttons = sections.map((section) =>
+    Markup.button.callback(
+      ctx.t(`order:section.${section}`),
+      encodeCallback('orderEdit', draft.screen, section),
+    ),
+  );
+  const back = Markup.button.callback(
+    ctx.t('order:backToSummary'),
+    encodeCallback('orderNav', draft.screen, 'summary'),
+  );
+  const text = note ? `${note}\n\n${ctx.t('order:editWhat')}` : ctx.t('order:editWhat');
+  await presentScreen(deps, env, () =>
+    ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard([...inRows(buttons, 2), [back]]) }),
+  );
+}
+
+/** Every answer as it will be sent, then Confirm, Edit, Back and Cancel; `intro` above. */
+export async function showSummary(deps: OrderEngineDeps, env: StepEnv, intro?: string): Promise<void> {
+  const { ctx, draft } = env;
+  const flow = resolveFlow(deps, draft.kind);
+  const lines = [...(intro ? [intro, ''] : []), ...(await flow.summaryHead(env))];
+  for (const step of listSteps(deps, draft)) {
+    if (!(step.id in draft.answers)) continue;
+    const value = step.read(draft.answers[step.id]);
+    const line = value === undefined ? undefined : step.describe?.(env, value);
+    if (line) lines.push(line);
+  }
+  draft.current = undefined;
+  draft.status = 'editing';
+  draft.screen += 1;
+  draft.nonce = randomBytes(6).toString('base64url');
+  // Every value that will be sent is shown: a long summary goes in parts (split between lines,
+  // so no HTML tag is cut), and Confirm comes under the last, after everything it confirms.
+  const parts = splitMessage(lines.join('\n'), MESSAGE_LIMIT);
+  const confirmKey = flow.confirmKey ?? 'order:confirm';
+  const keyboard = Markup.inlineKeyboard([
+    [Markup.button.callback(ctx.t(confirmKey), encodeCallback('orderConfirm', draft.nonce))],
+    [
+      Markup.button.callback(ctx.t('order:edit'), encodeCallback('orderNav', draft.screen, 'edit')),
+      Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', draft.screen, 'back')),
+      Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', draft.screen, 'cancel')),
+    ],
+  ]);
+  await presentScreen(deps, env, async () => {
+    for (const part of parts.slice(0, -1)) await ctx.reply(part, { parse_mode: 'HTML' });
+    return ctx.reply(parts.at(-1) ?? '', { parse_mode: 'HTML', ...keyboard });
+  });
+}

@@ -1,0 +1,114 @@
+import { ApiInterruptedError, ApiNetworkError, ApiTimeoutError } from '../../api/index.js';
+import { errorForLog } from '../../logger.js';
+import type { BotContext } from '../context.js';
+import { describeError } from '../middlewares/errors.js';
+import { reportCreatedOrder, type SubmitResult } from './created-order.js';
+import { loadEnv, type OrderEngineDeps, persistSession, resolveFlow } from './form-state.js';
+import { formOwnerKey } from './member-scenes.js';
+import { resumeScreen } from './navigation.js';
+import { findAfterUnknown } from './recovery.js';
+import { showSummary } from './rendering.js';
+import { ORDER_SCENE, type StepEnv } from './types.js';
+
+/**
+ * The Confirm button. Its nonce is single-use: the first tap marks the draft as submitting and
+ * writes the session, takes the order list, writes the session again with that list, and only
+ * then calls the provider, once. Any later tap (a double tap, a tap re-sent with a new update id,
+ * a tap on an older summary) is answered "already submitted" or "expired" and calls nothing.
+ */
+export async function confirmOrder(
+  deps: OrderEngineDeps,
+  submitting: Set<string>,
+  ctx: BotContext,
+  nonce: string,
+): Promise<void> {
+  const env = ctx.scene.current?.id === ORDER_SCENE ? await loadEnv(deps, ctx) : undefined;
+  const draft = env?.draft;
+  if (!env || !draft || draft.nonce !== nonce) {
+    const submitted = draft?.status === 'submitting';
+    await ctx.answerCbQuery(ctx.t(submitted ? 'order:alreadySubmitted' : 'order:confirmExpired'));
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    if (env && draft?.status === 'editing' && draft.unsent)
+      await resumeScreen(deps, env, ctx.t('order:reasked'));
+    return;
+  }
+  if (draft.status !== 'editing') {
+    await ctx.answerCbQuery(ctx.t('order:alreadySubmitted'));
+    return;
+  }
+  const form = formOwnerKey(ctx);
+  submitting.add(form);
+  try {
+    await submitOrder(deps, env);
+  } finally {
+    submitting.delete(form);
+  }
+}
+
+/**
+ * Carries out a Confirm: the draft stored as submitting, the order list taken and stored, then the
+ * one create call (or a form's last action).
+ */
+async function submitOrder(deps: OrderEngineDeps, env: StepEnv): Promise<void> {
+  const { ctx, draft } = env;
+  draft.status = 'submitting';
+  draft.nonce = undefined;
+  // The nonce proves the summary was shown.
+  draft.unsent = undefined;
+  // A list from an earlier attempt would say a create call may have been made; none has yet.
+  draft.knownOrderIds = undefined;
+  await persistSession(deps, ctx);
+  const flow = resolveFlow(deps, draft.kind);
+  await ctx.answerCbQuery(ctx.t(flow.submittingKey ?? 'order:submitting'));
+  await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+
+  if (!flow.submit) {
+    try {
+      await flow.finish?.(env);
+    } catch (error) {
+      // The outcome is unknown: the draft stays 'submitting', and the next update settles it.
+      if (
+        error instanceof ApiTimeoutError ||
+        error instanceof ApiNetworkError ||
+        error instanceof ApiInterruptedError
+      )
+        throw error;
+      // Refused (e.g. a 400 naming a field): nothing changed; show why and the summary again.
+      await showSummary(deps, env, describeError(error, ctx.t));
+      return;
+    }
+    draft.status = 'done';
+    await ctx.scene.leave();
+    return;
+  }
+  try {
+    draft.knownOrderIds = flow.listOrders ? (await flow.listOrders(env.api)).map((o) => o.order_id) : [];
+  } catch (error) {
+    // Nothing was sent yet: the user may simply confirm again.
+    draft.status = 'editing';
+    draft.knownOrderIds = undefined;
+    await showSummary(deps, env, describeError(error, ctx.t));
+    return;
+  }
+  // Stored before the call: if this process dies while the call is out, the next one knows the
+  // order may exist and which orders were there before it.
+  await persistSession(deps, ctx);
+  let result: SubmitResult;
+  try {
+    result = await flow.submit(env);
+  } catch (error) {
+    // Stopping: the call may have reached the provider, and every later call would be cut off
+    // too. The draft stays 'submitting' with its list; the next process looks the order up.
+    if (error instanceof ApiInterruptedError) throw error;
+    if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError) {
+      deps.logger.warn({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order outcome unknown');
+      await findAfterUnknown(deps, env, flow);
+      return;
+    }
+    // The provider refused: nothing was created; show why and offer the summary again.
+    deps.logger.info({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order refused');
+    await showSummary(deps, env, describeError(error, ctx.t));
+    return;
+  }
+  await reportCreatedOrder(deps, env, result);
+}
