@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
 import { listedValues as dnsListed, writesSince as dnsWritesSince, toast } from '../helpers/dns-stories.js';
 import { orderTestDomain } from '../helpers/fixtures.js';
-import { bindGroup, inGroup, OWNER, privately, useBot } from '../helpers/use-bot.js';
+import { inGroup, useBot } from '../helpers/use-bot.js';
 
 /*
  * Bulk DNS changes (issue 15, item 3): `/dns bulk` → domains by buttons or a pasted list → one
@@ -280,10 +280,7 @@ describe('/dns bulk', () => {
 
 describe('a bulk change in a bound group', () => {
   const tech = { userId: 333, firstName: 'Борис' };
-  const { h: team } = useBot({
-    connect: [privately(OWNER)],
-    setUp: (bot) => bindGroup(bot, [[tech, 'техник']]),
-  });
+  const { h: team } = useBot({ team: [[tech, 'техник']] });
 
   it('is announced there with who made it', async () => {
     const domain = `bulk-team-${Date.now()}.com`;

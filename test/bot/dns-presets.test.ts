@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
 import { listedValues as dnsListed, writesSince as dnsWritesSince, toast } from '../helpers/dns-stories.js';
 import { orderTestDomain } from '../helpers/fixtures.js';
-import { bindGroup, inGroup, OWNER, privately, useBot } from '../helpers/use-bot.js';
+import { inGroup, useBot } from '../helpers/use-bot.js';
 
 /*
  * DNS presets (issue 15, item 2): `/dns <domain> preset` → a preset → its parameters → a preview
@@ -222,10 +222,7 @@ describe('/dns <domain> preset', () => {
 
 describe('a preset applied in a bound group', () => {
   const tech = { userId: 333, firstName: 'Борис' };
-  const { h: team } = useBot({
-    connect: [privately(OWNER)],
-    setUp: (bot) => bindGroup(bot, [[tech, 'техник']]),
-  });
+  const { h: team } = useBot({ team: [[tech, 'техник']] });
 
   it('is announced there with who applied it; the answers are replies to the bot', async () => {
     const domain = `preset-team-${Date.now()}.com`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BotCall, buttonData, lastText, texts } from '../helpers/bot-harness.js';
 import { orderTestDomain } from '../helpers/fixtures.js';
-import { bindGroup, GROUP, inGroup, OWNER, privately, useBot } from '../helpers/use-bot.js';
+import { GROUP, inGroup, OWNER, useBot } from '../helpers/use-bot.js';
 
 /*
  * Team chats, slice 2: every change made in a bound group is announced there with who made it
@@ -10,11 +10,7 @@ import { bindGroup, GROUP, inGroup, OWNER, privately, useBot } from '../helpers/
 
 const TECH = { userId: 333, firstName: 'Борис <b>' };
 
-const { h } = useBot({
-  per: 'story',
-  connect: [privately(OWNER)],
-  setUp: (bot) => bindGroup(bot, [[TECH, 'техник']]),
-});
+const { h } = useBot({ per: 'story', team: [[TECH, 'техник']] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 const announcements = (calls: BotCall[]) => texts(calls).filter((t) => t.startsWith('📣'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
 import { Conversation } from '../helpers/conversation.js';
 import { NATURAL_PERSON, PERSON_ANSWERS } from '../helpers/fixtures.js';
-import { bindGroup, GROUP, inGroup, OWNER, privately, useBot } from '../helpers/use-bot.js';
+import { GROUP, inGroup, OWNER, privately, useBot } from '../helpers/use-bot.js';
 
 /*
  * Ordering in a team group: customers' requisites are personal data. An owner or admin asking
@@ -14,11 +14,7 @@ import { bindGroup, GROUP, inGroup, OWNER, privately, useBot } from '../helpers/
 const ADMIN = { userId: 666, firstName: 'Вера' };
 const VIEWER = { userId: 777, firstName: 'Глеб' };
 
-const { h } = useBot({
-  per: 'story',
-  connect: [privately(OWNER)],
-  setUp: (bot) => bindGroup(bot, [[ADMIN, 'админ']]),
-});
+const { h } = useBot({ per: 'story', team: [[ADMIN, 'админ']] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 const groupTexts = () =>

@@ -38,6 +38,11 @@ export interface UseBotOptions extends HarnessOptions {
   startWith?: () => HarnessOptions;
   /** The chats that connect the sandbox token through /token after the start, in this order. */
   connect?: readonly BotUser[];
+  /**
+   * A bound team group, after `connect`: OWNER connects in private and binds GROUP with /team
+   * (see bindGroup), giving these members their roles (`[member, 'техник']`).
+   */
+  team?: readonly [Member, string][];
   /** After the start and the connects: what else a file's stories need (a bound group, spies). */
   setUp?: (h: BotHarness) => unknown;
   /**
@@ -95,6 +100,7 @@ export function useBot(options: UseBotOptions = {}): Bot {
     per = 'file',
     startWith,
     connect = [],
+    team,
     setUp,
     reset = [],
     beforeEachStory,
@@ -107,6 +113,10 @@ export function useBot(options: UseBotOptions = {}): Bot {
     const h = await BotHarness.start({ ...harnessOptions, ...startWith?.() });
     current = h;
     for (const user of connect) await h.connect(userOf(user));
+    if (team) {
+      await h.connect(privately(OWNER));
+      await bindGroup(h, team);
+    }
     await setUp?.(h);
   };
   const stop = async () => {
