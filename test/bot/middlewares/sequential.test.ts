@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { registerCommandMenus } from '../../src/bot/index.js';
-import { loadTranslations } from '../../src/bot/kit/i18n.js';
-import { createLogger } from '../../src/logger.js';
-import { texts } from '../helpers/bot-harness.js';
-import { useBot } from '../helpers/use-bot.js';
+import { registerCommandMenus } from '../../../src/bot/index.js';
+import { loadTranslations } from '../../../src/bot/kit/i18n.js';
+import { createLogger } from '../../../src/logger.js';
+import { texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 const { h } = useBot({ connect: ['partner', { userId: 2, chatId: 2 }] });
 

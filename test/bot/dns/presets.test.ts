@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { listedValues as dnsListed, writesSince as dnsWritesSince, toast } from '../helpers/dns-stories.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
-import { inGroup, useBot } from '../helpers/use-bot.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  listedValues as dnsListed,
+  writesSince as dnsWritesSince,
+  toast,
+} from '../../helpers/dns-stories.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { inGroup, useBot } from '../../helpers/use-bot.js';
 
 /*
  * DNS presets (issue 15, item 2): `/dns <domain> preset` → a preset → its parameters → a preview

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buttons, lastText, type UserOptions } from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { PERSON_ANSWERS } from '../helpers/fixtures.js';
-import { useBot } from '../helpers/use-bot.js';
+import { buttons, lastText, type UserOptions } from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * Effort stories: what the partner does, counted as messages sent plus buttons tapped, from the

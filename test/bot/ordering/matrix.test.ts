@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, texts } from '../helpers/bot-harness.js';
-import { useBot } from '../helpers/use-bot.js';
+import { type BotCall, buttonData, buttons, texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * Every kind × every customer type, alternating Russian and English: the bot walks each form and

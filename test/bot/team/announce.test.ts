@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, lastText, texts } from '../helpers/bot-harness.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
-import { GROUP, inGroup, OWNER, useBot } from '../helpers/use-bot.js';
+import { type BotCall, buttonData, lastText, texts } from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { GROUP, inGroup, OWNER, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Team chats, slice 2: every change made in a bound group is announced there with who made it

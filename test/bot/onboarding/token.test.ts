@@ -1,7 +1,7 @@
 import type { Update } from 'telegraf/types';
 import { describe, expect, it } from 'vitest';
-import { type BotCall, lastText, texts, USER_ID } from '../helpers/bot-harness.js';
-import { useBot } from '../helpers/use-bot.js';
+import { type BotCall, lastText, texts, USER_ID } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 const { h } = useBot({ per: 'story' });
 

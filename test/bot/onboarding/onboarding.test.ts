@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buttonData, lastText, texts, USER_ID } from '../helpers/bot-harness.js';
-import { useBot, withBot } from '../helpers/use-bot.js';
+import { buttonData, lastText, texts, USER_ID } from '../../helpers/bot-harness.js';
+import { useBot, withBot } from '../../helpers/use-bot.js';
 
 const { h } = useBot({ per: 'story' });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { NATURAL_PERSON, PERSON_ANSWERS } from '../helpers/fixtures.js';
-import { GROUP, inGroup, OWNER, privately, useBot } from '../helpers/use-bot.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { NATURAL_PERSON, PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { GROUP, inGroup, OWNER, privately, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Ordering in a team group: customers' requisites are personal data. An owner or admin asking

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, texts } from '../helpers/bot-harness.js';
-import { namesInvoice } from '../helpers/notify.js';
-import { useTwoInstances } from '../helpers/use-bot.js';
+import { type BotCall, texts } from '../../helpers/bot-harness.js';
+import { namesInvoice } from '../../helpers/notify.js';
+import { useTwoInstances } from '../../helpers/use-bot.js';
 
 /*
  * Two bot instances on one Redis (STORAGE=redis) polling the same token at the same moment, as a

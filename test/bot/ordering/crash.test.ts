@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatDoc } from '../../src/storage/chat-store.js';
+import type { ChatDoc } from '../../../src/storage/chat-store.js';
 import {
   type BotCall,
   buttonData,
@@ -7,10 +7,10 @@ import {
   lastText,
   texts,
   type UserOptions,
-} from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { orderTestDomain, PERSON_ANSWERS } from '../helpers/fixtures.js';
-import { useBot } from '../helpers/use-bot.js';
+} from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { orderTestDomain, PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * Guided forms across a kill -9. The harness runs an update to its end; "killed" then puts back

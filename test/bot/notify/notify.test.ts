@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { Invoice } from '../../src/api/index.js';
-import { type BotCall, buttonData, buttons, texts } from '../helpers/bot-harness.js';
-import { useBot } from '../helpers/use-bot.js';
+import type { Invoice } from '../../../src/api/index.js';
+import { type BotCall, buttonData, buttons, texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * The bot comes to the partner (/notify): stories of what the partner sees when the provider's

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buttonData, buttons, lastText, texts, type UserOptions } from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { CSR_PEM } from '../helpers/fixtures.js';
-import { useBot, withBot } from '../helpers/use-bot.js';
+import { buttonData, buttons, lastText, texts, type UserOptions } from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { CSR_PEM } from '../../helpers/fixtures.js';
+import { useBot, withBot } from '../../helpers/use-bot.js';
 
 const { h } = useBot();
 

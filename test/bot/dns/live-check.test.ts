@@ -1,10 +1,10 @@
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
-import type { LiveCheckClock } from '../../src/bot/features/dns/live-check/live-check.js';
-import type { DnsProbe } from '../../src/core/dns-check.js';
-import { createDnsProbe } from '../../src/dns-check/probe.js';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { useBot } from '../helpers/use-bot.js';
+import type { LiveCheckClock } from '../../../src/bot/features/dns/live-check/live-check.js';
+import type { DnsProbe } from '../../../src/core/dns-check.js';
+import { createDnsProbe } from '../../../src/dns-check/probe.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /**
  * The clock of the live checks: pauses pass at once (`auto`), or wait until the test lets them go

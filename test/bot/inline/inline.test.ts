@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../../src/core/format.js';
+import { formatMoney } from '../../../src/core/format.js';
 import {
   type BotCall,
   buttons,
@@ -7,10 +7,10 @@ import {
   inlineAnswer,
   lastText,
   USER_ID,
-} from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { PERSON_ANSWERS } from '../helpers/fixtures.js';
-import { useBot, withBot } from '../helpers/use-bot.js';
+} from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { useBot, withBot } from '../../helpers/use-bot.js';
 
 /*
  * Inline mode as a partner uses it: in a client's chat they type `@bot` (or tap "Send to client"),

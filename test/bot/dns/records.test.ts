@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
-import { useBot } from '../helpers/use-bot.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 

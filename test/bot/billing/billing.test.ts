@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCallback } from '../../src/bot/kit/callback-data.js';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { CONTACTS, NATURAL_PERSON } from '../helpers/fixtures.js';
-import { useBot } from '../helpers/use-bot.js';
+import { encodeCallback } from '../../../src/bot/kit/callback-data.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { CONTACTS, NATURAL_PERSON } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults'] });
 

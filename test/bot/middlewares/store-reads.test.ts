@@ -3,8 +3,8 @@
  * token and session together), and the provider calls of the lookups that must not repeat.
  */
 import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { lastText } from '../helpers/bot-harness.js';
-import { useBot } from '../helpers/use-bot.js';
+import { lastText } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 let reads: MockInstance;
 let updates: MockInstance;

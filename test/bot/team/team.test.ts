@@ -6,9 +6,9 @@ import {
   buttons,
   lastText,
   texts,
-} from '../helpers/bot-harness.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
-import { bindGroup, GROUP, inGroup, OWNER, privately, useBot } from '../helpers/use-bot.js';
+} from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { bindGroup, GROUP, inGroup, OWNER, privately, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Team chats (/team): a partner binds a group to the token of their private chat, and the group's

@@ -5,11 +5,11 @@
  */
 import type { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { closeRedis, connectRedis } from '../../src/storage/redis-connection.js';
-import { BotHarness, texts } from '../helpers/bot-harness.js';
-import { eventually } from '../helpers/bot-process.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { useBot } from '../helpers/use-bot.js';
+import { closeRedis, connectRedis } from '../../../src/storage/redis-connection.js';
+import { BotHarness, texts } from '../../helpers/bot-harness.js';
+import { eventually } from '../../helpers/bot-process.js';
+import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 const url = process.env.REDIS_URL;
 if (!url) console.warn('REDIS_URL is not set: the storage outage story is skipped');

@@ -5,9 +5,9 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { locateChatFile } from '../../src/storage/lowdb-store.js';
-import { type BotCall, buttonData, lastText, texts, USER_ID } from '../helpers/bot-harness.js';
-import { useBot } from '../helpers/use-bot.js';
+import { locateChatFile } from '../../../src/storage/lowdb-store.js';
+import { type BotCall, buttonData, lastText, texts, USER_ID } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 const { h } = useBot({ per: 'story' });
 
