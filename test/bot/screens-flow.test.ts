@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MENU_COMMANDS } from '../../src/bot/index.js';
 import { parseDnsLine } from '../../src/core/dns-line.js';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { toast } from '../helpers/dns-stories.js';
 import { useBot } from '../helpers/use-bot.js';
 
 /*
@@ -21,8 +22,6 @@ const group = { chatType: 'group' as const, chatId: -100_777 };
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 const methods = (calls: BotCall[]) => calls.map((c) => c.method);
-const toast = (calls: BotCall[]) =>
-  String(calls.find((c) => c.method === 'answerCallbackQuery')?.payload.text ?? '');
 
 describe('typing… while the provider is asked', () => {
   it('/invoices with a provider answering in 4.5 s: typing first, again after 4 s, never after the reply', async () => {

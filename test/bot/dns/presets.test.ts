@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
-import {
-  listedValues as dnsListed,
-  writesSince as dnsWritesSince,
-  toast,
-} from '../../helpers/dns-stories.js';
+import { dnsStories, toast } from '../../helpers/dns-stories.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { inGroup, useBot } from '../../helpers/use-bot.js';
 
@@ -16,8 +12,7 @@ import { inGroup, useBot } from '../../helpers/use-bot.js';
 const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
-const listedValues = (orderId: number) => dnsListed(h, orderId);
-const writesSince = (from: number) => dnsWritesSince(h, from);
+const { listedValues, writesSince } = dnsStories(h);
 
 describe('/dns <domain> preset', () => {
   it('Google Workspace: asks the code, previews add / replace / keep, applies with one progress message, reports', async () => {
