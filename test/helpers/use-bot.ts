@@ -43,7 +43,7 @@ export interface UseBotOptions extends HarnessOptions {
    * (see bindGroup), giving these members their roles (`[member, 'техник']`).
    */
   team?: readonly [Member, string][];
-  /** After the start and the connects: what else a file's stories need (a bound group, spies). */
+  /** After the start, the connects and `team`: what else a file's stories need (spies, a probe). */
   setUp?: (h: BotHarness) => unknown;
   /**
    * Before every story: `faults` clears the sandbox's faults; `scene` sends /cancel as the partner,
