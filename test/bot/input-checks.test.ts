@@ -1,30 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BotCall,
-  BotHarness,
-  buttonData,
-  buttons,
-  texts,
-  type UserOptions,
-} from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, texts, type UserOptions } from '../helpers/bot-harness.js';
+import { useBot } from '../helpers/use-bot.js';
 
 /*
  * Input the bot must survive: arguments far too long to quote back, invisible "filled" answers,
  * requisites that are not what their field is, and words that are names of Object.prototype.
  */
 
-let h: BotHarness;
 const ru: UserOptions = { userId: 8101, chatId: 8101 };
 const en: UserOptions = { userId: 8102, chatId: 8102, languageCode: 'en' };
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect(ru);
-  await h.connect(en);
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { h } = useBot({ connect: [ru, en] });
 
 /** Telegram refuses a text over 4,096 UTF-16 units, and one holding half a surrogate pair. */
 const MESSAGE_LIMIT = 4096;

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BotHarness, buttonData, buttons, lastText } from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import { buttonData, buttons, lastText } from '../helpers/bot-harness.js';
+import { useBot } from '../helpers/use-bot.js';
 
-let h: BotHarness;
-const en = { userId: 777, chatId: 777, languageCode: 'en' };
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect(en);
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { h, en } = useBot({ connect: ['partner', 'en'] });
 
 function requestsTo(path: string) {
   return h.sandbox.requests.filter((r) => r.path === path).length;

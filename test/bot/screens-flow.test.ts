@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MENU_COMMANDS } from '../../src/bot/index.js';
 import { parseDnsLine } from '../../src/core/dns-line.js';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { toast } from '../helpers/dns-stories.js';
+import { useBot } from '../helpers/use-bot.js';
 
 /*
  * Screens as the partner meets them (issue 12): "typing…" while the provider works, /help that
@@ -10,28 +12,16 @@ import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '
  * something, and groups where the bot speaks only when spoken to.
  */
 
-let h: BotHarness;
-const en = { userId: 778, chatId: 778, languageCode: 'en' };
-const group = { chatType: 'group' as const, chatId: -100_777 };
-
-beforeAll(async () => {
+const { h, en } = useBot({
   // The provider is slowed on purpose below; the client must outwait it.
-  h = await BotHarness.start({ timeoutMs: 10_000 });
-  await h.connect();
-  await h.connect(en);
+  timeoutMs: 10_000,
+  connect: ['partner', 'en'],
+  reset: ['faults', 'scene'],
 });
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(async () => {
-  h.sandbox.clearFaults();
-  await h.send('/cancel');
-});
+const group = { chatType: 'group' as const, chatId: -100_777 };
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 const methods = (calls: BotCall[]) => calls.map((c) => c.method);
-const toast = (calls: BotCall[]) =>
-  String(calls.find((c) => c.method === 'answerCallbackQuery')?.payload.text ?? '');
 
 describe('typing… while the provider is asked', () => {
   it('/invoices with a provider answering in 4.5 s: typing first, again after 4 s, never after the reply', async () => {

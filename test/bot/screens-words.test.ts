@@ -1,30 +1,18 @@
 import { domainToUnicode } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeCallback } from '../../src/bot/registry.js';
-import { type BotCall, BotHarness, buttonData, buttons, lastText } from '../helpers/bot-harness.js';
+import { type BotCall, buttonData, buttons, lastText } from '../helpers/bot-harness.js';
 import { CONTACTS, NATURAL_PERSON } from '../helpers/fixtures.js';
+import { useBot } from '../helpers/use-bot.js';
 
 /*
  * Issue 12, "words, lists and look-ups": what the partner reads is in the chat's words, never the
  * provider's raw values; lists have no buttons that do nothing; invoices go by their numbers.
  */
 
-let h: BotHarness;
-const en = { userId: 777, chatId: 777, languageCode: 'en' };
+const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults'] });
 /** Raw provider values that must never reach the partner on a known screen. */
 const RAW = /\b(NewOrder|Active|WaitingForPayment|Paid|NotAvailable|Available|Invalid|UnsupportedZone)\b/;
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect(en);
-});
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(() => {
-  h.sandbox.clearFaults();
-});
 
 function orderButtons(calls: BotCall[]) {
   return buttons(calls).filter((b) => /^(Заказать|Order) /.test(b.text));

@@ -75,6 +75,8 @@ export interface HarnessOptions {
   timeoutMs?: number;
   /** A sandbox shared with another harness (a second instance); left running by stop(). */
   sandbox?: Sandbox;
+  /** The harness's own sandbox answers DNS too (on a port of its own), for the live checks. */
+  dnsServer?: boolean;
   /** Chat data in Redis, with the cross-instance chat lock and dedupe, as STORAGE=redis runs. */
   redis?: { redis: Redis; prefix: string; reorderWindowMs?: number };
   /** The same keyring in both instances, as the same ENCRYPTION_KEYS would give. */
@@ -146,7 +148,9 @@ export class BotHarness {
   ) {}
 
   static async start(options: HarnessOptions = {}) {
-    const sandbox = options.sandbox ?? (await startSandbox({ port: 0 }));
+    const sandbox =
+      options.sandbox ??
+      (await startSandbox({ port: 0, ...(options.dnsServer ? { dns: { port: 0 } } : {}) }));
     const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-'));
     const transport = new PartnerTransport({
       baseUrl: sandbox.url,

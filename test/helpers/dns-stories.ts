@@ -15,6 +15,14 @@ export function writesSince(h: BotHarness, from: number): string[] {
     .map((r) => `${r.method} ${r.path}`);
 }
 
+/** The read-backs above bound to one harness (a file's `useBot()` one), as the stories call them. */
+export function dnsStories(h: BotHarness) {
+  return {
+    listedValues: (orderId: number) => listedValues(h, orderId),
+    writesSince: (from: number) => writesSince(h, from),
+  };
+}
+
 /** The text of the toast a button press answered with ('' for none). */
 export function toast(calls: BotCall[]): string {
   return String(calls.find((c) => c.method === 'answerCallbackQuery')?.payload.text ?? '');

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerCommandMenus } from '../../src/bot/index.js';
-import { loadTranslations } from '../../src/bot/kit/i18n.js';
-import { createLogger } from '../../src/logger.js';
-import { BotHarness, texts } from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import { registerCommandMenus } from '../../../src/bot/index.js';
+import { loadTranslations } from '../../../src/bot/kit/i18n.js';
+import { createLogger } from '../../../src/logger.js';
+import { texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect({ userId: 2, chatId: 2 });
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { h } = useBot({ connect: ['partner', { userId: 2, chatId: 2 }] });
 
 describe('per-chat sequential processing', () => {
   it('runs two updates of one chat one after another, in arrival order', async () => {

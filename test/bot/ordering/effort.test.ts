@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BotHarness, buttons, lastText, type UserOptions } from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { PERSON_ANSWERS } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { buttons, lastText, type UserOptions } from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * Effort stories: what the partner does, counted as messages sent plus buttons tapped, from the
  * command to the invoice link (or the summary). Each asserts what the partner sees on the way.
  */
 
-let h: BotHarness;
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { h } = useBot();
 
 /** A conversation that counts the partner's effort: every message, file and tap is one. */
 class Chat extends Conversation {

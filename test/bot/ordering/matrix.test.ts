@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, texts } from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * Every kind × every customer type, alternating Russian and English: the bot walks each form and
  * the sandbox must receive exactly the request the answers describe.
  */
 
-let h: BotHarness;
-beforeAll(async () => {
-  h = await BotHarness.start();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { h } = useBot();
 
 type Lang = 'ru' | 'en';
 type Kind = 'domain' | 'hosting' | 'mail' | 'ssl';

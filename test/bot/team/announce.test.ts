@@ -1,27 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, lastText, texts } from '../helpers/bot-harness.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, lastText, texts } from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { GROUP, inGroup, OWNER, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Team chats, slice 2: every change made in a bound group is announced there with who made it
  * (first name, escaped, and role in words); the same change in a private chat announces nothing.
  */
 
-const GROUP = -100_500;
-const OWNER = { userId: 111, firstName: 'Анна' };
 const TECH = { userId: 333, firstName: 'Борис <b>' };
-const inGroup = (user: { userId: number; firstName: string }) => ({ ...user, chatType: 'group' as const });
 
-let h: BotHarness;
-beforeEach(async () => {
-  h = await BotHarness.start();
-  await h.connect({ ...OWNER, chatId: OWNER.userId });
-  expect(lastText(await h.send('/team', inGroup(OWNER)))).toContain('Группа подключена');
-  await h.send('/team техник', { ...inGroup(OWNER), replyTo: TECH });
-});
-afterEach(async () => {
-  await h?.stop();
-});
+const { h } = useBot({ per: 'story', team: [[TECH, 'техник']] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 const announcements = (calls: BotCall[]) => texts(calls).filter((t) => t.startsWith('📣'));

@@ -1,15 +1,9 @@
 import type { Update } from 'telegraf/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, lastText, texts, USER_ID } from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, lastText, texts, USER_ID } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
-
-beforeEach(async () => {
-  h = await BotHarness.start();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const { h } = useBot({ per: 'story' });
 
 const GROUP_ID = -100_500;
 let nextUpdateId = 900_000;

@@ -1,16 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BotHarness, buttonData, lastText, texts, USER_ID } from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import { buttonData, lastText, texts, USER_ID } from '../../helpers/bot-harness.js';
+import { useBot, withBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
-
-beforeEach(async () => {
-  h = await BotHarness.start();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const { h } = useBot({ per: 'story' });
 
 async function readAllData(dir: string): Promise<string> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -159,16 +153,13 @@ describe('/lang, /logout, /cancel, unknown input', () => {
 
 describe('allow-list', () => {
   it('refuses other users politely before any provider call or storage write', async () => {
-    const guarded = await BotHarness.start({ allowedUserIds: [1] });
-    try {
+    await withBot({ allowedUserIds: [1] }, async (guarded) => {
       const before = guarded.sandbox.requests.length;
       expect(lastText(await guarded.send('/invoices'))).toContain('закрыт');
       expect(lastText(await guarded.send('/token'))).toContain('закрыт');
       expect(guarded.sandbox.requests.length).toBe(before);
       expect(texts(await guarded.send('/start', { userId: 1, chatId: 1 }))[0]).toContain('Здравствуйте');
-    } finally {
-      await guarded.stop();
-    }
+    });
   });
 });
 

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { NATURAL_PERSON, PERSON_ANSWERS } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { NATURAL_PERSON, PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { GROUP, inGroup, OWNER, privately, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Ordering in a team group: customers' requisites are personal data. An owner or admin asking
@@ -10,23 +11,10 @@ import { NATURAL_PERSON, PERSON_ANSWERS } from '../helpers/fixtures.js';
  * placed, by whom, with its invoice link — never the requisites.
  */
 
-const GROUP = -100_500;
-const OWNER = { userId: 111, firstName: 'Анна' };
 const ADMIN = { userId: 666, firstName: 'Вера' };
 const VIEWER = { userId: 777, firstName: 'Глеб' };
-const inGroup = (user: { userId: number; firstName: string }) => ({ ...user, chatType: 'group' as const });
-const privately = (user: { userId: number; firstName: string }) => ({ ...user, chatId: user.userId });
 
-let h: BotHarness;
-beforeEach(async () => {
-  h = await BotHarness.start();
-  await h.connect({ ...OWNER, chatId: OWNER.userId });
-  expect(lastText(await h.send('/team', inGroup(OWNER)))).toContain('Группа подключена');
-  await h.send('/team админ', { ...inGroup(OWNER), replyTo: ADMIN });
-});
-afterEach(async () => {
-  await h?.stop();
-});
+const { h } = useBot({ per: 'story', team: [[ADMIN, 'админ']] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 const groupTexts = () =>

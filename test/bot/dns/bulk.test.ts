@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { listedValues as dnsListed, writesSince as dnsWritesSince, toast } from '../helpers/dns-stories.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { dnsStories, toast } from '../../helpers/dns-stories.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { inGroup, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Bulk DNS changes (issue 15, item 3): `/dns bulk` → domains by buttons or a pasted list → one
@@ -9,25 +10,10 @@ import { orderTestDomain } from '../helpers/fixtures.js';
  * limit → Apply with ONE progress message → ONE report (done / skipped / failed with the reason).
  */
 
-let h: BotHarness;
-const en = { userId: 779, chatId: 779, languageCode: 'en' };
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect(en);
-});
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(async () => {
-  h.sandbox.clearFaults();
-  await h.send('/cancel');
-});
+const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
-const listedValues = (orderId: number) => dnsListed(h, orderId);
-const writesSince = (from: number) => dnsWritesSince(h, from);
+const { listedValues, writesSince } = dnsStories(h);
 const sent = (calls: BotCall[]) => calls.filter((c) => c.method === 'sendMessage');
 
 /** Orders `count` fresh domains named `<tag>-<n>-<time>.com`; their names and order ids. */
@@ -292,27 +278,19 @@ describe('/dns bulk', () => {
 });
 
 describe('a bulk change in a bound group', () => {
+  const tech = { userId: 333, firstName: 'Борис' };
+  const { h: team } = useBot({ team: [[tech, 'техник']] });
+
   it('is announced there with who made it', async () => {
-    const team = await BotHarness.start();
-    try {
-      const owner = { userId: 111, firstName: 'Анна' };
-      const tech = { userId: 333, firstName: 'Борис' };
-      const inGroup = (user: typeof owner) => ({ ...user, chatType: 'group' as const });
-      await team.connect({ ...owner, chatId: owner.userId });
-      await team.send('/team', inGroup(owner));
-      await team.send('/team техник', { ...inGroup(owner), replyTo: tech });
-      const domain = `bulk-team-${Date.now()}.com`;
-      await orderTestDomain(team.api(), domain);
-      const picker = await team.send('/dns bulk', inGroup(tech));
-      const picked = await team.press(buttonData(picker, domain), inGroup(tech));
-      await team.press(buttonData(picked, 'Готово (1)'), inGroup(tech));
-      const preview = await team.send('add A www 192.0.2.8', { ...inGroup(tech), replyToBot: true });
-      const applied = await team.press(buttonData(preview, 'Применить'), inGroup(tech));
-      expect(texts(applied).filter((t) => t.startsWith('📣'))).toEqual([
-        '📣 Борис (техник) применил(а) массовое изменение DNS — добавить <b>A</b> www → <code>192.0.2.8</code> (TTL 3600): готово 1, пропущено 0, ошибки 0.',
-      ]);
-    } finally {
-      await team.stop();
-    }
+    const domain = `bulk-team-${Date.now()}.com`;
+    await orderTestDomain(team.api(), domain);
+    const picker = await team.send('/dns bulk', inGroup(tech));
+    const picked = await team.press(buttonData(picker, domain), inGroup(tech));
+    await team.press(buttonData(picked, 'Готово (1)'), inGroup(tech));
+    const preview = await team.send('add A www 192.0.2.8', { ...inGroup(tech), replyToBot: true });
+    const applied = await team.press(buttonData(preview, 'Применить'), inGroup(tech));
+    expect(texts(applied).filter((t) => t.startsWith('📣'))).toEqual([
+      '📣 Борис (техник) применил(а) массовое изменение DNS — добавить <b>A</b> www → <code>192.0.2.8</code> (TTL 3600): готово 1, пропущено 0, ошибки 0.',
+    ]);
   });
 });

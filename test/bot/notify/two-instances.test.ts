@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/server.js';
-import { type BotCall, type BotHarness, texts } from '../helpers/bot-harness.js';
-import { namesInvoice } from '../helpers/notify.js';
-import { startTwoInstances, type TwoInstances } from '../helpers/two-instances.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, texts } from '../../helpers/bot-harness.js';
+import { namesInvoice } from '../../helpers/notify.js';
+import { useTwoInstances } from '../../helpers/use-bot.js';
 
 /*
  * Two bot instances on one Redis (STORAGE=redis) polling the same token at the same moment, as a
@@ -14,20 +13,8 @@ const url = process.env.REDIS_URL;
 if (!url) console.warn('REDIS_URL is not set: the two-instance notification test is skipped');
 
 describe.skipIf(!url)('notifications with two instances on one Redis', () => {
-  let sandbox: Sandbox;
-  let a: BotHarness;
-  let b: BotHarness;
-  let pair: TwoInstances;
-
-  beforeAll(async () => {
-    const prefix = `partner-bot-notify2:${process.pid}:${Date.now()}:`;
-    pair = await startTwoInstances({ url: url as string, prefix, watchers: true });
-    ({ sandbox, a, b } = pair);
-  });
-
-  afterAll(async () => {
-    await pair.stop();
-  });
+  const prefix = `partner-bot-notify2:${process.pid}:${Date.now()}:`;
+  const { sandbox, a, b } = useTwoInstances({ url: url as string, prefix, watchers: true });
 
   const paidMessages = (calls: BotCall[]) => texts(calls).filter((t) => t.includes('Пришла оплата'));
 

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatDoc } from '../../src/storage/chat-store.js';
+import { describe, expect, it } from 'vitest';
+import type { ChatDoc } from '../../../src/storage/chat-store.js';
 import {
   type BotCall,
-  BotHarness,
   buttonData,
   buttons,
   lastText,
   texts,
   type UserOptions,
-} from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { orderTestDomain, PERSON_ANSWERS } from '../helpers/fixtures.js';
+} from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { orderTestDomain, PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * Guided forms across a kill -9. The harness runs an update to its end; "killed" then puts back
@@ -19,14 +19,7 @@ import { orderTestDomain, PERSON_ANSWERS } from '../helpers/fixtures.js';
  * is all they saw, and what the store held then is all the new process knows.
  */
 
-let h: BotHarness;
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { h } = useBot();
 
 class Chat extends Conversation<UserOptions & { chatId: number }> {
   constructor(user: UserOptions & { chatId: number }) {

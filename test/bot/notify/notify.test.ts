@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Invoice } from '../../src/api/index.js';
-import { type BotCall, BotHarness, buttonData, buttons, texts } from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Invoice } from '../../../src/api/index.js';
+import { type BotCall, buttonData, buttons, texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * The bot comes to the partner (/notify): stories of what the partner sees when the provider's
@@ -14,16 +15,8 @@ const edits = (calls: BotCall[]) => calls.filter((c) => c.method === 'editMessag
 /** A Minsk wall-clock time as an instant (Minsk is UTC+3). */
 const minsk = (iso: string) => new Date(`${iso}+03:00`);
 
-let h: BotHarness;
-afterEach(async () => {
-  await h?.stop();
-});
-
-async function connected(options: Parameters<typeof BotHarness.start>[0] = {}) {
-  h = await BotHarness.start({ watchers: true, ...options });
-  await h.connect();
-  return h;
-}
+/** Every story starts from a fresh bot whose partner has connected their token. */
+const { h } = useBot({ per: 'story', watchers: true, connect: ['partner'] });
 
 async function unpaidInvoices(): Promise<Invoice[]> {
   return (await h.api().listInvoices()).filter((i) => i.state === 'WaitingForPayment');
@@ -37,7 +30,6 @@ async function firstUnpaid(): Promise<Invoice> {
 
 describe('a payment arrives', () => {
   it('is told once, and the earlier link message is marked paid', async () => {
-    await connected();
     expect(sent(await h.pollWatches())).toEqual([]);
     const invoice = await firstUnpaid();
     const link = await h.send(`/invoice ${invoice.invoice_id}`);
@@ -60,7 +52,6 @@ describe('a payment arrives', () => {
   });
 
   it('restarting between the payment and the poll still tells it exactly once', async () => {
-    await connected();
     await h.pollWatches();
     const invoice = await firstUnpaid();
     h.sandbox.payInvoice(invoice.invoice_id);
@@ -71,7 +62,6 @@ describe('a payment arrives', () => {
   });
 
   it('the first poll after connecting records silently, whatever is already there', async () => {
-    await connected();
     const first = await h.pollWatches();
     expect(sent(first)).toEqual([]);
     // Four list calls, and nothing more.
@@ -94,7 +84,6 @@ describe('a payment arrives', () => {
   });
 
   it('more than three events at once come as one digest, in the chat’s language', async () => {
-    await connected();
     await h.send('/lang en');
     await h.pollWatches();
     const unpaid = await unpaidInvoices();
@@ -112,7 +101,6 @@ describe('a payment arrives', () => {
 
 describe('a crash while a notification is being sent', () => {
   it('is resolved toward at most once: the claimed message is never sent again, and the loss is logged', async () => {
-    await connected();
     await h.pollWatches();
     const invoice = await firstUnpaid();
     h.sandbox.payInvoice(invoice.invoice_id);
@@ -144,7 +132,6 @@ describe('a crash while a notification is being sent', () => {
 
 describe('other events', () => {
   it('a digest of new invoices keeps their links as buttons', async () => {
-    await connected();
     await h.pollWatches();
     const completed = (await h.api().listOrders()).filter((o) => o.completed).slice(0, 4);
     expect(completed).toHaveLength(4);
@@ -156,7 +143,6 @@ describe('other events', () => {
   });
 
   it('a renewal invoice made outside the bot is told with its link button', async () => {
-    await connected();
     await h.pollWatches();
     const [order] = (await h.api().listOrders()).filter((o) => o.completed);
     if (!order) throw new Error('no completed order in the seed');
@@ -172,7 +158,6 @@ describe('other events', () => {
   });
 
   it('an order completed at the provider is told by its number', async () => {
-    await connected();
     await h.pollWatches();
     const [order] = (await h.api().listOrders()).filter((o) => !o.completed);
     if (!order) throw new Error('no open order in the seed');
@@ -182,7 +167,6 @@ describe('other events', () => {
   });
 
   it('a domain 7 days before expiry is reminded once, by name, with the day count in words', async () => {
-    await connected();
     h.now = minsk('2026-11-24T12:00:00');
     await h.pollWatches();
     const isoOf = (date: string) => date.split('.').reverse().join('-');
@@ -203,7 +187,6 @@ describe('other events', () => {
 
 describe('/notify settings', () => {
   it('shows every kind as a button in Russian, and a tap turns a kind off with a toast and an edit', async () => {
-    await connected();
     const screen = await h.send('/notify');
     expect(texts(screen)[0]).toContain('Уведомления');
     expect(texts(screen)[0]).toContain('Тихие часы: нет');
@@ -226,7 +209,6 @@ describe('/notify settings', () => {
   });
 
   it('quiet hours hold messages and release them in the morning', async () => {
-    await connected();
     expect(texts(await h.send('/notify quiet 22-8')).join('\n')).toContain(
       'Тихие часы: 22:00–8:00 по Минску',
     );
@@ -241,7 +223,6 @@ describe('/notify settings', () => {
   });
 
   it('/notify off turns every kind off at once, /notify on back; a wrong word shows the forms', async () => {
-    await connected();
     const off = await h.send('/notify off');
     expect(buttons(off).filter((b) => b.text.startsWith('🚫'))).toHaveLength(5);
     await h.pollWatches();
@@ -253,7 +234,6 @@ describe('/notify settings', () => {
   });
 
   it('a wrong quiet-hours line is explained, and the settings stay', async () => {
-    await connected();
     const reply = texts(await h.send('/notify quiet 25-8')).join('\n');
     expect(reply).toContain('/notify quiet 22-8');
     expect(await h.chatData.getNotifySettings(424_242)).toEqual({});
@@ -262,7 +242,6 @@ describe('/notify settings', () => {
 
 describe('what a message names, and when it is read', () => {
   it('a payment names the domain of its order; a completed domain order names the domain too', async () => {
-    await connected();
     await h.pollWatches();
     const domains = await h.api().listDomainOrders();
     const invoices = await unpaidInvoices();
@@ -278,7 +257,6 @@ describe('what a message names, and when it is read', () => {
   });
 
   it('an expiry reminder held by quiet hours says "today" when it is read on the day', async () => {
-    await connected();
     await h.send('/notify quiet 22-8');
     h.now = minsk('2026-11-24T12:00:00');
     await h.pollWatches();
@@ -301,7 +279,6 @@ describe('what a message names, and when it is read', () => {
   });
 
   it('a domain reminder opens the order; a new invoice message is marked paid when it is paid', async () => {
-    await connected();
     await h.pollWatches();
     const [order] = (await h.api().listOrders()).filter((o) => o.completed);
     if (!order) throw new Error('no completed order in the seed');
@@ -317,7 +294,6 @@ describe('what a message names, and when it is read', () => {
 
 describe('a token the provider rejects', () => {
   it('is told once, its polling stops, and /notify says so', async () => {
-    await connected();
     await h.pollWatches();
     h.sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'status', status: 401 } });
     const told = texts(await h.pollWatches());
@@ -335,14 +311,12 @@ describe('a token the provider rejects', () => {
   });
 
   it('another partner’s invoice id is "not yours", not a dead token', async () => {
-    await connected();
     const reply = texts(await h.send('/invoice 9101')).join('\n');
     expect(reply).not.toContain('/token');
     expect(reply).toContain('не ваш');
   });
 
   it('a provider failure backs off without losing the event', async () => {
-    await connected();
     await h.pollWatches();
     const invoice = await firstUnpaid();
     h.sandbox.payInvoice(invoice.invoice_id);

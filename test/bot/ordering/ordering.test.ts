@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BotHarness,
-  buttonData,
-  buttons,
-  lastText,
-  texts,
-  type UserOptions,
-} from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { CSR_PEM } from '../helpers/fixtures.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buttonData, buttons, lastText, texts, type UserOptions } from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { CSR_PEM } from '../../helpers/fixtures.js';
+import { useBot, withBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { h } = useBot();
 
 /** A conversation with the bot (see test/helpers/conversation.ts). */
 class Chat extends Conversation {
@@ -176,8 +163,7 @@ describe('exactly once', () => {
   });
 
   it('a hanging provider after Confirm: one create call, nothing found, Confirm offered again', async () => {
-    const quick = await BotHarness.start({ timeoutMs: 300 });
-    try {
+    await withBot({ timeoutMs: 300 }, async (quick) => {
       const c = new Chat({ userId: 3003, chatId: 3003 });
       const [tariff] = await quick.api().listMailTariffs();
       await quick.send('/token', c.user);
@@ -204,9 +190,7 @@ describe('exactly once', () => {
       expect(said.join('\n')).toContain('результат неизвестен');
       expect(said.at(-1)).toContain('похоже, он не создан');
       expect(buttons(calls).some((b) => b.text.includes('Подтвердить'))).toBe(true);
-    } finally {
-      await quick.stop();
-    }
+    });
   });
 });
 

@@ -1,10 +1,10 @@
 import { createSocket } from 'node:dgram';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LiveCheckClock } from '../../src/bot/features/dns/live-check/live-check.js';
-import type { DnsProbe } from '../../src/core/dns-check.js';
-import { createDnsProbe } from '../../src/dns-check/probe.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { LiveCheckClock } from '../../../src/bot/features/dns/live-check/live-check.js';
+import type { DnsProbe } from '../../../src/core/dns-check.js';
+import { createDnsProbe } from '../../../src/dns-check/probe.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /**
  * The clock of the live checks: pauses pass at once (`auto`), or wait until the test lets them go
@@ -41,44 +41,35 @@ class TestClock implements LiveCheckClock {
   }
 }
 
-let sandbox: Sandbox;
-let h: BotHarness;
 const clock = new TestClock();
 /** The probe the bot uses; a story swaps in one that asks a closed port. */
 let probe: DnsProbe;
 let sandboxProbe: DnsProbe;
-const en = { userId: 778, chatId: 778, languageCode: 'en' };
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dns: { port: 0 } });
-  const port = sandbox.dns?.port ?? 0;
-  // Name server names are resolved by the sandbox's DNS server too (ns1.sandbox-host.by → 127.0.0.1).
-  sandboxProbe = createDnsProbe({ port, resolvers: [`127.0.0.1:${port}`], timeoutMs: 500, tries: 1 });
-  probe = sandboxProbe;
-  h = await BotHarness.start({
-    sandbox,
-    liveCheck: {
-      probe: {
-        addressesOf: (server, signal) => probe.addressesOf(server, signal),
-        ask: (address, name, type, signal) => probe.ask(address, name, type, signal),
-      },
-      clock,
+const { h, en } = useBot({
+  dnsServer: true,
+  liveCheck: {
+    probe: {
+      addressesOf: (server, signal) => probe.addressesOf(server, signal),
+      ask: (address, name, type, signal) => probe.ask(address, name, type, signal),
     },
-  });
-  await h.connect();
-  await h.connect(en);
-});
-afterAll(async () => {
-  await h.stop();
-  await sandbox.close();
-});
-beforeEach(async () => {
-  clock.auto = true;
-  clock.advance();
-  sandbox.dns?.release();
-  probe = sandboxProbe;
-  await h.liveChecks?.idle();
-  await h.send('/cancel');
+    clock,
+  },
+  connect: ['partner', 'en'],
+  setUp: (bot) => {
+    const port = bot.sandbox.dns?.port ?? 0;
+    // Name server names are resolved by the sandbox's DNS server too (ns1.sandbox-host.by → 127.0.0.1).
+    sandboxProbe = createDnsProbe({ port, resolvers: [`127.0.0.1:${port}`], timeoutMs: 500, tries: 1 });
+    probe = sandboxProbe;
+  },
+  beforeEachStory: async (bot) => {
+    clock.auto = true;
+    clock.advance();
+    bot.sandbox.dns?.release();
+    probe = sandboxProbe;
+    await bot.liveChecks?.idle();
+  },
+  reset: ['scene'],
 });
 
 /** The edits of one message among the calls, oldest first. */
@@ -112,12 +103,12 @@ describe('live check after a change', () => {
     expect(text).toContain(`✅ Видно на ${SERVERS}`);
     // The record's buttons stay under the edited message.
     expect(buttons(edits).map((b) => b.text)).toEqual(buttons([added]).map((b) => b.text));
-    expect(sandbox.dns?.queries).toContainEqual({ transport: 'udp', name: 'live1.mysite.by', type: 'A' });
+    expect(h.sandbox.dns?.queries).toContainEqual({ transport: 'udp', name: 'live1.mysite.by', type: 'A' });
   });
 
   it('says “not yet” while the servers lag, does not hold the chat, and turns ✅ when they catch up', async () => {
     clock.auto = false;
-    sandbox.dns?.hold();
+    h.sandbox.dns?.hold();
     const calls = await h.send('/dns mysite.by add TXT live2 v=spf1 -all');
     const added = sentWith(calls, 'Запись добавлена');
     await until(() => clock.sleeping === 1, 'the check to wait for its next round');
@@ -129,7 +120,7 @@ describe('live check after a change', () => {
     expect(lastText(await h.send('/help'))).toContain('Что умеет бот');
     expect(lastText(await h.send('/dns mysite.by'))).toContain('DNS-записи mysite.by');
 
-    sandbox.dns?.release();
+    h.sandbox.dns?.release();
     clock.advance();
     await h.liveChecks?.idle();
     const done = String(editsOf(added.messageId).at(-1)?.payload.text);
@@ -138,8 +129,8 @@ describe('live check after a change', () => {
   });
 
   it('gives up after 2 minutes without the record, saying so and how to check later', async () => {
-    sandbox.dns?.hold();
-    const before = sandbox.dns?.queries.length ?? 0;
+    h.sandbox.dns?.hold();
+    const before = h.sandbox.dns?.queries.length ?? 0;
     const started = clock.time;
     const calls = await h.send('/dns mysite.by add A never 192.0.2.62');
     const added = sentWith(calls, 'Запись добавлена');
@@ -149,7 +140,7 @@ describe('live check after a change', () => {
     expect(final).toContain('Проверить позже: <code>/dns mysite.by check never A</code>');
     expect(clock.time - started).toBeLessThanOrEqual(120_000);
     // Several rounds, each asking both servers.
-    const asked = sandbox.dns?.queries.slice(before).filter((q) => q.name === 'never.mysite.by') ?? [];
+    const asked = h.sandbox.dns?.queries.slice(before).filter((q) => q.name === 'never.mysite.by') ?? [];
     expect(asked.length).toBeGreaterThanOrEqual(8);
   });
 
@@ -193,7 +184,7 @@ describe('live check after a change', () => {
     const text = String(editsOf(report.messageId).at(-1)?.payload.text);
     expect(text).toContain('Готово: 2 из 2');
     expect(text).toContain(`✅ Видно на ${SERVERS}`);
-    const asked = sandbox.dns?.queries.map((q) => `${q.name} ${q.type}`);
+    const asked = h.sandbox.dns?.queries.map((q) => `${q.name} ${q.type}`);
     expect(asked).toEqual(expect.arrayContaining(['imp1.mysite.by A', 'imp2.mysite.by TXT']));
   });
 
@@ -231,7 +222,7 @@ describe('/dns <domain> check <host> <TYPE>', () => {
   });
 
   it('says “not yet” for a server that lags behind the provider', async () => {
-    sandbox.dns?.hold();
+    h.sandbox.dns?.hold();
     await h.api().addDnsRecord(1006, { kind: 'a', ttl: 300, host: 'lag', ipv4: '192.0.2.66' });
     const calls = await h.send('/dns mysite.by check lag A');
     const asking = sentWith(calls, 'lag.mysite.by');
@@ -243,7 +234,7 @@ describe('/dns <domain> check <host> <TYPE>', () => {
 
   it('a provider that does not answer is said plainly, never left at “asking…”', async () => {
     // The bot's transport tries a GET three times.
-    sandbox.addFault({
+    h.sandbox.addFault({
       path: '/v1/domains/1006/dns/servers',
       method: 'GET',
       times: 3,
@@ -254,7 +245,7 @@ describe('/dns <domain> check <host> <TYPE>', () => {
     const told = String(editsOf(first.messageId).at(-1)?.payload.text);
     expect(told).toContain('Не удалось узнать NS-серверы домена');
     expect(told).toContain('🔎 <b>www.mysite.by</b> A');
-    sandbox.addFault({
+    h.sandbox.addFault({
       path: '/v1/domains/1006/dns/records',
       method: 'GET',
       times: 3,
@@ -265,7 +256,7 @@ describe('/dns <domain> check <host> <TYPE>', () => {
     expect(String(editsOf(second.messageId).at(-1)?.payload.text)).toContain(
       'Проверить видимость не удалось: провайдер не ответил',
     );
-    sandbox.clearFaults();
+    h.sandbox.clearFaults();
   });
 
   it('explains a wrong line with the form', async () => {

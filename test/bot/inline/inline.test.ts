@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatMoney } from '../../src/core/format.js';
+import { describe, expect, it } from 'vitest';
+import { formatMoney } from '../../../src/core/format.js';
 import {
   type BotCall,
-  BotHarness,
   buttons,
   type InlineResult,
   inlineAnswer,
   lastText,
   USER_ID,
-} from '../helpers/bot-harness.js';
-import { Conversation } from '../helpers/conversation.js';
-import { PERSON_ANSWERS } from '../helpers/fixtures.js';
+} from '../../helpers/bot-harness.js';
+import { Conversation } from '../../helpers/conversation.js';
+import { PERSON_ANSWERS } from '../../helpers/fixtures.js';
+import { useBot, withBot } from '../../helpers/use-bot.js';
 
 /*
  * Inline mode as a partner uses it: in a client's chat they type `@bot` (or tap "Send to client"),
@@ -18,21 +18,7 @@ import { PERSON_ANSWERS } from '../helpers/fixtures.js';
  * carry a user and no chat; the partner's private chat gives the token and the language.
  */
 
-let h: BotHarness;
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect({ userId: 777, chatId: 777, languageCode: 'en' });
-});
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(() => {
-  h.sandbox.clearFaults();
-});
-
-const en = { userId: 777, chatId: 777, languageCode: 'en' };
+const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults'] });
 const ids = (calls: BotCall[]) => inlineAnswer(calls).results.map((r) => r.id);
 const payUrl = (result: InlineResult | undefined) => result?.reply_markup?.inline_keyboard.flat()[0]?.url;
 /** The provider requests made since `before`, as `METHOD path`. */
@@ -200,8 +186,7 @@ describe('a user the picker cannot serve yet', () => {
   });
 
   it('outside the allow-list gets an empty answer and no provider call', async () => {
-    const guarded = await BotHarness.start({ allowedUserIds: [USER_ID] });
-    try {
+    await withBot({ allowedUserIds: [USER_ID] }, async (guarded) => {
       await guarded.connect();
       const before = guarded.sandbox.requests.length;
       const calls = await guarded.inlineQuery('', { userId: 31_337, chatId: 31_337 });
@@ -211,9 +196,7 @@ describe('a user the picker cannot serve yet', () => {
       expect(guarded.sandbox.requests.length).toBe(before);
       // The partner on the list is served as usual.
       expect(inlineAnswer(await guarded.inlineQuery('')).results.length).toBeGreaterThan(0);
-    } finally {
-      await guarded.stop();
-    }
+    });
   });
 });
 

@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
-const en = { userId: 777, chatId: 777, languageCode: 'en' };
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect(en);
-});
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(async () => {
-  h.sandbox.clearFaults();
-  // A test that fails mid-form must not leave the next one inside it.
-  await h.send('/cancel');
-});
+const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 const writes = () =>

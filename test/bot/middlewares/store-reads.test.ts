@@ -2,22 +2,20 @@
  * What one update costs the store and the provider: one `ChatStore.read` per update (language,
  * token and session together), and the provider calls of the lookups that must not repeat.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { BotHarness, lastText } from '../helpers/bot-harness.js';
+import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { lastText } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
 let reads: MockInstance;
 let updates: MockInstance;
 
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  // ChatData holds this very object: spying on its methods sees every store call it makes.
-  reads = vi.spyOn(h.store, 'read');
-  updates = vi.spyOn(h.store, 'update');
-});
-afterAll(async () => {
-  await h.stop();
+const { h } = useBot({
+  connect: ['partner'],
+  setUp: (bot) => {
+    // ChatData holds this very object: spying on its methods sees every store call it makes.
+    reads = vi.spyOn(bot.store, 'read');
+    updates = vi.spyOn(bot.store, 'update');
+  },
 });
 beforeEach(() => {
   reads.mockClear();

@@ -1,32 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { listedValues as dnsListed, writesSince as dnsWritesSince, toast } from '../helpers/dns-stories.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { dnsStories, toast } from '../../helpers/dns-stories.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { inGroup, useBot } from '../../helpers/use-bot.js';
 
 /*
  * DNS presets (issue 15, item 2): `/dns <domain> preset` → a preset → its parameters → a preview
  * of what is added, replaced and already there → Apply with one progress message → a report.
  */
 
-let h: BotHarness;
-const en = { userId: 778, chatId: 778, languageCode: 'en' };
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect(en);
-});
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(async () => {
-  h.sandbox.clearFaults();
-  await h.send('/cancel');
-});
+const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
-const listedValues = (orderId: number) => dnsListed(h, orderId);
-const writesSince = (from: number) => dnsWritesSince(h, from);
+const { listedValues, writesSince } = dnsStories(h);
 
 describe('/dns <domain> preset', () => {
   it('Google Workspace: asks the code, previews add / replace / keep, applies with one progress message, reports', async () => {
@@ -234,31 +220,23 @@ describe('/dns <domain> preset', () => {
 });
 
 describe('a preset applied in a bound group', () => {
+  const tech = { userId: 333, firstName: 'Борис' };
+  const { h: team } = useBot({ team: [[tech, 'техник']] });
+
   it('is announced there with who applied it; the answers are replies to the bot', async () => {
-    const team = await BotHarness.start();
-    try {
-      const owner = { userId: 111, firstName: 'Анна' };
-      const tech = { userId: 333, firstName: 'Борис' };
-      const inGroup = (user: typeof owner) => ({ ...user, chatType: 'group' as const });
-      await team.connect({ ...owner, chatId: owner.userId });
-      await team.send('/team', inGroup(owner));
-      await team.send('/team техник', { ...inGroup(owner), replyTo: tech });
-      const domain = `preset-team-${Date.now()}.com`;
-      await orderTestDomain(team.api(), domain);
-      const choice = await team.send(`/dns ${domain} preset`, inGroup(tech));
-      const asked = await team.press(buttonData(choice, 'SPF + DMARC'), inGroup(tech));
-      const preview = await team.press(buttonData(asked, 'Пропустить'), inGroup(tech));
-      const applied = await team.press(buttonData(preview, 'Применить'), inGroup(tech));
-      expect(texts(applied).filter((t) => t.startsWith('📣'))).toEqual([
-        `📣 Борис (техник) применил(а) набор «SPF + DMARC» к домену ${domain}: выполнено 2 из 2.`,
-      ]);
-      // A parameter typed as a reply to the bot's question is taken in a group.
-      const pages = await team.press(buttonData(choice, 'GitHub Pages'), inGroup(tech));
-      expect(lastText(pages)).toContain('GitHub Pages');
-      const answered = await team.send('octo-cat', { ...inGroup(tech), replyToBot: true });
-      expect(lastText(answered)).toContain('octo-cat.github.io');
-    } finally {
-      await team.stop();
-    }
+    const domain = `preset-team-${Date.now()}.com`;
+    await orderTestDomain(team.api(), domain);
+    const choice = await team.send(`/dns ${domain} preset`, inGroup(tech));
+    const asked = await team.press(buttonData(choice, 'SPF + DMARC'), inGroup(tech));
+    const preview = await team.press(buttonData(asked, 'Пропустить'), inGroup(tech));
+    const applied = await team.press(buttonData(preview, 'Применить'), inGroup(tech));
+    expect(texts(applied).filter((t) => t.startsWith('📣'))).toEqual([
+      `📣 Борис (техник) применил(а) набор «SPF + DMARC» к домену ${domain}: выполнено 2 из 2.`,
+    ]);
+    // A parameter typed as a reply to the bot's question is taken in a group.
+    const pages = await team.press(buttonData(choice, 'GitHub Pages'), inGroup(tech));
+    expect(lastText(pages)).toContain('GitHub Pages');
+    const answered = await team.send('octo-cat', { ...inGroup(tech), replyToBot: true });
+    expect(lastText(answered)).toContain('octo-cat.github.io');
   });
 });

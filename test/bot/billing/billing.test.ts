@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeCallback } from '../../src/bot/registry.js';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { CONTACTS, NATURAL_PERSON } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { encodeCallback } from '../../../src/bot/registry.js';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { CONTACTS, NATURAL_PERSON } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
-
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-  await h.connect({ userId: 777, chatId: 777, languageCode: 'en' });
-});
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(() => {
-  h.sandbox.clearFaults();
-});
-
-const en = { userId: 777, chatId: 777, languageCode: 'en' };
+const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults'] });
 
 function urlButtons(calls: BotCall[]) {
   return buttons(calls).filter((b) => b.url);

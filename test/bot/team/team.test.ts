@@ -1,28 +1,26 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  type BotCall,
+  type BotHarness,
+  buttonData,
+  buttons,
+  lastText,
+  texts,
+} from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { bindGroup, GROUP, inGroup, OWNER, privately, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Team chats (/team): a partner binds a group to the token of their private chat, and the group's
  * members work with it by role. Several users in one group (-100_500), each with their own id.
  */
 
-const GROUP = -100_500;
-const OWNER = { userId: 111, firstName: 'Анна' };
 const PARTNER = { userId: 222, firstName: 'Пётр' };
 const BORIS = { userId: 333, firstName: 'Борис <b>' };
 const VERA = { userId: 444, firstName: 'Вера' };
 const GLEB = { userId: 555, firstName: 'Глеб' };
-const inGroup = (user: { userId: number; firstName: string }) => ({ ...user, chatType: 'group' as const });
 
-let h: BotHarness;
-beforeEach(async () => {
-  h = await BotHarness.start({ watchers: true });
-  await h.connect({ ...OWNER, chatId: OWNER.userId });
-});
-afterEach(async () => {
-  await h?.stop();
-});
+const { h } = useBot({ per: 'story', watchers: true, connect: [privately(OWNER)] });
 
 const watchers = () => {
   if (h.watchers === undefined) throw new Error('the harness runs without watchers');
@@ -40,11 +38,8 @@ const alerts = (calls: BotCall[]) =>
     .filter((c) => c.method === 'answerCallbackQuery' && c.payload.show_alert === true)
     .map((c) => c.payload.text);
 
-async function bind() {
-  const calls = await h.send('/team', inGroup(OWNER));
-  expect(lastText(calls)).toContain('Группа подключена');
-  return calls;
-}
+/** The owner binds the group; it must answer that it is bound. */
+const bind = () => bindGroup(h);
 
 describe('binding a group', () => {
   it('binds it to the owner’s token, never shows the token, and refuses a second partner', async () => {

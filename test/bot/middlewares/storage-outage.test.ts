@@ -4,11 +4,12 @@
  * answers as before without a restart. The outage is a TCP proxy in front of the machine's Redis.
  */
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeRedis, connectRedis } from '../../src/storage/redis-connection.js';
-import { BotHarness, texts } from '../helpers/bot-harness.js';
-import { eventually } from '../helpers/bot-process.js';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closeRedis, connectRedis } from '../../../src/storage/redis-connection.js';
+import { BotHarness, texts } from '../../helpers/bot-harness.js';
+import { eventually } from '../../helpers/bot-process.js';
+import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 const url = process.env.REDIS_URL;
 if (!url) console.warn('REDIS_URL is not set: the storage outage story is skipped');
@@ -17,7 +18,6 @@ describe.skipIf(!url)('Redis goes away under the bot', () => {
   const prefix = `partner-bot-test:storage-outage:${process.pid}:${Date.now()}:`;
   let proxy: TcpProxy;
   let redis: Redis;
-  let bot: BotHarness;
 
   beforeAll(async () => {
     const target = new URL(url as string);
@@ -26,17 +26,17 @@ describe.skipIf(!url)('Redis goes away under the bot', () => {
     target.port = String(proxy.port);
     // As main.ts builds it for STORAGE=redis.
     redis = await connectRedis({ url: target.href });
-    bot = await BotHarness.start({ redis: { redis, prefix } });
   });
-
-  afterAll(async () => {
-    await bot.stop();
-    await closeRedis(redis);
-    await proxy.close();
-    const direct = await connectRedis({ url: url as string });
-    const keys = await direct.keys(`${prefix}*`);
-    if (keys.length > 0) await direct.del(...keys);
-    await closeRedis(direct);
+  const { h: bot } = useBot({
+    startWith: () => ({ redis: { redis, prefix } }),
+    afterStop: async () => {
+      await closeRedis(redis);
+      await proxy.close();
+      const direct = await connectRedis({ url: url as string });
+      const keys = await direct.keys(`${prefix}*`);
+      if (keys.length > 0) await direct.del(...keys);
+      await closeRedis(direct);
+    },
   });
 
   /** The text the user got for `text`, and how long the update took. */

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BotCall, BotHarness, buttonData, buttons, lastText, texts } from '../helpers/bot-harness.js';
-import { orderTestDomain } from '../helpers/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { useBot } from '../../helpers/use-bot.js';
 
 /*
  * Issue 15, item 1: every DNS and name-server change the bot makes is recorded per domain order,
@@ -8,18 +9,7 @@ import { orderTestDomain } from '../helpers/fixtures.js';
  * refused when the records changed meanwhile so that the undo would touch something else.
  */
 
-let h: BotHarness;
-beforeAll(async () => {
-  h = await BotHarness.start();
-  await h.connect();
-});
-afterAll(async () => {
-  await h.stop();
-});
-beforeEach(async () => {
-  h.sandbox.clearFaults();
-  await h.send('/cancel');
-});
+const { h } = useBot({ connect: ['partner'], reset: ['faults', 'scene'] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 let seq = 0;

@@ -4,18 +4,12 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { locateChatFile } from '../../src/storage/lowdb-store.js';
-import { type BotCall, BotHarness, buttonData, lastText, texts, USER_ID } from '../helpers/bot-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { locateChatFile } from '../../../src/storage/lowdb-store.js';
+import { type BotCall, buttonData, lastText, texts, USER_ID } from '../../helpers/bot-harness.js';
+import { useBot } from '../../helpers/use-bot.js';
 
-let h: BotHarness;
-
-beforeEach(async () => {
-  h = await BotHarness.start();
-});
-afterEach(async () => {
-  await h.stop();
-});
+const { h } = useBot({ per: 'story' });
 
 /** Files beside the chat's own file that hold a set-aside copy of it. */
 async function setAsideCopies(chatId: number): Promise<string[]> {
