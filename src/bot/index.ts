@@ -87,7 +87,7 @@ export interface PartnerBot {
  * `ctx.sendChatAction` add the `message_thread_id` of the update's message (or of the pressed
  * button's message) when it is a topic message, so every answer lands in the topic it was asked in.
  * Handlers post with those, never `ctx.telegram.send…(chatId)` (the "forum topics" story in
- * test/bot/team-announce.test.ts fails on such a call).
+ * test/bot/team/announce.test.ts fails on such a call).
  */
 export function createBot(deps: BotDeps): PartnerBot {
   const bot = new Telegraf<BotContext>(deps.botToken, {

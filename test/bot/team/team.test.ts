@@ -307,7 +307,7 @@ describe('every role, every kind of command and button', () => {
       all: { command: '/requisites', button: buttonData(menu, 'Домен') },
       roles: { command: '/team off', button: buttonData(team, 'Вика: зритель → бухгалтер') },
     };
-    // What each role may, as PRODUCT.md lists it.
+    // What each role may, as docs/team-chats.md lists it.
     const allowed: Record<keyof typeof members, (keyof typeof probes)[]> = {
       viewer: ['lookup'],
       accountant: ['lookup', 'billing'],
