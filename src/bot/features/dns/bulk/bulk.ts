@@ -20,7 +20,7 @@ import { escapeHtml } from '../../../../core/format.js';
 import { echoInput } from '../../../../core/text.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
-import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
+import { AWAIT_INPUT_SCENE, type InputHandler } from '../../../kit/await-input.js';
 import { inRows } from '../../../kit/keyboards.js';
 import { describeError } from '../../../middlewares/errors.js';
 import type { CallbackRegistrar } from '../../../registry.js';
@@ -28,9 +28,16 @@ import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
 import { applyChanges, describeFailure } from '../apply.js';
 import type { DnsPorts } from '../ports.js';
-import { dropButtons } from '../presets/presets.js';
 import { presetName } from '../presets/views.js';
 import { fieldName } from '../views.js';
+import {
+  awaitAnswer,
+  findAnswerDraft,
+  findDraft,
+  listDomainOrders,
+  refuseStale,
+  settleQuestion,
+} from './draft.js';
 import {
   type BulkOutcome,
   describeBulkChange,
@@ -60,20 +67,6 @@ export function createDnsBulk(deps: {
   ports: DnsPorts;
 }) {
   const { router, askPresetParams, ports } = deps;
-
-  /** The partner's domain orders, newest first, as [order id, ASCII domain]. */
-  const domainOrders = async (ctx: BotContext, fresh = false) => {
-    const index = await (await ctx.partnerApi()).domainOrderIndex({ fresh });
-    return [...index.byOrderId.entries()].sort(([a], [b]) => b - a);
-  };
-
-  /** The draft a button or answer belongs to, at the stage it expects; undefined when stale. */
-  const draftAt = (ctx: BotContext, nonce: string | undefined, stage: BulkDraft['stage']) => {
-    const draft = ctx.session.dnsBulk;
-    return draft && (nonce === undefined || draft.nonce === nonce) && draft.stage === stage
-      ? draft
-      : undefined;
-  };
 
   const picker = (ctx: BotContext, draft: BulkDraft, orders: [number, string][], page: number) => {
     const pages = Math.max(1, Math.ceil(orders.length / PER_PAGE));
@@ -115,35 +108,24 @@ export function createDnsBulk(deps: {
     return { text, extra: { parse_mode: 'HTML' as const, reply_markup: { inline_keyboard: keyboard } } };
   };
 
-  const awaitInput = (ctx: BotContext, purpose: string) =>
-    ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose, orderId: 0 } satisfies AwaitedInput, true);
-
-  /** The question answered another way (a list typed, a line sent): its buttons go. */
-  const settleQuestion = (ctx: BotContext, draft: BulkDraft) => dropButtons(ctx, draft.questionMessageId);
-
   const start = async (ctx: BotContext) => {
-    const orders = await domainOrders(ctx, true);
+    const orders = await listDomainOrders(ctx, true);
     if (orders.length === 0) {
       await ctx.reply(ctx.t('dnsbulk:pickNone'));
       return;
     }
     const draft: BulkDraft = { nonce: randomBytes(6).toString('base64url'), stage: 'domains', orderIds: [] };
-    await awaitInput(ctx, DOMAINS_PURPOSE);
+    await awaitAnswer(ctx, DOMAINS_PURPOSE);
     const { text, extra } = picker(ctx, draft, orders, 0);
     const sent = await ctx.reply(text, extra);
     ctx.session.dnsBulk = { ...draft, questionMessageId: sent.message_id };
   };
 
-  const stale = async (ctx: BotContext) => {
-    await ctx.answerCbQuery(ctx.t('dnsbulk:expired'));
-    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
-  };
-
   router.on(
     'dnsBulkToggle',
     async (ctx, nonce, orderId, page) => {
-      const draft = draftAt(ctx, nonce, 'domains');
-      if (!draft) return stale(ctx);
+      const draft = findDraft(ctx, nonce, 'domains');
+      if (!draft) return refuseStale(ctx);
       const chosen = draft.orderIds.includes(orderId);
       if (!chosen && draft.orderIds.length >= MAX_BULK_DOMAINS) {
         await ctx.answerCbQuery(ctx.t('dnsbulk:tooMany', { max: MAX_BULK_DOMAINS }));
@@ -153,7 +135,7 @@ export function createDnsBulk(deps: {
       const orderIds = chosen ? draft.orderIds.filter((id) => id !== orderId) : [...draft.orderIds, orderId];
       const next = { ...draft, orderIds };
       ctx.session.dnsBulk = next;
-      const { text, extra } = picker(ctx, next, await domainOrders(ctx), page);
+      const { text, extra } = picker(ctx, next, await listDomainOrders(ctx), page);
       await ctx.editMessageText(text, extra).catch(() => undefined);
     },
     { selfAnswer: true },
@@ -162,9 +144,9 @@ export function createDnsBulk(deps: {
   router.on(
     'dnsBulkPick',
     async (ctx, nonce, op, page) => {
-      const draft = draftAt(ctx, nonce, 'domains');
-      if (!draft) return stale(ctx);
-      const orders = await domainOrders(ctx);
+      const draft = findDraft(ctx, nonce, 'domains');
+      if (!draft) return refuseStale(ctx);
+      const orders = await listDomainOrders(ctx);
       if (op === 'done') {
         if (draft.orderIds.length === 0) {
           await ctx.answerCbQuery(ctx.t('dnsbulk:noneSelected'));
@@ -192,14 +174,11 @@ export function createDnsBulk(deps: {
 
   /** A pasted list: the partner's domains among it are the choice; the others are named briefly. */
   const answerDomains: InputHandler = async (ctx, _input, text) => {
-    const draft = draftAt(ctx, undefined, 'domains');
-    if (!draft) {
-      await ctx.reply(ctx.t('dnsbulk:expired'));
-      return;
-    }
+    const draft = await findAnswerDraft(ctx, 'domains');
+    if (!draft) return;
     const list = parseDomainList(text);
     const ascii = list.valid.map((name) => toAsciiDomain(name) ?? name);
-    const orders = await domainOrders(ctx, true);
+    const orders = await listDomainOrders(ctx, true);
     const { orderIds, unknown } = matchDomainList(ascii, new Map(orders.map(([id, domain]) => [domain, id])));
     const notOurs = [...list.invalid, ...unknown.map(toUnicodeDomain)];
     if (orderIds.length === 0) throw new UserInputError('dnsbulk:listNoneKnown');
@@ -218,12 +197,12 @@ export function createDnsBulk(deps: {
 
   /** "What to do with them?": a line (add / del) answered in the scene, or a preset's button. */
   const askChange = async (ctx: BotContext, draft: BulkDraft) => {
-    const orders = new Map(await domainOrders(ctx));
+    const orders = new Map(await listDomainOrders(ctx));
     const domains = draft.orderIds.flatMap((id) => {
       const domain = orders.get(id);
       return domain === undefined ? [] : [domain];
     });
-    await awaitInput(ctx, CHANGE_PURPOSE);
+    await awaitAnswer(ctx, CHANGE_PURPOSE);
     const presets = PRESET_IDS.map((id) =>
       Markup.button.callback(`🧩 ${presetName(ctx.t, id)}`, encodeCallback('dnsBulkPreset', draft.nonce, id)),
     );
@@ -238,11 +217,8 @@ export function createDnsBulk(deps: {
   };
 
   const answerChange: InputHandler = async (ctx, _input, text) => {
-    const draft = draftAt(ctx, undefined, 'change');
-    if (!draft) {
-      await ctx.reply(ctx.t('dnsbulk:expired'));
-      return;
-    }
+    const draft = await findAnswerDraft(ctx, 'change');
+    if (!draft) return;
     const read = parseBulkLine(text);
     if (!read.ok) {
       if (read.error === 'verb') throw new UserInputError('dnsbulk:badVerb');
@@ -261,8 +237,8 @@ export function createDnsBulk(deps: {
   router.on(
     'dnsBulkPreset',
     async (ctx, nonce, presetId) => {
-      const draft = draftAt(ctx, nonce, 'change');
-      if (!draft || !isPresetId(presetId)) return stale(ctx);
+      const draft = findDraft(ctx, nonce, 'change');
+      if (!draft || !isPresetId(presetId)) return refuseStale(ctx);
       await ctx.answerCbQuery();
       await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
       if (ctx.scene.current?.id === AWAIT_INPUT_SCENE) await ctx.scene.leave();
@@ -283,18 +259,15 @@ export function createDnsBulk(deps: {
   /** The presets' questions are answered: the preset with its values is the bulk's change. */
   const presetChosen = async (ctx: BotContext, preset: PresetDraft & { presetId: PresetId }) => {
     ctx.session.dnsPreset = undefined;
-    const draft = draftAt(ctx, preset.bulk, 'change');
-    if (!draft) {
-      await ctx.reply(ctx.t('dnsbulk:expired'));
-      return;
-    }
+    const draft = await findAnswerDraft(ctx, 'change', preset.bulk);
+    if (!draft) return;
     await preview(ctx, draft, { kind: 'preset', presetId: preset.presetId, values: preset.values });
   };
 
   /** Lists each domain's records, plans the change on it, and shows the per-domain preview. */
   const preview = async (ctx: BotContext, draft: BulkDraft, change: BulkChange) => {
     const api = await ctx.partnerApi();
-    const orders = new Map(await domainOrders(ctx));
+    const orders = new Map(await listDomainOrders(ctx));
     const preset =
       change.kind === 'preset' && isPresetId(change.presetId) ? presetOf(change.presetId) : undefined;
     const plans: BulkDomainPlan[] = [];
@@ -356,9 +329,9 @@ export function createDnsBulk(deps: {
   router.on(
     'dnsBulkApply',
     async (ctx, nonce, mode) => {
-      const draft = draftAt(ctx, nonce, 'preview');
+      const draft = findDraft(ctx, nonce, 'preview');
       const { change, plans } = draft ?? {};
-      if (!draft || !change || !plans) return stale(ctx);
+      if (!draft || !change || !plans) return refuseStale(ctx);
       await ctx.answerCbQuery(ctx.t('dnsbulk:applyingToast'));
       await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
       // Single use: a second tap finds no plan.
