@@ -25,11 +25,10 @@ import { inRows } from '../../../kit/keyboards.js';
 import { describeError } from '../../../middlewares/errors.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
-import { announce } from '../../team/announce.js';
-import { applyChanges, describeFailure } from '../apply.js';
 import type { DnsPorts } from '../ports.js';
 import { presetName } from '../presets/views.js';
 import { fieldName } from '../views.js';
+import { registerApplyButton } from './apply.js';
 import {
   awaitAnswer,
   findAnswerDraft,
@@ -38,13 +37,7 @@ import {
   refuseStale,
   settleQuestion,
 } from './draft.js';
-import {
-  type BulkOutcome,
-  describeBulkChange,
-  renderBulkPreview,
-  renderBulkReport,
-  renderDomainNames,
-} from './views.js';
+import { renderBulkPreview, renderDomainNames } from './views.js';
 
 /** The await-input purposes: a pasted list of domains, then the change line. */
 const DOMAINS_PURPOSE = 'dnsBulkDomains';
@@ -67,6 +60,7 @@ export function createDnsBulk(deps: {
   ports: DnsPorts;
 }) {
   const { router, askPresetParams, ports } = deps;
+  registerApplyButton(router, ports);
 
   const picker = (ctx: BotContext, draft: BulkDraft, orders: [number, string][], page: number) => {
     const pages = Math.max(1, Math.ceil(orders.length / PER_PAGE));
@@ -324,71 +318,6 @@ export function createDnsBulk(deps: {
           ]
         : [];
     await ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard([row, ...force]) });
-  };
-
-  router.on(
-    'dnsBulkApply',
-    async (ctx, nonce, mode) => {
-      const draft = findDraft(ctx, nonce, 'preview');
-      const { change, plans } = draft ?? {};
-      if (!draft || !change || !plans) return refuseStale(ctx);
-      await ctx.answerCbQuery(ctx.t('dnsbulk:applyingToast'));
-      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
-      // Single use: a second tap finds no plan.
-      ctx.session.dnsBulk = undefined;
-      const outcomes = await applyBulk(ctx, plans, mode === 'force');
-      const done = outcomes.filter((o) => o.state === 'done').length;
-      const failed = outcomes.filter((o) => o.state === 'failed').length;
-      await ctx.reply(renderBulkReport(ctx.t, change, outcomes), { parse_mode: 'HTML' });
-      await announce(ctx, 'bulkApplied', {
-        change: describeBulkChange(ctx.t, change),
-        done,
-        skipped: outcomes.length - done - failed,
-        failed,
-      });
-    },
-    { selfAnswer: true },
-  );
-
-  /**
-   * Applies each domain's changes with ONE progress message for the whole bulk ("3 of 5 domains"),
-   * recording each domain's accepted changes as one history entry of kind `bulk`.
-   */
-  const applyBulk = async (
-    ctx: BotContext,
-    plans: NonNullable<BulkDraft['plans']>,
-    force: boolean,
-  ): Promise<BulkOutcome[]> => {
-    const decisions = decideBulk(plans, { force });
-    const total = decisions.filter((d) => 'changes' in d).length;
-    const progress = await ctx.reply(ctx.t('dnsbulk:applying', { done: 0, total }));
-    const outcomes: BulkOutcome[] = [];
-    let done = 0;
-    for (const [i, decision] of decisions.entries()) {
-      const domain = plans[i]?.domain ?? '';
-      if ('skip' in decision) {
-        outcomes.push({ domain, state: 'skipped', reason: decision.skip });
-        continue;
-      }
-      const { applied, failures } = await applyChanges(ctx, decision.orderId, decision.changes);
-      await ports.journal.record(ctx, decision.orderId, 'bulk', { records: applied });
-      const counts = { ok: applied.length, total: decision.changes.length };
-      outcomes.push(
-        failures.length === 0
-          ? { domain, state: 'done', ...counts }
-          : { domain, state: 'failed', ...counts, failures: failures.map((f) => describeFailure(ctx, f)) },
-      );
-      done++;
-      await ctx.telegram
-        .editMessageText(
-          progress.chat.id,
-          progress.message_id,
-          undefined,
-          ctx.t('dnsbulk:applying', { done, total }),
-        )
-        .catch(() => undefined);
-    }
-    return outcomes;
   };
 
   return {

@@ -1,0 +1,81 @@
+import { type BulkDomainPlan, decideBulk } from '../../../../core/dns-bulk.js';
+import type { BotContext } from '../../../context.js';
+import type { CallbackRegistrar } from '../../../registry.js';
+import { announce } from '../../team/announce.js';
+import { applyChanges, describeFailure } from '../apply.js';
+import type { DnsPorts } from '../ports.js';
+import { findDraft, refuseStale } from './draft.js';
+import { type BulkOutcome, describeBulkChange, renderBulkReport } from './views.js';
+
+/**
+ * Apply on the bulk's preview (`ask`: the domains under the delete limit; `force`: all of them):
+ * the plans are applied once, ONE report follows, and a bound team group is told the counts.
+ */
+export function registerApplyButton(router: CallbackRegistrar, ports: DnsPorts): void {
+  router.on(
+    'dnsBulkApply',
+    async (ctx, nonce, mode) => {
+      const draft = findDraft(ctx, nonce, 'preview');
+      const { change, plans } = draft ?? {};
+      if (!draft || !change || !plans) return refuseStale(ctx);
+      await ctx.answerCbQuery(ctx.t('dnsbulk:applyingToast'));
+      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+      // Single use: a second tap finds no plan.
+      ctx.session.dnsBulk = undefined;
+      const outcomes = await applyBulk(ctx, ports, plans, mode === 'force');
+      const done = outcomes.filter((o) => o.state === 'done').length;
+      const failed = outcomes.filter((o) => o.state === 'failed').length;
+      await ctx.reply(renderBulkReport(ctx.t, change, outcomes), { parse_mode: 'HTML' });
+      await announce(ctx, 'bulkApplied', {
+        change: describeBulkChange(ctx.t, change),
+        done,
+        skipped: outcomes.length - done - failed,
+        failed,
+      });
+    },
+    { selfAnswer: true },
+  );
+}
+
+/**
+ * Applies each domain's changes with ONE progress message for the whole bulk ("3 of 5 domains"),
+ * recording each domain's accepted changes as one history entry of kind `bulk`.
+ */
+async function applyBulk(
+  ctx: BotContext,
+  ports: DnsPorts,
+  plans: readonly BulkDomainPlan[],
+  force: boolean,
+): Promise<BulkOutcome[]> {
+  const decisions = decideBulk(plans, { force });
+  const total = decisions.filter((d) => 'changes' in d).length;
+  const progress = await ctx.reply(ctx.t('dnsbulk:applying', { done: 0, total }));
+  const outcomes: BulkOutcome[] = [];
+  let done = 0;
+  for (const [i, decision] of decisions.entries()) {
+    const domain = plans[i]?.domain ?? '';
+    if ('skip' in decision) {
+      outcomes.push({ domain, state: 'skipped', reason: decision.skip });
+      continue;
+    }
+    // Per domain, not per change: applyChanges' own progress would count one domain's records.
+    const { applied, failures } = await applyChanges(ctx, decision.orderId, decision.changes);
+    await ports.journal.record(ctx, decision.orderId, 'bulk', { records: applied });
+    const counts = { ok: applied.length, total: decision.changes.length };
+    outcomes.push(
+      failures.length === 0
+        ? { domain, state: 'done', ...counts }
+        : { domain, state: 'failed', ...counts, failures: failures.map((f) => describeFailure(ctx, f)) },
+    );
+    done++;
+    await ctx.telegram
+      .editMessageText(
+        progress.chat.id,
+        progress.message_id,
+        undefined,
+        ctx.t('dnsbulk:applying', { done, total }),
+      )
+      .catch(() => undefined);
+  }
+  return outcomes;
+}
