@@ -2,19 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import {
-  type BulkChange,
-  type BulkDomainPlan,
   type BulkDraft,
-  countOverLimit,
-  decideBulk,
   MAX_BULK_DOMAINS,
   matchDomainList,
   parseBulkLine,
-  planBulkDomain,
 } from '../../../../core/dns-bulk.js';
 import type { PresetDraft } from '../../../../core/dns-preset-plan.js';
-import { isPresetId, PRESET_IDS, type PresetId, presetOf } from '../../../../core/dns-presets.js';
-import { parseListedRecord, problemMessage } from '../../../../core/dns-records.js';
+import { isPresetId, PRESET_IDS, type PresetId } from '../../../../core/dns-presets.js';
+import { problemMessage } from '../../../../core/dns-records.js';
 import { parseDomainList, toAsciiDomain, toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { echoInput } from '../../../../core/text.js';
@@ -22,7 +17,6 @@ import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type InputHandler } from '../../../kit/await-input.js';
 import { inRows } from '../../../kit/keyboards.js';
-import { describeError } from '../../../middlewares/errors.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import type { DnsPorts } from '../ports.js';
@@ -37,7 +31,8 @@ import {
   refuseStale,
   settleQuestion,
 } from './draft.js';
-import { renderBulkPreview, renderDomainNames } from './views.js';
+import { showPreview } from './preview.js';
+import { renderDomainNames } from './views.js';
 
 /** The await-input purposes: a pasted list of domains, then the change line. */
 const DOMAINS_PURPOSE = 'dnsBulkDomains';
@@ -225,7 +220,7 @@ export function createDnsBulk(deps: {
       });
     }
     await settleQuestion(ctx, draft);
-    await preview(ctx, draft, read.change);
+    await showPreview(ctx, draft, read.change);
   };
 
   router.on(
@@ -255,69 +250,7 @@ export function createDnsBulk(deps: {
     ctx.session.dnsPreset = undefined;
     const draft = await findAnswerDraft(ctx, 'change', preset.bulk);
     if (!draft) return;
-    await preview(ctx, draft, { kind: 'preset', presetId: preset.presetId, values: preset.values });
-  };
-
-  /** Lists each domain's records, plans the change on it, and shows the per-domain preview. */
-  const preview = async (ctx: BotContext, draft: BulkDraft, change: BulkChange) => {
-    const api = await ctx.partnerApi();
-    const orders = new Map(await listDomainOrders(ctx));
-    const preset =
-      change.kind === 'preset' && isPresetId(change.presetId) ? presetOf(change.presetId) : undefined;
-    const plans: BulkDomainPlan[] = [];
-    const unlisted = new Map<number, string>();
-    for (const orderId of draft.orderIds) {
-      const domain = orders.get(orderId);
-      if (domain === undefined) continue;
-      // One domain the provider does not list is skipped with its reason, not the whole bulk.
-      const listed = await api.listDnsRecords(orderId).catch((error: unknown) => {
-        unlisted.set(orderId, describeError(error, ctx.t) ?? '');
-        return undefined;
-      });
-      if (listed === undefined) {
-        plans.push({ orderId, domain, add: [], remove: [], existing: 0, skip: 'unlisted' as const });
-        continue;
-      }
-      const current = listed.flatMap((l) => {
-        const record = parseListedRecord(l);
-        return record ? [{ id: l.record_id, record }] : [];
-      });
-      plans.push(planBulkDomain({ orderId, domain }, change, current, preset, listed.length));
-    }
-    const decisions = decideBulk(plans, { force: false });
-    const text = renderBulkPreview(ctx.t, change, plans, decisions, unlisted);
-    const needsChange = decideBulk(plans, { force: true }).some((d) => 'changes' in d);
-    if (!needsChange) {
-      ctx.session.dnsBulk = undefined;
-      await ctx.reply(`${text}\n\n${ctx.t('dnsbulk:nothing')}`, { parse_mode: 'HTML' });
-      return;
-    }
-    ctx.session.dnsBulk = { ...draft, stage: 'preview', change, plans, questionMessageId: undefined };
-    const overLimit = countOverLimit(plans);
-    const canApply = decisions.some((d) => 'changes' in d);
-    const row = [
-      ...(canApply
-        ? [
-            Markup.button.callback(
-              ctx.t('dnsbulk:applyButton'),
-              encodeCallback('dnsBulkApply', draft.nonce, 'ask'),
-            ),
-          ]
-        : []),
-      Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'bulk')),
-    ];
-    const force =
-      overLimit > 0
-        ? [
-            [
-              Markup.button.callback(
-                ctx.t('dnsbulk:forceButton', { count: overLimit }),
-                encodeCallback('dnsBulkApply', draft.nonce, 'force'),
-              ),
-            ],
-          ]
-        : [];
-    await ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard([row, ...force]) });
+    await showPreview(ctx, draft, { kind: 'preset', presetId: preset.presetId, values: preset.values });
   };
 
   return {

@@ -1,0 +1,95 @@
+import { Markup } from 'telegraf';
+import {
+  type BulkChange,
+  type BulkDomainPlan,
+  type BulkDraft,
+  countOverLimit,
+  decideBulk,
+  planBulkDomain,
+} from '../../../../core/dns-bulk.js';
+import { isPresetId, presetOf } from '../../../../core/dns-presets.js';
+import { parseListedRecord } from '../../../../core/dns-records.js';
+import type { BotContext } from '../../../context.js';
+import { describeError } from '../../../middlewares/errors.js';
+import { encodeCallback } from '../../../registry.js';
+import { listDomainOrders } from './draft.js';
+import { renderBulkPreview } from './views.js';
+
+/**
+ * The chosen domains' plans for the change, in the draft's order; a domain the provider does not
+ * list is a plan skipped as `unlisted`, with the provider's reason (HTML-safe) by order id.
+ */
+async function planDomains(
+  ctx: BotContext,
+  orderIds: readonly number[],
+  change: BulkChange,
+): Promise<{ plans: BulkDomainPlan[]; unlisted: Map<number, string> }> {
+  const api = await ctx.partnerApi();
+  const orders = new Map(await listDomainOrders(ctx));
+  const preset =
+    change.kind === 'preset' && isPresetId(change.presetId) ? presetOf(change.presetId) : undefined;
+  const plans: BulkDomainPlan[] = [];
+  const unlisted = new Map<number, string>();
+  for (const orderId of orderIds) {
+    const domain = orders.get(orderId);
+    if (domain === undefined) continue;
+    // One domain the provider does not list is skipped with its reason, not the whole bulk.
+    const listed = await api.listDnsRecords(orderId).catch((error: unknown) => {
+      unlisted.set(orderId, describeError(error, ctx.t) ?? '');
+      return undefined;
+    });
+    if (listed === undefined) {
+      plans.push({ orderId, domain, add: [], remove: [], existing: 0, skip: 'unlisted' });
+      continue;
+    }
+    const current = listed.flatMap((l) => {
+      const record = parseListedRecord(l);
+      return record ? [{ id: l.record_id, record }] : [];
+    });
+    plans.push(planBulkDomain({ orderId, domain }, change, current, preset, listed.length));
+  }
+  return { plans, unlisted };
+}
+
+/**
+ * The preview's buttons: Apply only when some domain would change under the delete limit, "No",
+ * and, when domains are over the limit, a separate force button, so forcing is never the default.
+ */
+function renderPreviewButtons(ctx: BotContext, nonce: string, canApply: boolean, overLimit: number) {
+  const apply = Markup.button.callback(
+    ctx.t('dnsbulk:applyButton'),
+    encodeCallback('dnsBulkApply', nonce, 'ask'),
+  );
+  const row = [
+    ...(canApply ? [apply] : []),
+    Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'bulk')),
+  ];
+  const force = Markup.button.callback(
+    ctx.t('dnsbulk:forceButton', { count: overLimit }),
+    encodeCallback('dnsBulkApply', nonce, 'force'),
+  );
+  return Markup.inlineKeyboard([row, ...(overLimit > 0 ? [[force]] : [])]);
+}
+
+/**
+ * Lists each domain's records, plans the change on it, and shows the per-domain preview; the
+ * draft waits at `preview` for Apply. When no domain would change even forced, it says so and
+ * the bulk ends.
+ */
+export async function showPreview(ctx: BotContext, draft: BulkDraft, change: BulkChange): Promise<void> {
+  const { plans, unlisted } = await planDomains(ctx, draft.orderIds, change);
+  const decisions = decideBulk(plans, { force: false });
+  const text = renderBulkPreview(ctx.t, change, plans, decisions, unlisted);
+  const needsChange = decideBulk(plans, { force: true }).some((d) => 'changes' in d);
+  if (!needsChange) {
+    ctx.session.dnsBulk = undefined;
+    await ctx.reply(`${text}\n\n${ctx.t('dnsbulk:nothing')}`, { parse_mode: 'HTML' });
+    return;
+  }
+  ctx.session.dnsBulk = { ...draft, stage: 'preview', change, plans, questionMessageId: undefined };
+  const canApply = decisions.some((d) => 'changes' in d);
+  await ctx.reply(text, {
+    parse_mode: 'HTML',
+    ...renderPreviewButtons(ctx, draft.nonce, canApply, countOverLimit(plans)),
+  });
+}
