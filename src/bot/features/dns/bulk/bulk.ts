@@ -1,28 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
-import {
-  type BulkDraft,
-  MAX_BULK_DOMAINS,
-  matchDomainList,
-  parseBulkLine,
-} from '../../../../core/dns-bulk.js';
-import type { PresetDraft } from '../../../../core/dns-preset-plan.js';
-import { isPresetId, PRESET_IDS, type PresetId } from '../../../../core/dns-presets.js';
-import { problemMessage } from '../../../../core/dns-records.js';
+import { type BulkDraft, MAX_BULK_DOMAINS, matchDomainList } from '../../../../core/dns-bulk.js';
 import { parseDomainList, toAsciiDomain, toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { echoInput } from '../../../../core/text.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
-import { AWAIT_INPUT_SCENE, type InputHandler } from '../../../kit/await-input.js';
+import type { InputHandler } from '../../../kit/await-input.js';
 import { inRows } from '../../../kit/keyboards.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import type { DnsPorts } from '../ports.js';
-import { presetName } from '../presets/views.js';
-import { fieldName } from '../views.js';
 import { registerApplyButton } from './apply.js';
+import {
+  type AskPresetParams,
+  answerChange,
+  askChange,
+  CHANGE_PURPOSE,
+  registerPresetButton,
+  takePresetChange,
+} from './change.js';
 import {
   awaitAnswer,
   findAnswerDraft,
@@ -31,12 +29,9 @@ import {
   refuseStale,
   settleQuestion,
 } from './draft.js';
-import { showPreview } from './preview.js';
-import { renderDomainNames } from './views.js';
 
-/** The await-input purposes: a pasted list of domains, then the change line. */
+/** The await-input purpose of a pasted list of domains. */
 const DOMAINS_PURPOSE = 'dnsBulkDomains';
-const CHANGE_PURPOSE = 'dnsBulkChange';
 /** Domain buttons per picker page. */
 const PER_PAGE = 10;
 /** Unknown names of a pasted list said back, each cut short; the rest only counted. */
@@ -51,11 +46,12 @@ const UNKNOWN_SHOWN = 5;
  */
 export function createDnsBulk(deps: {
   router: CallbackRegistrar;
-  askPresetParams: (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => Promise<void>;
+  askPresetParams: AskPresetParams;
   ports: DnsPorts;
 }) {
   const { router, askPresetParams, ports } = deps;
   registerApplyButton(router, ports);
+  registerPresetButton(router, askPresetParams);
 
   const picker = (ctx: BotContext, draft: BulkDraft, orders: [number, string][], page: number) => {
     const pages = Math.max(1, Math.ceil(orders.length / PER_PAGE));
@@ -184,78 +180,9 @@ export function createDnsBulk(deps: {
     await askChange(ctx, { ...draft, orderIds, questionMessageId: undefined });
   };
 
-  /** "What to do with them?": a line (add / del) answered in the scene, or a preset's button. */
-  const askChange = async (ctx: BotContext, draft: BulkDraft) => {
-    const orders = new Map(await listDomainOrders(ctx));
-    const domains = draft.orderIds.flatMap((id) => {
-      const domain = orders.get(id);
-      return domain === undefined ? [] : [domain];
-    });
-    await awaitAnswer(ctx, CHANGE_PURPOSE);
-    const presets = PRESET_IDS.map((id) =>
-      Markup.button.callback(`🧩 ${presetName(ctx.t, id)}`, encodeCallback('dnsBulkPreset', draft.nonce, id)),
-    );
-    const sent = await ctx.reply(
-      ctx.t('dnsbulk:askChange', {
-        count: draft.orderIds.length,
-        domains: renderDomainNames(ctx.t, domains),
-      }),
-      { parse_mode: 'HTML', ...Markup.inlineKeyboard(inRows(presets, 2)) },
-    );
-    ctx.session.dnsBulk = { ...draft, stage: 'change', questionMessageId: sent.message_id };
-  };
-
-  const answerChange: InputHandler = async (ctx, _input, text) => {
-    const draft = await findAnswerDraft(ctx, 'change');
-    if (!draft) return;
-    const read = parseBulkLine(text);
-    if (!read.ok) {
-      if (read.error === 'verb') throw new UserInputError('dnsbulk:badVerb');
-      if (read.error === 'match') throw new UserInputError(`dnsbulk:badMatch.${read.field}`);
-      const reason = problemMessage(read);
-      throw new UserInputError('dns:badLine', {
-        field: escapeHtml(fieldName(ctx.t, read.field)),
-        reason: escapeHtml(ctx.t(reason.key, reason.params)),
-        form: escapeHtml(read.form ?? ctx.t('dns:anyForm')),
-      });
-    }
-    await settleQuestion(ctx, draft);
-    await showPreview(ctx, draft, read.change);
-  };
-
-  router.on(
-    'dnsBulkPreset',
-    async (ctx, nonce, presetId) => {
-      const draft = findDraft(ctx, nonce, 'change');
-      if (!draft || !isPresetId(presetId)) return refuseStale(ctx);
-      await ctx.answerCbQuery();
-      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
-      if (ctx.scene.current?.id === AWAIT_INPUT_SCENE) await ctx.scene.leave();
-      ctx.session.dnsBulk = { ...draft, questionMessageId: undefined };
-      const presetNonce = randomBytes(6).toString('base64url');
-      await askPresetParams(ctx, {
-        nonce: presetNonce,
-        orderId: 0,
-        presetId,
-        values: {},
-        asked: 0,
-        bulk: nonce,
-      });
-    },
-    { selfAnswer: true },
-  );
-
-  /** The presets' questions are answered: the preset with its values is the bulk's change. */
-  const presetChosen = async (ctx: BotContext, preset: PresetDraft & { presetId: PresetId }) => {
-    ctx.session.dnsPreset = undefined;
-    const draft = await findAnswerDraft(ctx, 'change', preset.bulk);
-    if (!draft) return;
-    await showPreview(ctx, draft, { kind: 'preset', presetId: preset.presetId, values: preset.values });
-  };
-
   return {
     start,
-    presetChosen,
+    presetChosen: takePresetChange,
     inputHandlers: { [DOMAINS_PURPOSE]: answerDomains, [CHANGE_PURPOSE]: answerChange },
   };
 }
