@@ -32,11 +32,16 @@ export function describeBulkChange(t: Translate, change: BulkChange): string {
   }
 }
 
+/** Names (HTML-safe) joined by commas, the first `shown` of them and then "and N more". */
+export function joinNames(t: Translate, names: readonly string[], shown: number): string {
+  const joined = names.slice(0, shown).join(', ');
+  const rest = names.length - shown;
+  return rest > 0 ? `${joined} ${t('dnsbulk:listMore', { count: rest })}` : joined;
+}
+
 /** Names of the chosen domains, the first few and "and N more". */
 export function renderDomainNames(t: Translate, domains: readonly string[], shown = 10): string {
-  const names = domains.slice(0, shown).map(name).join(', ');
-  const rest = domains.length - shown;
-  return rest > 0 ? `${names} ${t('dnsbulk:listMore', { count: rest })}` : names;
+  return joinNames(t, domains.map(name), shown);
 }
 
 /**
