@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiDouble, DEFAULT_TOKEN, startBotApiDouble } from '../helpers/bot-api-double.js';
+import { type BotApiDouble, DEFAULT_TOKEN, startBotApiDouble } from '../../src/playground/bot-api-server.js';
 import { eventually, MAIN_JS } from '../helpers/bot-process.js';
 
 /**

@@ -2,8 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type BotApiDouble,
+  type RecordedCall,
+  startBotApiDouble,
+} from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
 import {
   type BotProcess,
   eventually,

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BotApiDouble, startBotApiDouble } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createChatData } from '../../src/storage/chat-data.js';
 import { generateKeySpec, parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { type BotApiDouble, startBotApiDouble } from '../helpers/bot-api-double.js';
 import { type BotProcess, freePort, seedConnectedChats, startBotProcess } from '../helpers/bot-process.js';
 
 /*

@@ -3,9 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice } from '../../src/api/index.js';
+import {
+  type BotApiDouble,
+  type RecordedCall,
+  startBotApiDouble,
+} from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { generateKeySpec } from '../../src/storage/crypto.js';
-import { type BotApiDouble, type RecordedCall, startBotApiDouble } from '../helpers/bot-api-double.js';
 import { type BotProcess, eventually, startBotProcess } from '../helpers/bot-process.js';
 import { namesInvoice } from '../helpers/notify.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';

@@ -10,7 +10,7 @@ import {
   fileParam,
   RecordedFile,
   startBotApiDouble,
-} from '../helpers/bot-api-double.js';
+} from '../../src/playground/bot-api-server.js';
 
 /** Cleanups run after each test, last registered first. */
 const cleanups: Array<() => Promise<void>> = [];
