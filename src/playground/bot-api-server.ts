@@ -1,6 +1,7 @@
 /**
- * A local stand-in for Telegram's Bot API, good enough for telegraf 4.16 to run against it
- * (`new Telegraf(token, { telegram: { apiRoot: double.apiRoot } })`) with long polling or a webhook.
+ * The local Bot API server: a stand-in for Telegram's Bot API that the playground and the tests
+ * share, good enough for telegraf 4.16 to run against it
+ * (`new Telegraf(token, { telegram: { apiRoot: server.apiRoot } })`) with long polling or a webhook.
  *
  * It listens on 127.0.0.1 only and never contacts anything but 127.0.0.1: webhook deliveries go to
  * loopback URLs only, and URLs given as documents are recorded, not fetched.
@@ -27,7 +28,7 @@
  * - `bot.launch()` resolves only when polling ends: don't await it; wait for
  *   `waitForCall(c => c.method === 'getUpdates' && c.params.timeout === 50)` instead (calling
  *   `bot.stop()` before launch reached polling throws "Bot is not running!").
- * - Stop the bot, await the launch promise, then `close()` the double. In the other order the bot's
+ * - Stop the bot, await the launch promise, then `close()` the server. In the other order the bot's
  *   next poll meets a closed port, and telegraf sleeps 5 s before it notices the stop.
  * - In webhook mode telegraf answers answerCallbackQuery, sendChatAction, deleteMessage, … in the
  *   webhook's response body; those calls are recorded with `via: 'webhook-reply'`.
@@ -60,7 +61,7 @@ export class RecordedFile {
 }
 
 /**
- * One Bot API request the double received.
+ * One Bot API request the server received.
  *
  * `params` is the JSON body as sent, or — for `application/x-www-form-urlencoded`, multipart and
  * query-string requests — the fields decoded the way Telegram reads them:
@@ -81,7 +82,7 @@ export interface RecordedCall {
   index: number;
   /** 'request': an HTTP request to the API; 'webhook-reply': a method in a webhook's response body. */
   via: 'request' | 'webhook-reply';
-  /** What the double answered; absent while a long poll is still waiting. */
+  /** What the server answered; absent while a long poll is still waiting. */
   response?: ApiResponse;
 }
 
@@ -130,7 +131,7 @@ export interface SendDocumentOptions {
 /** A custom method implementation: return the result, or throw `BotApiFailure` for an error. */
 export type MethodHandler = (params: Record<string, unknown>) => unknown;
 
-export interface BotApiDouble {
+export interface BotApiServer {
   /** e.g. http://127.0.0.1:41234 — pass as `telegram.apiRoot`. */
   apiRoot: string;
   /** The only bot token accepted; any other answers 401 Unauthorized. */
@@ -174,7 +175,7 @@ export interface BotApiDouble {
   close(): Promise<void>;
 }
 
-export interface BotApiDoubleOptions {
+export interface BotApiServerOptions {
   port?: number;
   token?: string;
 }
@@ -312,7 +313,7 @@ interface CallWaiter {
   reject: (error: Error) => void;
 }
 
-class Double implements BotApiDouble {
+class LocalBotApi implements BotApiServer {
   apiRoot = '';
   readonly calls: RecordedCall[] = [];
   readonly botInfo: BotInfo;
@@ -423,7 +424,7 @@ class Double implements BotApiDouble {
     if (stored) {
       message = structuredClone(stored.message);
     } else {
-      // The test presses a button on a message the double never saw: make one up so edits work.
+      // The test presses a button on a message the server never saw: make one up so edits work.
       message = {
         message_id: this.takeMessageId(chatId, opts.messageId),
         from: this.botUser(),
@@ -559,7 +560,7 @@ class Double implements BotApiDouble {
     }
     for (const waiter of [...this.waiters]) {
       waiter.reject(
-        new Error(`The Bot API double was closed while waiting for a call.\n${this.describeCalls()}`),
+        new Error(`The local Bot API server was closed while waiting for a call.\n${this.describeCalls()}`),
       );
     }
     await new Promise<void>((resolve) => {
@@ -794,7 +795,7 @@ class Double implements BotApiDouble {
         const target = loopbackTarget(hook.url);
         if (!target) {
           hook.lastErrorDate = unixTime();
-          hook.lastErrorMessage = 'The double delivers only to 127.0.0.1 or localhost';
+          hook.lastErrorMessage = 'The local server delivers only to 127.0.0.1 or localhost';
           return;
         }
         const update = this.deliverable(1)[0];
@@ -1083,7 +1084,7 @@ class Double implements BotApiDouble {
         return { stored: known, fileName, mimeType: guessMimeType(fileName) };
       }
       if (/^https?:\/\//i.test(document)) {
-        // Telegram would download the URL; the double only records it.
+        // Telegram would download the URL; the local server only records it.
         const fileName = new URL(document).pathname.split('/').pop() || 'file';
         return {
           stored: this.registerFile(Buffer.alloc(0), fileName),
@@ -1229,11 +1230,11 @@ class Double implements BotApiDouble {
   }
 }
 
-/** Start a Bot API double on 127.0.0.1 (port 0 unless given). */
-export async function startBotApiDouble(options: BotApiDoubleOptions = {}): Promise<BotApiDouble> {
-  const double = new Double(options.token ?? DEFAULT_TOKEN);
-  await double.listen(options.port ?? 0);
-  return double;
+/** Starts the local Bot API server on 127.0.0.1 (port 0 unless given). */
+export async function startBotApiServer(options: BotApiServerOptions = {}): Promise<BotApiServer> {
+  const server = new LocalBotApi(options.token ?? DEFAULT_TOKEN);
+  await server.listen(options.port ?? 0);
+  return server;
 }
 
 // ---- body parsing --------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BotApiDouble,
+  type BotApiServer,
   type RecordedCall,
-  startBotApiDouble,
+  startBotApiServer,
 } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotProcess, eventually, MAIN_JS, startBotProcess } from '../helpers/bot-process.js';
@@ -19,7 +19,7 @@ import { type BotProcess, eventually, MAIN_JS, startBotProcess } from '../helper
 const USER = 555_001;
 
 let sandbox: Sandbox;
-let telegram: BotApiDouble;
+let telegram: BotApiServer;
 let dataDir: string;
 
 function startBot(extra: Record<string, string> = {}): BotProcess {
@@ -46,7 +46,7 @@ async function say(text: string): Promise<RecordedCall> {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  telegram = await startBotApiDouble({ port: 0 });
+  telegram = await startBotApiServer({ port: 0 });
   dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-e2e-'));
 });
 

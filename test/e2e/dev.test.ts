@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiDouble, DEFAULT_TOKEN, startBotApiDouble } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, DEFAULT_TOKEN, startBotApiServer } from '../../src/playground/bot-api-server.js';
 import { eventually, MAIN_JS } from '../helpers/bot-process.js';
 
 /**
@@ -15,11 +15,11 @@ const DEV_TS = join(process.cwd(), 'src', 'dev.ts');
 const WRONG_TOKEN = '7000000002:AAF-not-the-token-the-double-accepts';
 const REFUSED = 'Telegram refused BOT_TOKEN (401 Unauthorized): check the token from @BotFather.';
 
-let telegram: BotApiDouble;
+let telegram: BotApiServer;
 let workDir: string;
 
 beforeAll(async () => {
-  telegram = await startBotApiDouble({ port: 0 });
+  telegram = await startBotApiServer({ port: 0 });
   workDir = await mkdtemp(join(tmpdir(), 'partner-bot-dev-'));
 });
 

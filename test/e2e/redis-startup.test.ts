@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiDouble, startBotApiDouble } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api-server.js';
 import { freePort, startBotProcess } from '../helpers/bot-process.js';
 
 /*
@@ -11,11 +11,11 @@ import { freePort, startBotProcess } from '../helpers/bot-process.js';
  * within seconds, instead of starting a bot whose every update hangs and fails.
  */
 
-let telegram: BotApiDouble;
+let telegram: BotApiServer;
 let dataDir: string;
 
 beforeAll(async () => {
-  telegram = await startBotApiDouble({ port: 0 });
+  telegram = await startBotApiServer({ port: 0 });
   dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-redis-start-'));
 });
 afterAll(async () => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  type BotApiDouble,
+  type BotApiServer,
   type RecordedCall,
-  startBotApiDouble,
+  startBotApiServer,
 } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import {
@@ -30,7 +30,7 @@ const SECRET = 'slow-provider-secret_0123456789';
 /** One test's own provider and Telegram: their faults and webhooks never meet, so tests run side by side. */
 interface World {
   sandbox: Sandbox;
-  telegram: BotApiDouble;
+  telegram: BotApiServer;
 }
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 async function newWorld(): Promise<World> {
   const sandbox = await startSandbox({ port: 0 });
-  const telegram = await startBotApiDouble({ port: 0 });
+  const telegram = await startBotApiServer({ port: 0 });
   cleanups.push(
     () => telegram.close(),
     () => sandbox.close(),

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiDouble, startBotApiDouble } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import {
   type BotProcess,
@@ -20,14 +20,14 @@ import {
 const SECRET = 'webhook-secret-for-tests_0123456789';
 const USER = 555_002;
 let sandbox: Sandbox;
-let telegram: BotApiDouble;
+let telegram: BotApiServer;
 let dataDir: string;
 let bot: BotProcess;
 let base: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  telegram = await startBotApiDouble({ port: 0 });
+  telegram = await startBotApiServer({ port: 0 });
   dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-webhook-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;

@@ -5,11 +5,11 @@ import { Markup, Telegraf, Telegram, TelegramError } from 'telegraf';
 import { message } from 'telegraf/filters';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  type BotApiDouble,
+  type BotApiServer,
   DEFAULT_USER_ID,
   fileParam,
   RecordedFile,
-  startBotApiDouble,
+  startBotApiServer,
 } from '../../src/playground/bot-api-server.js';
 
 /** Cleanups run after each test, last registered first. */
@@ -19,8 +19,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startDouble(): Promise<BotApiDouble> {
-  const double = await startBotApiDouble();
+async function startDouble(): Promise<BotApiServer> {
+  const double = await startBotApiServer();
   cleanups.push(() => double.close());
   return double;
 }
@@ -36,7 +36,7 @@ interface RunningBot {
  * Launch a real telegraf bot against the double. bot.launch() resolves only when polling ends, so
  * it is not awaited: the bot is running once its first long poll reaches the double.
  */
-async function launchBot(double: BotApiDouble, setup: (bot: Telegraf) => void): Promise<RunningBot> {
+async function launchBot(double: BotApiServer, setup: (bot: Telegraf) => void): Promise<RunningBot> {
   const bot = new Telegraf(double.token, { telegram: { apiRoot: double.apiRoot } });
   const errors: unknown[] = [];
   bot.catch((error) => {
@@ -318,7 +318,7 @@ describe('Bot API double long polling rules', () => {
   });
 
   it('ends a waiting long poll promptly on close()', async () => {
-    const double = await startBotApiDouble();
+    const double = await startBotApiServer();
     const poll = postJson(`${double.apiRoot}/bot${double.token}/getUpdates`, { timeout: 50 });
     await double.waitForCall('getUpdates');
     const closing = Date.now();

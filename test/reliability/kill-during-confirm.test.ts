@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BotApiDouble,
+  type BotApiServer,
   type RecordedCall,
-  startBotApiDouble,
+  startBotApiServer,
 } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { generateKeySpec } from '../../src/storage/crypto.js';
@@ -32,13 +32,13 @@ const STOPPED = 720_003;
 const MAIL_PATH = '/v1/orders/corporate-mails';
 
 let sandbox: Sandbox;
-let telegram: BotApiDouble;
+let telegram: BotApiServer;
 let dataDir: string;
 let port: number;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  telegram = await startBotApiDouble({ port: 0 });
+  telegram = await startBotApiServer({ port: 0 });
   dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-kill-confirm-'));
   port = await freePort();
   const chats = [NOT_CREATED, CREATED, STOPPED];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiDouble, startBotApiDouble } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createChatData } from '../../src/storage/chat-data.js';
 import { generateKeySpec, parseEncryptionKeys } from '../../src/storage/crypto.js';
@@ -25,13 +25,13 @@ const SECRET = 'kill-mid-form-secret_0123456789';
 const KEYS = generateKeySpec('t1');
 
 let sandbox: Sandbox;
-let telegram: BotApiDouble;
+let telegram: BotApiServer;
 let dataDir: string;
 let port: number;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  telegram = await startBotApiDouble({ port: 0 });
+  telegram = await startBotApiServer({ port: 0 });
   dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-kill-form-'));
   port = await freePort();
   // Tokens connected beforehand: the story is the form, not /token.

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice } from '../../src/api/index.js';
 import {
-  type BotApiDouble,
+  type BotApiServer,
   type RecordedCall,
-  startBotApiDouble,
+  startBotApiServer,
 } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { generateKeySpec } from '../../src/storage/crypto.js';
@@ -25,11 +25,11 @@ import { deleteKeys } from '../helpers/two-instances.js';
 const KEYS = generateKeySpec('t1');
 
 let sandbox: Sandbox;
-let telegram: BotApiDouble;
+let telegram: BotApiServer;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  telegram = await startBotApiDouble({ port: 0 });
+  telegram = await startBotApiServer({ port: 0 });
 });
 
 afterAll(async () => {
@@ -165,13 +165,13 @@ describe.skipIf(!url)('two processes on Redis (BullMQ)', () => {
   const prefix = `pb-notify-proc-${process.pid}-${Date.now()}:`;
   const CHAT = 830_101;
   const dataDirs: string[] = [];
-  let worker: BotApiDouble;
+  let worker: BotApiServer;
   let proxy: TcpProxy;
 
   beforeAll(async () => {
     // The second instance talks to Telegram through a double of its own (two processes cannot
     // long-poll one bot token) and to the provider through a proxy, so its calls can be told apart.
-    worker = await startBotApiDouble({ port: 0, token: telegram.token });
+    worker = await startBotApiServer({ port: 0, token: telegram.token });
     const target = new URL(sandbox.url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
   });
@@ -183,7 +183,7 @@ describe.skipIf(!url)('two processes on Redis (BullMQ)', () => {
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   });
 
-  async function startInstance(api: BotApiDouble, providerUrl: string): Promise<BotProcess> {
+  async function startInstance(api: BotApiServer, providerUrl: string): Promise<BotProcess> {
     const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-notify-redis-'));
     dataDirs.push(dataDir);
     const bot = startBotProcess({
