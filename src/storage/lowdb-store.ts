@@ -18,10 +18,9 @@ import {
   isReadableChatDoc,
   normalizeChatDoc,
   parseChatDoc,
-  StoreClosedError,
   serializeChatDoc,
 } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
+import { createStoreQueue } from './chat-queue.js';
 import type { ChatDoc, ChatStore } from './chat-store.js';
 
 /** Options of `createLowdbStore`. */
@@ -52,11 +51,10 @@ export function locateChatFile(dataDir: string, chatId: number): string {
 /** Creates the lowdb store; files are read lazily, one chat at a time. */
 export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
   const { dataDir, cacheSize = 10_000 } = options;
-  const queue = createChatQueue();
+  const queue = createStoreQueue();
   // Exactly one Low per file in this process: a second one would keep its own stale copy.
   const files = new Map<number, ChatFile>();
   const createdDirs = new Set<string>();
-  let closed = false;
 
   function openChatFile(chatId: number): ChatFile {
     const cached = files.get(chatId);
@@ -90,7 +88,7 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
     task: (chat: ChatFile, file: string) => Promise<T>,
     { load = true } = {},
   ): Promise<T> {
-    if (closed) throw new StoreClosedError();
+    queue.assertOpen();
     assertChatId(chatId);
     const file = locateChatFile(dataDir, chatId);
     const result = queue.run(chatId, async () => {
@@ -178,8 +176,7 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
     },
 
     async close() {
-      closed = true;
-      await queue.drain();
+      await queue.close();
       files.clear();
     },
   };

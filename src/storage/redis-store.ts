@@ -17,10 +17,9 @@ import {
   isReadableChatDoc,
   normalizeChatDoc,
   parseChatDoc,
-  StoreClosedError,
   serializeChatDoc,
 } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
+import { createStoreQueue } from './chat-queue.js';
 import type { ChatStore } from './chat-store.js';
 
 /** Options of `createRedisStore`. */
@@ -96,11 +95,10 @@ export function formatChatKey(prefix: string, chatId: number): string {
 export function createRedisStore(options: RedisStoreOptions): ChatStore {
   const { redis, prefix = 'partner-bot:', maxAttempts = 100 } = options;
   // Tasks of one chat in this process wait for each other instead of racing to retry.
-  const queue = createChatQueue();
-  let closed = false;
+  const queue = createStoreQueue();
 
   async function withChat<T>(chatId: number, task: (key: string) => Promise<T>): Promise<T> {
-    if (closed) throw new StoreClosedError();
+    queue.assertOpen();
     const key = formatChatKey(prefix, chatId);
     return queue.run(chatId, () => task(key));
   }
@@ -150,8 +148,7 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
     },
 
     async close() {
-      closed = true;
-      await queue.drain();
+      await queue.close();
       // The connection was passed in; quitting it is the caller's call.
     },
   };

@@ -5,8 +5,7 @@
  * crash between the two writes): readers skip it, and the next update of that id mends the set.
  */
 import type { Redis } from 'ioredis';
-import { StoreClosedError } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
+import { createStoreQueue } from './chat-queue.js';
 import { compareAndSet, UpdateConflictError } from './redis-store.js';
 import { parseWatchDoc, type WatchDoc, type WatchStore } from './watch-store.js';
 
@@ -17,24 +16,19 @@ export function createRedisWatchStore(options: {
 }): WatchStore {
   const { redis, prefix = 'partner-bot:', maxAttempts = 100 } = options;
   const setKey = `${prefix}watches`;
-  const queue = createChatQueue<string>();
-  let closed = false;
+  const queue = createStoreQueue<string>();
 
   const keyOf = (id: string) => `${prefix}watch:${id}`;
-  const run = <T>(id: string, task: () => Promise<T>) => {
-    if (closed) return Promise.reject(new StoreClosedError());
-    return queue.run(id, task);
-  };
 
   return {
     read(id) {
-      return run(id, async () => {
+      return queue.run(id, async () => {
         const raw = await redis.get(keyOf(id));
         return raw === null ? undefined : parseWatchDoc(raw, `redis key ${keyOf(id)}`);
       });
     },
     update(id, change) {
-      return run(id, async () => {
+      return queue.run(id, async () => {
         const key = keyOf(id);
         for (let attempt = 1; ; attempt++) {
           const raw = await redis.get(key);
@@ -57,10 +51,7 @@ export function createRedisWatchStore(options: {
     async ids() {
       return redis.smembers(setKey);
     },
-    async close() {
-      closed = true;
-      await queue.drain();
-    },
+    close: () => queue.close(),
   };
 }
 
