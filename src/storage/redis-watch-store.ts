@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import { createStoreQueue } from './chat-queue.js';
-import { compareAndSet, UpdateConflictError } from './redis-store.js';
+import { updateKey } from './redis-store.js';
 import { parseWatchDoc, type WatchDoc, type WatchStore } from './watch-store.js';
 
 export function createRedisWatchStore(options: {
@@ -30,22 +30,19 @@ export function createRedisWatchStore(options: {
     update(id, change) {
       return queue.run(id, async () => {
         const key = keyOf(id);
-        for (let attempt = 1; ; attempt++) {
-          const raw = await redis.get(key);
+        const subject = `watch ${id}`;
+        const { value: doc, written } = await updateKey(redis, key, { maxAttempts, subject }, (raw) => {
           const current = raw === null ? undefined : parseWatchDoc(raw, `redis key ${key}`);
           const next = change(current === undefined ? undefined : structuredClone(current));
           const nextText = next === undefined ? '' : JSON.stringify(next);
-          if (nextText === (raw ?? '')) return next;
-          if (await compareAndSet(redis, key, raw ?? '', nextText)) {
-            if (next === undefined) await redis.srem(setKey, id);
-            else await redis.sadd(setKey, id);
-            return next;
-          }
-          if (attempt >= maxAttempts) {
-            throw new UpdateConflictError(`watch ${id} kept changing; gave up after ${attempt} attempts`);
-          }
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
+          return { value: next, write: nextText === (raw ?? '') ? undefined : nextText };
+        });
+        // The set follows the key: a crash between the two is mended by the next write of the id.
+        if (written) {
+          if (doc === undefined) await redis.srem(setKey, id);
+          else await redis.sadd(setKey, id);
         }
+        return doc;
       });
     },
     async ids() {
