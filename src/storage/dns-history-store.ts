@@ -7,12 +7,12 @@
  * Two implementations, like `WatchStore`: lowdb (one small file per account and domain order, so
  * a write rewrites one bounded file) and Redis (`redis-dns-history-store.ts`, one list per key).
  */
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { appendBounded, HISTORY_KINDS, type HistoryChange, type HistoryKind } from '../core/dns-history.js';
 import { createStoreQueue } from './chat-queue.js';
+import { createDirectoryMaker } from './files.js';
 
 /** An entry as stored: its author sealed for `history:<account>`. */
 export interface StoredHistoryEntry {
@@ -71,7 +71,7 @@ export function readStoredEntry(value: unknown): StoredHistoryEntry | undefined 
 export function createLowdbDnsHistoryStore(options: { dataDir: string }): DnsHistoryStore {
   const dir = path.join(options.dataDir, 'dns-history');
   const queue = createStoreQueue<string>();
-  let dirMade = false;
+  const ensureDirectory = createDirectoryMaker();
 
   const open = (accountId: string, orderId: number) => {
     assertHistoryKey(accountId, orderId);
@@ -104,10 +104,7 @@ export function createLowdbDnsHistoryStore(options: { dataDir: string }): DnsHis
       return queue.run(key, async () => {
         await db.read();
         db.data = appendBounded(db.data, structuredClone(entry), limit);
-        if (!dirMade) {
-          await mkdir(dir, { recursive: true });
-          dirMade = true;
-        }
+        await ensureDirectory(dir);
         await db.write();
       });
     },

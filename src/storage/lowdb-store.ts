@@ -6,7 +6,7 @@
  *
  * `JSONFilePreset` is avoided on purpose: it silently switches to memory when NODE_ENV=test.
  */
-import { mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
@@ -22,6 +22,7 @@ import {
 } from './chat-doc.js';
 import { createStoreQueue } from './chat-queue.js';
 import type { ChatDoc, ChatStore } from './chat-store.js';
+import { createDirectoryMaker, readFileIfPresent, unlinkIfPresent } from './files.js';
 
 /** Options of `createLowdbStore`. */
 export interface LowdbStoreOptions {
@@ -54,7 +55,7 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
   const queue = createStoreQueue();
   // Exactly one Low per file in this process: a second one would keep its own stale copy.
   const files = new Map<number, ChatFile>();
-  const createdDirs = new Set<string>();
+  const ensureDirectory = createDirectoryMaker();
 
   function openChatFile(chatId: number): ChatFile {
     const cached = files.get(chatId);
@@ -104,13 +105,6 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
     return result.finally(evictIdleFiles);
   }
 
-  async function ensureDirectory(file: string): Promise<void> {
-    const dir = path.dirname(file);
-    if (createdDirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
-    createdDirs.add(dir);
-  }
-
   async function deleteFile(chat: ChatFile, file: string): Promise<void> {
     await unlinkIfPresent(file);
     chat.db.data = {};
@@ -134,7 +128,7 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
           await deleteFile(chat, file);
           return next;
         }
-        await ensureDirectory(file);
+        await ensureDirectory(path.dirname(file));
         const previous = chat.db.data;
         chat.db.data = next;
         try {
@@ -180,21 +174,4 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
       files.clear();
     },
   };
-}
-
-async function readFileIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function unlinkIfPresent(file: string): Promise<void> {
-  try {
-    await unlink(file);
-  } catch (error) {
-    if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) throw error;
-  }
 }

@@ -8,11 +8,12 @@
  * (one key per watch plus a set of ids, compare-and-set updates, several processes).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { createStoreQueue } from './chat-queue.js';
+import { createDirectoryMaker, unlinkIfPresent } from './files.js';
 
 /** One watch as stored. Everything personal in it is sealed for `watch:<id>`. */
 export interface WatchDoc {
@@ -81,7 +82,7 @@ function copyOf(doc: WatchDoc | undefined): WatchDoc | undefined {
 export function createLowdbWatchStore(options: { dataDir: string }): WatchStore {
   const dir = path.join(options.dataDir, 'watches');
   const queue = createStoreQueue<string>();
-  let dirMade = false;
+  const ensureDirectory = createDirectoryMaker();
 
   const open = (id: string) => {
     assertWatchId(id);
@@ -110,15 +111,10 @@ export function createLowdbWatchStore(options: { dataDir: string }): WatchStore 
         const next = change(copyOf(current));
         if (JSON.stringify(next) === JSON.stringify(current)) return copyOf(next);
         if (next === undefined) {
-          await unlink(file).catch((error: unknown) => {
-            if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) throw error;
-          });
+          await unlinkIfPresent(file);
           return undefined;
         }
-        if (!dirMade) {
-          await mkdir(dir, { recursive: true });
-          dirMade = true;
-        }
+        await ensureDirectory(dir);
         db.data = next;
         await db.write();
         return copyOf(next);
