@@ -1,7 +1,7 @@
 /**
  * The few file-system steps the lowdb stores (chats, watches, DNS history) share: a missing file
  * is no error when reading or removing one, and a store's folders are made on its first write
- * only, once per process.
+ * only, once per process. The key file and the data dir lock test error codes with it too.
  */
 import { mkdir, readFile, unlink } from 'node:fs/promises';
 
