@@ -14,19 +14,13 @@ import { startBotServer } from './http-server.js';
 import { createLogger, errorForLog } from './logger.js';
 import { type AllowedUpdate, type LongPolling, startLongPolling } from './polling.js';
 import { createChatData } from './storage/chat-data.js';
-import type { ChatStore } from './storage/chat-store.js';
 import { KeyConfigError, loadKeyring } from './storage/crypto.js';
 import { DataDirLockedError, lockDataDir } from './storage/data-dir-lock.js';
 import { createDnsHistory } from './storage/dns-history.js';
-import { createLowdbDnsHistoryStore } from './storage/dns-history-store.js';
-import { createLowdbStore } from './storage/lowdb-store.js';
 import { closeRedis, connectRedis, RedisUnreachableError } from './storage/redis-connection.js';
 import { createRedisChatLock, createRedisDeduper } from './storage/redis-coordination.js';
-import { createRedisDnsHistoryStore } from './storage/redis-dns-history-store.js';
-import { createRedisStore } from './storage/redis-store.js';
-import { createRedisWatchStore } from './storage/redis-watch-store.js';
+import { createStores } from './storage/stores.js';
 import { createWatchData } from './storage/watch-data.js';
-import { createLowdbWatchStore } from './storage/watch-store.js';
 import { createBullmqScheduler } from './watchers/bullmq-scheduler.js';
 import { createInProcessScheduler, pollsPerSecond } from './watchers/scheduler.js';
 import { createWatchers, type Watchers } from './watchers/watchers.js';
@@ -80,9 +74,11 @@ export async function main(
       : undefined;
   // lowdb serves one process: a second one on the same DATA_DIR is refused, not corrupting it.
   const releaseDataDir = redis ? async () => undefined : await lockDataDir(config.DATA_DIR);
-  const store: ChatStore = redis
-    ? createRedisStore({ redis, prefix: config.REDIS_PREFIX })
-    : createLowdbStore({ dataDir: config.DATA_DIR });
+  const {
+    chats: store,
+    watches: watchStore,
+    dnsHistory: historyStore,
+  } = createStores({ redis, prefix: config.REDIS_PREFIX, dataDir: config.DATA_DIR });
   const chatData = createChatData({
     store,
     keyring,
@@ -94,9 +90,6 @@ export async function main(
   });
 
   // The DNS change history behind `/dns <domain> history` and the Undo buttons, per token.
-  const historyStore = redis
-    ? createRedisDnsHistoryStore({ redis, prefix: config.REDIS_PREFIX })
-    : createLowdbDnsHistoryStore({ dataDir: config.DATA_DIR });
   const dnsHistory = createDnsHistory({
     store: historyStore,
     keyring,
@@ -124,9 +117,6 @@ export async function main(
           maxRetries: 0,
         })
       : undefined;
-  const watchStore = redis
-    ? createRedisWatchStore({ redis, prefix: config.REDIS_PREFIX })
-    : createLowdbWatchStore({ dataDir: config.DATA_DIR });
   const watchers: Watchers | undefined = watcherTransport
     ? createWatchers({
         watchData: createWatchData({

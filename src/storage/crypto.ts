@@ -11,6 +11,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isErrnoCode } from './files.js';
 
 const FORMAT_VERSION = 'v1';
 const KEY_BYTES = 32;
@@ -260,8 +261,4 @@ function decodeCanonical(part: string): Buffer | undefined {
 
 function assertChatId(chatId: number): void {
   if (!Number.isSafeInteger(chatId)) throw new TypeError('chat id must be a safe integer');
-}
-
-function isErrnoCode(error: unknown, code: string): boolean {
-  return error instanceof Error && 'code' in error && error.code === code;
 }

@@ -19,6 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, realpath, rename, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
+import { isErrnoCode } from './files.js';
 
 export const LOCK_FILE_NAME = '.lock';
 
@@ -111,7 +112,7 @@ async function lockWithSocket(dir: string, dataDir: string): Promise<() => Promi
       });
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (!isErrnoCode(error, 'EADDRINUSE')) throw error;
     const pid = (await askHolder(name)) ?? parsePid(await readFile(file, 'utf8').catch(() => undefined));
     throw new DataDirLockedError(dataDir, pid);
   }
@@ -165,7 +166,7 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else — still alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return isErrnoCode(error, 'EPERM');
   }
 }
 
@@ -196,7 +197,7 @@ async function linkLockFile(file: string): Promise<boolean> {
     await link(temp, file);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (isErrnoCode(error, 'EEXIST')) return false;
     throw error;
   } finally {
     await rm(temp, { force: true });

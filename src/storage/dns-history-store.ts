@@ -7,13 +7,12 @@
  * Two implementations, like `WatchStore`: lowdb (one small file per account and domain order, so
  * a write rewrites one bounded file) and Redis (`redis-dns-history-store.ts`, one list per key).
  */
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { appendBounded, HISTORY_KINDS, type HistoryChange, type HistoryKind } from '../core/dns-history.js';
-import { StoreClosedError } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
+import { createStoreQueue } from './chat-queue.js';
+import { createDirectoryMaker } from './files.js';
 
 /** An entry as stored: its author sealed for `history:<account>`. */
 export interface StoredHistoryEntry {
@@ -71,9 +70,8 @@ export function readStoredEntry(value: unknown): StoredHistoryEntry | undefined 
 /** `DnsHistoryStore` on lowdb: `<dataDir>/dns-history/<account>.<orderId>.json`, atomic writes. */
 export function createLowdbDnsHistoryStore(options: { dataDir: string }): DnsHistoryStore {
   const dir = path.join(options.dataDir, 'dns-history');
-  const queue = createChatQueue<string>();
-  let closed = false;
-  let dirMade = false;
+  const queue = createStoreQueue<string>();
+  const ensureDirectory = createDirectoryMaker();
 
   const open = (accountId: string, orderId: number) => {
     assertHistoryKey(accountId, orderId);
@@ -93,34 +91,23 @@ export function createLowdbDnsHistoryStore(options: { dataDir: string }): DnsHis
     return { key: file, db: new Low<StoredHistoryEntry[]>(adapter, []) };
   };
 
-  const run = <T>(key: string, task: () => Promise<T>) => {
-    if (closed) return Promise.reject(new StoreClosedError());
-    return queue.run(key, task);
-  };
-
   return {
     list(accountId, orderId) {
       const { key, db } = open(accountId, orderId);
-      return run(key, async () => {
+      return queue.run(key, async () => {
         await db.read();
         return structuredClone(db.data);
       });
     },
     append(accountId, orderId, entry, limit) {
       const { key, db } = open(accountId, orderId);
-      return run(key, async () => {
+      return queue.run(key, async () => {
         await db.read();
         db.data = appendBounded(db.data, structuredClone(entry), limit);
-        if (!dirMade) {
-          await mkdir(dir, { recursive: true });
-          dirMade = true;
-        }
+        await ensureDirectory(dir);
         await db.write();
       });
     },
-    async close() {
-      closed = true;
-      await queue.drain();
-    },
+    close: () => queue.close(),
   };
 }

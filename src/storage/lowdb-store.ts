@@ -6,7 +6,7 @@
  *
  * `JSONFilePreset` is avoided on purpose: it silently switches to memory when NODE_ENV=test.
  */
-import { mkdir, readFile, rename, unlink } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
@@ -18,11 +18,11 @@ import {
   isReadableChatDoc,
   normalizeChatDoc,
   parseChatDoc,
-  StoreClosedError,
   serializeChatDoc,
 } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
+import { createStoreQueue } from './chat-queue.js';
 import type { ChatDoc, ChatStore } from './chat-store.js';
+import { createDirectoryMaker, readFileIfPresent, unlinkIfPresent } from './files.js';
 
 /** Options of `createLowdbStore`. */
 export interface LowdbStoreOptions {
@@ -52,11 +52,10 @@ export function locateChatFile(dataDir: string, chatId: number): string {
 /** Creates the lowdb store; files are read lazily, one chat at a time. */
 export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
   const { dataDir, cacheSize = 10_000 } = options;
-  const queue = createChatQueue();
+  const queue = createStoreQueue();
   // Exactly one Low per file in this process: a second one would keep its own stale copy.
   const files = new Map<number, ChatFile>();
-  const createdDirs = new Set<string>();
-  let closed = false;
+  const ensureDirectory = createDirectoryMaker();
 
   function openChatFile(chatId: number): ChatFile {
     const cached = files.get(chatId);
@@ -90,7 +89,7 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
     task: (chat: ChatFile, file: string) => Promise<T>,
     { load = true } = {},
   ): Promise<T> {
-    if (closed) throw new StoreClosedError();
+    queue.assertOpen();
     assertChatId(chatId);
     const file = locateChatFile(dataDir, chatId);
     const result = queue.run(chatId, async () => {
@@ -104,13 +103,6 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
       return task(chat, file);
     });
     return result.finally(evictIdleFiles);
-  }
-
-  async function ensureDirectory(file: string): Promise<void> {
-    const dir = path.dirname(file);
-    if (createdDirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
-    createdDirs.add(dir);
   }
 
   async function deleteFile(chat: ChatFile, file: string): Promise<void> {
@@ -136,7 +128,7 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
           await deleteFile(chat, file);
           return next;
         }
-        await ensureDirectory(file);
+        await ensureDirectory(path.dirname(file));
         const previous = chat.db.data;
         chat.db.data = next;
         try {
@@ -178,26 +170,8 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
     },
 
     async close() {
-      closed = true;
-      await queue.drain();
+      await queue.close();
       files.clear();
     },
   };
-}
-
-async function readFileIfPresent(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function unlinkIfPresent(file: string): Promise<void> {
-  try {
-    await unlink(file);
-  } catch (error) {
-    if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) throw error;
-  }
 }

@@ -4,23 +4,21 @@
  * instances recording at once both land and the list never outgrows its limit.
  */
 import type { Redis } from 'ioredis';
-import { StoreClosedError } from './chat-doc.js';
+import { createStoreQueue } from './chat-queue.js';
 import { assertHistoryKey, type DnsHistoryStore, readStoredEntry } from './dns-history-store.js';
 
 export function createRedisDnsHistoryStore(options: { redis: Redis; prefix?: string }): DnsHistoryStore {
   const { redis, prefix = 'partner-bot:' } = options;
-  let closed = false;
+  // Only its closing is used: a MULTI is atomic already, so nothing here waits in line.
+  const queue = createStoreQueue<string>();
   const keyOf = (accountId: string, orderId: number) => {
     assertHistoryKey(accountId, orderId);
     return `${prefix}dnshistory:${accountId}:${orderId}`;
   };
-  const ensureOpen = () => {
-    if (closed) throw new StoreClosedError();
-  };
 
   return {
     async list(accountId, orderId) {
-      ensureOpen();
+      queue.assertOpen();
       const raw = await redis.lrange(keyOf(accountId, orderId), 0, -1);
       return raw.flatMap((text) => {
         try {
@@ -32,12 +30,10 @@ export function createRedisDnsHistoryStore(options: { redis: Redis; prefix?: str
       });
     },
     async append(accountId, orderId, entry, limit) {
-      ensureOpen();
+      queue.assertOpen();
       const key = keyOf(accountId, orderId);
       await redis.multi().rpush(key, JSON.stringify(entry)).ltrim(key, -limit, -1).exec();
     },
-    async close() {
-      closed = true;
-    },
+    close: () => queue.close(),
   };
 }

@@ -17,10 +17,9 @@ import {
   isReadableChatDoc,
   normalizeChatDoc,
   parseChatDoc,
-  StoreClosedError,
   serializeChatDoc,
 } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
+import { createStoreQueue } from './chat-queue.js';
 import type { ChatStore } from './chat-store.js';
 
 /** Options of `createRedisStore`. */
@@ -67,14 +66,9 @@ return 1
 
 /**
  * Writes `next` ('' deletes) only if `key` still holds `expected` ('' = absent); false when
- * another writer came first. Shared by every optimistic read-modify-write on Redis.
+ * another writer came first. The write step of `updateKey`.
  */
-export async function compareAndSet(
-  redis: Redis,
-  key: string,
-  expected: string,
-  next: string,
-): Promise<boolean> {
+async function compareAndSet(redis: Redis, key: string, expected: string, next: string): Promise<boolean> {
   let result: unknown;
   try {
     result = await redis.evalsha(COMPARE_AND_SET_SHA, 1, key, expected, next);
@@ -84,6 +78,33 @@ export async function compareAndSet(
     result = await redis.eval(COMPARE_AND_SET, 1, key, expected, next);
   }
   return result === 1;
+}
+
+/**
+ * An optimistic read-modify-write of one string key, shared by the chat and watch stores: reads
+ * the key (null when absent), lets `decide` say what to write ('' deletes; `write` undefined when
+ * the key already holds it), and writes only if the key still holds what was read; when another
+ * writer came first, reads and decides again, at most `maxAttempts` times, then throws
+ * `UpdateConflictError` naming `subject` (`chat 42`). `decide` may thus run more than once.
+ * Returns the deciding attempt's value and whether it wrote.
+ */
+export async function updateKey<T>(
+  redis: Redis,
+  key: string,
+  { maxAttempts, subject }: { maxAttempts: number; subject: string },
+  decide: (raw: string | null) => { value: T; write: string | undefined },
+): Promise<{ value: T; written: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const raw = await redis.get(key);
+    const { value, write } = decide(raw);
+    if (write === undefined) return { value, written: false };
+    if (await compareAndSet(redis, key, raw ?? '', write)) return { value, written: true };
+    if (attempt >= maxAttempts) {
+      throw new UpdateConflictError(`${subject} kept changing; gave up after ${attempt} attempts`);
+    }
+    // Jitter so that two processes colliding once don't collide again in lockstep.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
+  }
 }
 
 /** Key of a chat's document. */
@@ -96,11 +117,10 @@ export function formatChatKey(prefix: string, chatId: number): string {
 export function createRedisStore(options: RedisStoreOptions): ChatStore {
   const { redis, prefix = 'partner-bot:', maxAttempts = 100 } = options;
   // Tasks of one chat in this process wait for each other instead of racing to retry.
-  const queue = createChatQueue();
-  let closed = false;
+  const queue = createStoreQueue();
 
   async function withChat<T>(chatId: number, task: (key: string) => Promise<T>): Promise<T> {
-    if (closed) throw new StoreClosedError();
+    queue.assertOpen();
     const key = formatChatKey(prefix, chatId);
     return queue.run(chatId, () => task(key));
   }
@@ -115,20 +135,15 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
 
     update(chatId, change) {
       return withChat(chatId, async (key) => {
-        for (let attempt = 1; ; attempt++) {
-          const raw = await redis.get(key);
+        const subject = `chat ${chatId}`;
+        const { value } = await updateKey(redis, key, { maxAttempts, subject }, (raw) => {
           const current = raw === null ? {} : normalizeChatDoc(parseChatDoc(raw, `redis key ${key}`));
           const next = normalizeChatDoc(change(cloneChatDoc(current)));
           const nextText = isEmptyChatDoc(next) ? '' : serializeChatDoc(next);
           const currentText = raw === null ? '' : serializeChatDoc(current);
-          if (nextText === currentText) return next;
-          if (await compareAndSet(redis, key, raw ?? '', nextText)) return next;
-          if (attempt >= maxAttempts) {
-            throw new UpdateConflictError(`chat ${chatId} kept changing; gave up after ${attempt} attempts`);
-          }
-          // Jitter so that two processes colliding once don't collide again in lockstep.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
-        }
+          return { value: next, write: nextText === currentText ? undefined : nextText };
+        });
+        return value;
       });
     },
 
@@ -150,8 +165,7 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
     },
 
     async close() {
-      closed = true;
-      await queue.drain();
+      await queue.close();
       // The connection was passed in; quitting it is the caller's call.
     },
   };

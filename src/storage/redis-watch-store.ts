@@ -5,9 +5,8 @@
  * crash between the two writes): readers skip it, and the next update of that id mends the set.
  */
 import type { Redis } from 'ioredis';
-import { StoreClosedError } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
-import { compareAndSet, UpdateConflictError } from './redis-store.js';
+import { createStoreQueue } from './chat-queue.js';
+import { updateKey } from './redis-store.js';
 import { parseWatchDoc, type WatchDoc, type WatchStore } from './watch-store.js';
 
 export function createRedisWatchStore(options: {
@@ -17,50 +16,39 @@ export function createRedisWatchStore(options: {
 }): WatchStore {
   const { redis, prefix = 'partner-bot:', maxAttempts = 100 } = options;
   const setKey = `${prefix}watches`;
-  const queue = createChatQueue<string>();
-  let closed = false;
+  const queue = createStoreQueue<string>();
 
   const keyOf = (id: string) => `${prefix}watch:${id}`;
-  const run = <T>(id: string, task: () => Promise<T>) => {
-    if (closed) return Promise.reject(new StoreClosedError());
-    return queue.run(id, task);
-  };
 
   return {
     read(id) {
-      return run(id, async () => {
+      return queue.run(id, async () => {
         const raw = await redis.get(keyOf(id));
         return raw === null ? undefined : parseWatchDoc(raw, `redis key ${keyOf(id)}`);
       });
     },
     update(id, change) {
-      return run(id, async () => {
+      return queue.run(id, async () => {
         const key = keyOf(id);
-        for (let attempt = 1; ; attempt++) {
-          const raw = await redis.get(key);
+        const subject = `watch ${id}`;
+        const { value: doc, written } = await updateKey(redis, key, { maxAttempts, subject }, (raw) => {
           const current = raw === null ? undefined : parseWatchDoc(raw, `redis key ${key}`);
           const next = change(current === undefined ? undefined : structuredClone(current));
           const nextText = next === undefined ? '' : JSON.stringify(next);
-          if (nextText === (raw ?? '')) return next;
-          if (await compareAndSet(redis, key, raw ?? '', nextText)) {
-            if (next === undefined) await redis.srem(setKey, id);
-            else await redis.sadd(setKey, id);
-            return next;
-          }
-          if (attempt >= maxAttempts) {
-            throw new UpdateConflictError(`watch ${id} kept changing; gave up after ${attempt} attempts`);
-          }
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 2)));
+          return { value: next, write: nextText === (raw ?? '') ? undefined : nextText };
+        });
+        // The set follows the key: a crash between the two is mended by the next write of the id.
+        if (written) {
+          if (doc === undefined) await redis.srem(setKey, id);
+          else await redis.sadd(setKey, id);
         }
+        return doc;
       });
     },
     async ids() {
       return redis.smembers(setKey);
     },
-    async close() {
-      closed = true;
-      await queue.drain();
-    },
+    close: () => queue.close(),
   };
 }
 

@@ -8,12 +8,12 @@
  * (one key per watch plus a set of ids, compare-and-set updates, several processes).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
-import { StoreClosedError } from './chat-doc.js';
-import { createChatQueue } from './chat-queue.js';
+import { createStoreQueue } from './chat-queue.js';
+import { createDirectoryMaker, unlinkIfPresent } from './files.js';
 
 /** One watch as stored. Everything personal in it is sealed for `watch:<id>`. */
 export interface WatchDoc {
@@ -81,9 +81,8 @@ function copyOf(doc: WatchDoc | undefined): WatchDoc | undefined {
 /** `WatchStore` on lowdb: `<dataDir>/watches/<id>.json`, written atomically (temp file + rename). */
 export function createLowdbWatchStore(options: { dataDir: string }): WatchStore {
   const dir = path.join(options.dataDir, 'watches');
-  const queue = createChatQueue<string>();
-  let closed = false;
-  let dirMade = false;
+  const queue = createStoreQueue<string>();
+  const ensureDirectory = createDirectoryMaker();
 
   const open = (id: string) => {
     assertWatchId(id);
@@ -96,36 +95,26 @@ export function createLowdbWatchStore(options: { dataDir: string }): WatchStore 
     return { file, db: new Low<WatchDoc | null>(adapter, null) };
   };
 
-  const run = <T>(id: string, task: () => Promise<T>) => {
-    if (closed) return Promise.reject(new StoreClosedError());
-    return queue.run(id, task);
-  };
-
   return {
     read(id) {
-      return run(id, async () => {
+      return queue.run(id, async () => {
         const { db } = open(id);
         await db.read();
         return copyOf(db.data ?? undefined);
       });
     },
     update(id, change) {
-      return run(id, async () => {
+      return queue.run(id, async () => {
         const { db, file } = open(id);
         await db.read();
         const current = db.data ?? undefined;
         const next = change(copyOf(current));
         if (JSON.stringify(next) === JSON.stringify(current)) return copyOf(next);
         if (next === undefined) {
-          await unlink(file).catch((error: unknown) => {
-            if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) throw error;
-          });
+          await unlinkIfPresent(file);
           return undefined;
         }
-        if (!dirMade) {
-          await mkdir(dir, { recursive: true });
-          dirMade = true;
-        }
+        await ensureDirectory(dir);
         db.data = next;
         await db.write();
         return copyOf(next);
@@ -135,9 +124,6 @@ export function createLowdbWatchStore(options: { dataDir: string }): WatchStore 
       const names = await readdir(dir).catch(() => []);
       return names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
     },
-    async close() {
-      closed = true;
-      await queue.drain();
-    },
+    close: () => queue.close(),
   };
 }

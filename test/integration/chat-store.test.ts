@@ -14,7 +14,7 @@ import { CorruptChatDocError, StoreClosedError } from '../../src/storage/chat-do
 import type { ChatDoc, ChatStore } from '../../src/storage/chat-store.js';
 import { parseEncryptionKeys, SealError } from '../../src/storage/crypto.js';
 import { createLowdbStore, locateChatFile } from '../../src/storage/lowdb-store.js';
-import { createRedisStore, formatChatKey } from '../../src/storage/redis-store.js';
+import { createRedisStore, formatChatKey, UpdateConflictError } from '../../src/storage/redis-store.js';
 
 const TOKEN = 'tok_4f9a2c7e51b84d0e9f3a6c2b';
 const CHAT = 987_654_321;
@@ -547,6 +547,24 @@ describe.skipIf(!redisUrl)('redis store', () => {
     );
     expect(await first.read(CHAT)).toEqual({ lastCurrencyId: 200 });
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it('gives up with UpdateConflictError when another writer changes the chat before every write', async () => {
+    const redis = connect();
+    const prefix = `${runPrefix}conflict:`;
+    const store = createRedisStore({ redis, prefix, maxAttempts: 3 });
+    let runs = 0;
+    const failed = store.update(CHAT, (doc) => {
+      runs++;
+      // Sent on the store's own connection, so it lands before the store's compare-and-set.
+      void redis.set(formatChatKey(prefix, CHAT), JSON.stringify({ lastCurrencyId: 100 + runs }));
+      return increment(doc);
+    });
+    await expect(failed).rejects.toThrow(UpdateConflictError);
+    await expect(failed).rejects.toThrow(`chat ${CHAT} kept changing; gave up after 3 attempts`);
+    expect(runs).toBe(3);
+    expect(await store.read(CHAT)).toEqual({ lastCurrencyId: 103 });
+    await store.close();
   });
 
   it('leaves the connection open on close: quitting it is the caller’s job', async () => {

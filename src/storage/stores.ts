@@ -1,0 +1,48 @@
+/**
+ * Which backend the bot's stores run on, decided in one place: with a Redis connection every
+ * store is on Redis (several processes share the state), without one every store is lowdb files
+ * under `dataDir` (one process, see `data-dir-lock.ts`). One choice for all, so chats, watches
+ * and the DNS history never end up on different backends.
+ */
+import type { Redis } from 'ioredis';
+import type { ChatStore } from './chat-store.js';
+import { createLowdbDnsHistoryStore, type DnsHistoryStore } from './dns-history-store.js';
+import { createLowdbStore } from './lowdb-store.js';
+import { createRedisDnsHistoryStore } from './redis-dns-history-store.js';
+import { createRedisStore } from './redis-store.js';
+import { createRedisWatchStore } from './redis-watch-store.js';
+import { createLowdbWatchStore, type WatchStore } from './watch-store.js';
+
+/** Every store of the bot, on one backend; each is closed by the caller. */
+export interface Stores {
+  chats: ChatStore;
+  watches: WatchStore;
+  dnsHistory: DnsHistoryStore;
+}
+
+/** Options of `createStores`. */
+export interface StoresOptions {
+  /** A connection built and, at shutdown, quit by the caller; undefined for lowdb. */
+  redis: Redis | undefined;
+  /** `REDIS_PREFIX`: prepended to every Redis key. */
+  prefix: string;
+  /** `DATA_DIR`: where the lowdb files live. */
+  dataDir: string;
+}
+
+/** Builds the stores on Redis when a connection is given, else on lowdb. */
+export function createStores(options: StoresOptions): Stores {
+  const { redis, prefix, dataDir } = options;
+  if (redis !== undefined) {
+    return {
+      chats: createRedisStore({ redis, prefix }),
+      watches: createRedisWatchStore({ redis, prefix }),
+      dnsHistory: createRedisDnsHistoryStore({ redis, prefix }),
+    };
+  }
+  return {
+    chats: createLowdbStore({ dataDir }),
+    watches: createLowdbWatchStore({ dataDir }),
+    dnsHistory: createLowdbDnsHistoryStore({ dataDir }),
+  };
+}
