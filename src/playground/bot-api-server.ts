@@ -38,6 +38,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type ChatEvent, EventLog } from './events.js';
+import { applyParseMode, HtmlParseError } from './telegram-html.js';
 
 /** A file part of a multipart request, as recorded in `RecordedCall.params`. */
 export class RecordedFile {
@@ -111,6 +113,38 @@ export interface SendTextOptions {
   languageCode?: string;
   chatType?: 'private' | 'group' | 'supergroup';
   messageId?: number;
+  /** The forum topic the message is written in. */
+  threadId?: number;
+}
+
+export interface InlineQueryOptions {
+  userId?: number;
+  languageCode?: string;
+  /** The type of the chat the user types `@bot …` in. */
+  chatType?: 'sender' | 'private' | 'group' | 'supergroup';
+}
+
+export interface ChooseInlineResultOptions {
+  userId?: number;
+  /** The chat the chosen result is posted in (default: the user's private chat with the bot). */
+  chatId?: number;
+}
+
+/** Who a user is, for the updates the server makes (names a client shows). */
+export interface UserProfile {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+  language_code?: string;
+}
+
+/** A group or supergroup, for the updates the server makes (the title a client shows). */
+export interface ChatProfile {
+  id: number;
+  type: 'group' | 'supergroup';
+  title: string;
+  is_forum?: boolean;
 }
 
 export interface PressButtonOptions {
@@ -124,6 +158,7 @@ export interface PressButtonOptions {
 export interface SendDocumentOptions {
   chatId?: number;
   userId?: number;
+  chatType?: 'private' | 'group' | 'supergroup';
   caption?: string;
   mimeType?: string;
 }
@@ -145,6 +180,30 @@ export interface BotApiServer {
   sendText(text: string, opts?: SendTextOptions): Record<string, unknown>;
   /** Queue a callback_query update pressing a button with this data on a bot message. */
   pressButton(data: string, opts?: PressButtonOptions): Record<string, unknown>;
+  /** Queue an inline_query (the user typed `@bot query`); returns its id for chooseInlineResult. */
+  sendInlineQuery(query: string, opts?: InlineQueryOptions): string;
+  /**
+   * The user picks a result of an answered inline query: it is posted in the chat "via @bot" (with
+   * an inline_message_id when it has a keyboard) and a chosen_inline_result is queued.
+   */
+  chooseInlineResult(
+    queryId: string,
+    resultId: string,
+    opts?: ChooseInlineResultOptions,
+  ): Record<string, unknown>;
+  /** Name a user (the default is "Test User<id>", language ru). */
+  defineUser(user: UserProfile): void;
+  /** Name a group (the default is "Test group"). */
+  defineChat(chat: ChatProfile): void;
+  /** The client's view of the events so far (after `seq`), and new ones as they happen. */
+  eventsSince(seq: number): ChatEvent[];
+  subscribe(listener: (event: ChatEvent) => void): () => void;
+  /** A file the server holds (sent by the user or the bot), for a client to download. */
+  fileContent(fileId: string): { content: Buffer; fileName: string; mimeType: string } | undefined;
+  /** A message posted through inline mode, as it shows now (after edits by inline_message_id). */
+  inlineMessage(inlineMessageId: string): Record<string, unknown> | undefined;
+  /** What setMyDescription / setMyShortDescription set for this language ('' when none). */
+  myDescription(opts?: { languageCode?: string; short?: boolean }): string;
   /** Queue a message carrying a document, registered as a downloadable file. */
   sendDocument(
     content: string | Buffer,
@@ -192,6 +251,21 @@ export const DEFAULT_TOKEN = '7000000001:AAF-double-token_for_local_tests_only';
 export const DEFAULT_USER_ID = 100_001;
 export const DEFAULT_GROUP_CHAT_ID = -4_000_000_001;
 export const DEFAULT_SUPERGROUP_CHAT_ID = -1_001_000_000_001;
+
+/** The chat actions Telegram knows (sendChatAction refuses others). */
+const CHAT_ACTIONS = new Set([
+  'typing',
+  'upload_photo',
+  'record_video',
+  'upload_video',
+  'record_voice',
+  'upload_voice',
+  'upload_document',
+  'choose_sticker',
+  'find_location',
+  'record_video_note',
+  'upload_video_note',
+]);
 
 /** Narrow a recorded param to a file; throws naming the field when it is not one. */
 export function fileParam(call: RecordedCall, field: string): RecordedFile {
@@ -287,7 +361,15 @@ interface StoredFile {
   file_id: string;
   file_unique_id: string;
   file_path: string;
+  fileName: string;
   content: Buffer;
+}
+
+interface InlineQuery {
+  userId: number;
+  query: string;
+  /** The results answerInlineQuery gave; undefined until it is answered. */
+  results: Json[] | undefined;
 }
 
 interface PendingPoll {
@@ -335,7 +417,16 @@ class LocalBotApi implements BotApiServer {
   private readonly messages = new Map<string, StoredMessage>();
   private readonly files = new Map<string, StoredFile>();
   private fileCounter = 0;
-  private readonly callbackQueries = new Map<string, { answered: boolean }>();
+  private readonly callbackQueries = new Map<string, { answered: boolean; chatId: number }>();
+  private readonly events = new EventLog();
+  private readonly users = new Map<number, UserProfile>();
+  private readonly inlineQueries = new Map<string, InlineQuery>();
+  private inlineCounter = 0;
+  /** inline_message_id → the key of the message it names. */
+  private readonly inlineMessages = new Map<string, string>();
+  private readonly descriptions = new Map<string, string>();
+  /** Forum topics opened with createForumTopic, by chat. */
+  private readonly topics = new Map<number, Set<number>>();
   private callbackCounter = 0;
   private readonly commands = new Map<string, unknown[]>();
   private readonly closing = new AbortController();
@@ -350,7 +441,7 @@ class LocalBotApi implements BotApiServer {
       username: 'partner_test_bot',
       can_join_groups: true,
       can_read_all_group_messages: false,
-      supports_inline_queries: false,
+      supports_inline_queries: true,
     };
     this.server = createServer((req, res) => {
       this.onRequest(req, res).catch((error: unknown) => {
@@ -407,9 +498,14 @@ class LocalBotApi implements BotApiServer {
       date: unixTime(),
       text,
     };
+    if (opts.threadId !== undefined) {
+      message.message_thread_id = opts.threadId;
+      message.is_topic_message = true;
+    }
     const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?/.exec(text);
     if (command) message.entities = [{ offset: 0, length: command[0].length, type: 'bot_command' }];
     this.storeMessage(message, undefined);
+    this.events.emit({ type: 'message', chatId: chat.id as number, message });
     return this.pushUpdate({ message: structuredClone(message) });
   }
 
@@ -438,7 +534,7 @@ class LocalBotApi implements BotApiServer {
     }
     this.callbackCounter += 1;
     const id = `${this.botInfo.id}${String(this.callbackCounter).padStart(8, '0')}`;
-    this.callbackQueries.set(id, { answered: false });
+    this.callbackQueries.set(id, { answered: false, chatId });
     return this.pushUpdate({
       callback_query: {
         id,
@@ -452,7 +548,7 @@ class LocalBotApi implements BotApiServer {
 
   sendDocument(content: string | Buffer, fileName: string, opts: SendDocumentOptions = {}): Json {
     const from = this.user(opts.userId, undefined);
-    const chat = this.chatForUser(from, 'private', opts.chatId);
+    const chat = this.chatForUser(from, opts.chatType ?? 'private', opts.chatId);
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     const file = this.registerFile(bytes, fileName);
     const message: Json = {
@@ -470,7 +566,82 @@ class LocalBotApi implements BotApiServer {
     };
     if (opts.caption !== undefined) message.caption = opts.caption;
     this.storeMessage(message, undefined);
+    this.events.emit({ type: 'message', chatId: chat.id as number, message });
     return this.pushUpdate({ message: structuredClone(message) });
+  }
+
+  sendInlineQuery(query: string, opts: InlineQueryOptions = {}): string {
+    const from = this.user(opts.userId, opts.languageCode);
+    this.inlineCounter += 1;
+    const id = `${this.botInfo.id}${String(this.inlineCounter).padStart(9, '0')}`;
+    this.inlineQueries.set(id, { userId: from.id, query, results: undefined });
+    this.pushUpdate({
+      inline_query: { id, from, query, offset: '', chat_type: opts.chatType ?? 'sender' },
+    });
+    return id;
+  }
+
+  chooseInlineResult(queryId: string, resultId: string, opts: ChooseInlineResultOptions = {}): Json {
+    const query = this.inlineQueries.get(queryId);
+    const result = query?.results?.find((r) => r.id === resultId);
+    if (!query || !result) throw new Error(`No result "${resultId}" answered for inline query ${queryId}`);
+    const from = this.user(opts.userId ?? query.userId, undefined);
+    const chatId = opts.chatId ?? from.id;
+    const content = recordOrUndefined(result.input_message_content) ?? {};
+    const message: Json = {
+      message_id: this.takeMessageId(chatId, undefined),
+      from,
+      chat: chatId === from.id ? this.chatForUser(from, 'private', chatId) : this.chatById(chatId),
+      date: unixTime(),
+      via_bot: this.botUser(),
+      ...applyParseMode(String(content.message_text ?? ''), content.parse_mode, content.entities),
+    };
+    const markup = inlineMarkup(result.reply_markup);
+    if (markup) message.reply_markup = markup;
+    this.storeMessage(message, undefined);
+    this.events.emit({ type: 'message', chatId, message });
+    const chosen: Json = { result_id: resultId, from, query: query.query };
+    if (markup) {
+      const inlineMessageId = `AgAAA${randomBytes(18).toString('base64url')}`;
+      this.inlineMessages.set(inlineMessageId, messageKey(chatId, Number(message.message_id)));
+      chosen.inline_message_id = inlineMessageId;
+    }
+    return this.pushUpdate({ chosen_inline_result: chosen });
+  }
+
+  defineUser(user: UserProfile): void {
+    this.users.set(user.id, structuredClone(user));
+  }
+
+  defineChat(chat: ChatProfile): void {
+    this.chats.set(chat.id, {
+      ...structuredClone(chat),
+      ...(chat.type === 'supergroup' ? { is_forum: chat.is_forum ?? false } : {}),
+    });
+  }
+
+  eventsSince(seq: number): ChatEvent[] {
+    return structuredClone(this.events.since(seq));
+  }
+
+  subscribe(listener: (event: ChatEvent) => void): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  fileContent(fileId: string): { content: Buffer; fileName: string; mimeType: string } | undefined {
+    const file = this.files.get(fileId);
+    if (!file) return undefined;
+    return { content: file.content, fileName: file.fileName, mimeType: guessMimeType(file.fileName) };
+  }
+
+  inlineMessage(inlineMessageId: string): Json | undefined {
+    const key = this.inlineMessages.get(inlineMessageId);
+    const stored = key === undefined ? undefined : this.messages.get(key);
+    return stored ? structuredClone(stored.message) : undefined;
+  }
+
+  myDescription(opts: { languageCode?: string; short?: boolean } = {}): string {
+    return this.descriptions.get(descriptionKey(opts.short === true, opts.languageCode)) ?? '';
   }
 
   waitForCall(
@@ -882,6 +1053,7 @@ class LocalBotApi implements BotApiServer {
           commandsKey(recordOrUndefined(p.scope), stringOrUndefined(p.language_code)),
           commands,
         );
+        this.events.emit({ type: 'profile', what: 'commands' });
         return true;
       },
       getMyCommands: (p) =>
@@ -895,12 +1067,10 @@ class LocalBotApi implements BotApiServer {
       },
       sendMessage: (p) => {
         const chatId = this.requireChat(p);
-        const text = typeof p.text === 'string' ? p.text : '';
-        if (text.trim() === '') throw badRequest('message text is empty');
-        if (visibleLength(text, p.parse_mode) > 4096) throw badRequest('message is too long');
-        const fields: Json = { text };
-        if (Array.isArray(p.entities)) fields.entities = p.entities;
-        return this.sendBotMessage(chatId, fields, p);
+        const shown = this.formatted(typeof p.text === 'string' ? p.text : '', p, 'entities');
+        if (shown.text.trim() === '') throw badRequest('message text is empty');
+        if (shown.text.length > 4096) throw badRequest('message is too long');
+        return this.sendBotMessage(chatId, shown, p);
       },
       sendDocument: (p) => {
         const chatId = this.requireChat(p);
@@ -915,51 +1085,59 @@ class LocalBotApi implements BotApiServer {
           },
         };
         if (typeof p.caption === 'string' && p.caption !== '') {
-          if (visibleLength(p.caption, p.parse_mode) > 1024) throw badRequest('message caption is too long');
-          fields.caption = p.caption;
+          const caption = this.formatted(p.caption, p, 'caption_entities');
+          if (caption.text.length > 1024) throw badRequest('message caption is too long');
+          fields.caption = caption.text;
+          if (caption.entities !== undefined) fields.caption_entities = caption.entities;
         }
         return this.sendBotMessage(chatId, fields, p);
       },
       sendChatAction: (p) => {
-        this.requireChat(p);
+        const chatId = this.requireChat(p);
         if (typeof p.action !== 'string' || p.action === '')
           throw badRequest('parameter "action" is required');
+        if (!CHAT_ACTIONS.has(p.action)) throw badRequest('wrong parameter action in request');
+        const threadId = this.threadOf(chatId, p);
+        this.events.emit({
+          type: 'action',
+          chatId,
+          action: p.action,
+          ...(threadId !== undefined ? { threadId } : {}),
+        });
         return true;
       },
       editMessageText: (p) => {
-        if (p.inline_message_id !== undefined) return true;
-        const stored = this.editableMessage(p);
-        const text = typeof p.text === 'string' ? p.text : '';
-        if (text.trim() === '') throw badRequest('message text is empty');
-        if (visibleLength(text, p.parse_mode) > 4096) throw badRequest('MESSAGE_TOO_LONG');
+        const stored = this.editTarget(p);
+        const shown = this.formatted(typeof p.text === 'string' ? p.text : '', p, 'entities');
+        if (shown.text.trim() === '') throw badRequest('message text is empty');
+        if (shown.text.length > 4096) throw badRequest('MESSAGE_TOO_LONG');
         if (typeof stored.message.text !== 'string')
           throw badRequest('there is no text in the message to edit');
         // Editing the text without reply_markup removes the inline keyboard, as in Telegram.
         const markup = inlineMarkup(p.reply_markup);
-        const parseMode = stringOrUndefined(p.parse_mode);
         if (
-          stored.message.text === text &&
-          stored.parseMode === parseMode &&
+          stored.message.text === shown.text &&
+          sameJson(stored.message.entities, shown.entities) &&
           sameJson(stored.message.reply_markup, markup)
         ) {
           throw badRequest(NOT_MODIFIED);
         }
-        stored.message.text = text;
-        stored.parseMode = parseMode;
-        if (Array.isArray(p.entities)) stored.message.entities = p.entities;
-        else delete stored.message.entities;
+        stored.message.text = shown.text;
+        stored.parseMode = stringOrUndefined(p.parse_mode);
+        setOrDelete(stored.message, 'entities', shown.entities);
         setOrDelete(stored.message, 'reply_markup', markup);
         stored.message.edit_date = unixTime();
-        return structuredClone(stored.message);
+        this.emitEdited(stored);
+        return p.inline_message_id !== undefined ? true : structuredClone(stored.message);
       },
       editMessageReplyMarkup: (p) => {
-        if (p.inline_message_id !== undefined) return true;
-        const stored = this.editableMessage(p);
+        const stored = this.editTarget(p);
         const markup = inlineMarkup(p.reply_markup);
         if (sameJson(stored.message.reply_markup, markup)) throw badRequest(NOT_MODIFIED);
         setOrDelete(stored.message, 'reply_markup', markup);
         stored.message.edit_date = unixTime();
-        return structuredClone(stored.message);
+        this.emitEdited(stored);
+        return p.inline_message_id !== undefined ? true : structuredClone(stored.message);
       },
       deleteMessage: (p) => {
         const chatId = this.requireChat(p);
@@ -970,6 +1148,7 @@ class LocalBotApi implements BotApiServer {
         const privateChat = isRecord(stored.message.chat) && stored.message.chat.type === 'private';
         if (!privateChat && !this.isFromBot(stored.message)) throw badRequest("message can't be deleted");
         this.messages.delete(key);
+        this.events.emit({ type: 'deleted', chatId, messageId: messageId ?? 0 });
         return true;
       },
       answerCallbackQuery: (p) => {
@@ -979,9 +1158,59 @@ class LocalBotApi implements BotApiServer {
         if (!query || query.answered) {
           throw badRequest('query is too old and response timeout expired or query ID is invalid');
         }
+        const text = stringOrUndefined(p.text) ?? '';
+        if (text.length > 200) throw badRequest('MESSAGE_TOO_LONG');
         query.answered = true;
+        if (text !== '') {
+          const url = stringOrUndefined(p.url);
+          this.events.emit({
+            type: 'toast',
+            chatId: query.chatId,
+            text,
+            showAlert: p.show_alert === true,
+            ...(url !== undefined ? { url } : {}),
+          });
+        }
         return true;
       },
+      answerInlineQuery: (p) => {
+        const id = typeof p.inline_query_id === 'string' ? p.inline_query_id : String(p.inline_query_id);
+        const query = this.inlineQueries.get(id);
+        if (!query || query.results !== undefined) {
+          throw badRequest('query is too old and response timeout expired or query ID is invalid');
+        }
+        const results = validInlineResults(p.results);
+        query.results = results;
+        const button = recordOrUndefined(p.button);
+        this.events.emit({
+          type: 'inline-results',
+          queryId: id,
+          userId: query.userId,
+          results,
+          ...(button ? { button } : {}),
+        });
+        return true;
+      },
+      createForumTopic: (p) => {
+        const chatId = this.requireChat(p);
+        if (this.chats.get(chatId)?.is_forum !== true) throw badRequest('the chat is not a forum');
+        const name = stringOrUndefined(p.name) ?? '';
+        if (name.length < 1 || name.length > 128) throw badRequest('TOPIC_TITLE_EMPTY');
+        const topics = this.topics.get(chatId) ?? new Set<number>();
+        const threadId = this.takeMessageId(chatId, undefined);
+        topics.add(threadId);
+        this.topics.set(chatId, topics);
+        return { message_thread_id: threadId, name, icon_color: 7322096 };
+      },
+      setMyDescription: (p) => this.setDescription(p, false),
+      setMyShortDescription: (p) => this.setDescription(p, true),
+      getMyDescription: (p) => ({
+        description: this.descriptions.get(descriptionKey(false, stringOrUndefined(p.language_code))) ?? '',
+      }),
+      getMyShortDescription: (p) => ({
+        short_description:
+          this.descriptions.get(descriptionKey(true, stringOrUndefined(p.language_code))) ?? '',
+      }),
       getFile: (p) => {
         const file = typeof p.file_id === 'string' ? this.files.get(p.file_id) : undefined;
         if (!file) throw badRequest('invalid file_id');
@@ -995,6 +1224,17 @@ class LocalBotApi implements BotApiServer {
     };
     for (const [name, run] of Object.entries(methods)) this.handlers.set(name.toLowerCase(), { name, run });
     this.handlers.set('getupdates', { name: 'getUpdates', run: () => [] });
+  }
+
+  private setDescription(p: Json, short: boolean): true {
+    const field = short ? 'short_description' : 'description';
+    const text = stringOrUndefined(p[field]) ?? '';
+    if (text.length > (short ? 120 : 512)) throw badRequest(`${short ? 'SHORT_' : ''}DESCRIPTION_TOO_LONG`);
+    const key = descriptionKey(short, stringOrUndefined(p.language_code));
+    if (text === '') this.descriptions.delete(key);
+    else this.descriptions.set(key, text);
+    this.events.emit({ type: 'profile', what: short ? 'short_description' : 'description' });
+    return true;
   }
 
   /** Telegram method names are case-insensitive; record them as documented. */
@@ -1046,18 +1286,57 @@ class LocalBotApi implements BotApiServer {
   }
 
   private sendBotMessage(chatId: number, fields: Json, p: Json): Json {
+    const threadId = this.threadOf(chatId, p);
+    const markup = inlineMarkup(p.reply_markup);
+    if (!markup) validateReplyMarkup(p.reply_markup);
     const message: Json = {
       message_id: this.takeMessageId(chatId, undefined),
       from: this.botUser(),
       chat: this.chatById(chatId),
       date: unixTime(),
+      ...(threadId !== undefined ? { message_thread_id: threadId, is_topic_message: true } : {}),
       ...fields,
     };
-    const markup = inlineMarkup(p.reply_markup);
     if (markup) message.reply_markup = markup;
-    else validateReplyMarkup(p.reply_markup);
     this.storeMessage(message, stringOrUndefined(p.parse_mode));
+    this.events.emit({ type: 'message', chatId, message });
     return structuredClone(message);
+  }
+
+  /** The forum topic a call writes in; a topic a forum does not have is refused, as by Telegram. */
+  private threadOf(chatId: number, p: Json): number | undefined {
+    const threadId = toInteger(p.message_thread_id);
+    if (threadId === undefined) return undefined;
+    const chat = this.chats.get(chatId);
+    const topics = this.topics.get(chatId);
+    if (chat?.is_forum === true && threadId !== 1 && !topics?.has(threadId)) {
+      throw badRequest('message thread not found');
+    }
+    return threadId;
+  }
+
+  /** The text a call sends, parsed as Telegram parses it (refusing what Telegram cannot parse). */
+  private formatted(text: string, p: Json, entitiesField: string): { text: string; entities?: unknown } {
+    try {
+      return applyParseMode(text, p.parse_mode, p[entitiesField]);
+    } catch (error) {
+      if (error instanceof HtmlParseError) throw badRequest(`can't parse entities: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** The message an edit names: by chat and id, or by the inline_message_id of an inline result. */
+  private editTarget(p: Json): StoredMessage {
+    if (p.inline_message_id === undefined) return this.editableMessage(p);
+    const key =
+      typeof p.inline_message_id === 'string' ? this.inlineMessages.get(p.inline_message_id) : undefined;
+    const stored = key === undefined ? undefined : this.messages.get(key);
+    if (!stored) throw badRequest('MESSAGE_ID_INVALID');
+    return stored;
+  }
+
+  private emitEdited(stored: StoredMessage): void {
+    this.events.emit({ type: 'edited', chatId: chatIdOf(stored.message), message: stored.message });
   }
 
   private editableMessage(p: Json): StoredMessage {
@@ -1115,6 +1394,7 @@ class LocalBotApi implements BotApiServer {
       file_id: `BQACAgIAAxkBAAI${n.toString(36).padStart(4, '0')}${randomBytes(12).toString('base64url')}`,
       file_unique_id: `AgAD${n.toString(36).padStart(4, '0')}`,
       file_path: `documents/file_${n}${extension}`,
+      fileName,
       content,
     };
     this.files.set(file.file_id, file);
@@ -1132,6 +1412,14 @@ class LocalBotApi implements BotApiServer {
 
   private user(userId: number | undefined, languageCode: string | undefined): Json & { id: number } {
     const id = userId ?? DEFAULT_USER_ID;
+    const known = this.users.get(id);
+    if (known) {
+      return {
+        ...structuredClone(known),
+        is_bot: false,
+        language_code: languageCode ?? known.language_code ?? 'ru',
+      };
+    }
     return {
       id,
       is_bot: false,
@@ -1158,6 +1446,8 @@ class LocalBotApi implements BotApiServer {
       };
     } else {
       const id = chatId ?? (type === 'group' ? DEFAULT_GROUP_CHAT_ID : DEFAULT_SUPERGROUP_CHAT_ID);
+      const known = this.chats.get(id);
+      if (known && known.type === type) return structuredClone(known);
       chat = { id, title: `Test ${type}`, type };
       if (type === 'supergroup') chat.is_forum = false;
     }
@@ -1341,6 +1631,43 @@ function commandsKey(scope: Json | undefined, languageCode: string | undefined):
   return `${JSON.stringify(scope ?? { type: 'default' })}|${languageCode ?? ''}`;
 }
 
+function descriptionKey(short: boolean, languageCode: string | undefined): string {
+  return `${short ? 'short' : 'long'}|${languageCode ?? ''}`;
+}
+
+/** The results of answerInlineQuery, checked as Telegram checks them. */
+function validInlineResults(value: unknown): Json[] {
+  if (!Array.isArray(value)) throw badRequest('parameter "results" is required');
+  if (value.length > 50) throw badRequest('RESULTS_TOO_MUCH');
+  const seen = new Set<string>();
+  return value.map((entry: unknown) => {
+    if (!isRecord(entry) || typeof entry.id !== 'string' || typeof entry.type !== 'string') {
+      throw badRequest("can't parse InlineQueryResult JSON object");
+    }
+    if (Buffer.byteLength(entry.id) < 1 || Buffer.byteLength(entry.id) > 64)
+      throw badRequest('RESULT_ID_INVALID');
+    if (seen.has(entry.id)) throw badRequest('RESULT_ID_DUPLICATE');
+    seen.add(entry.id);
+    if (entry.type === 'article') {
+      const content = recordOrUndefined(entry.input_message_content);
+      if (typeof entry.title !== 'string' || entry.title === '') throw badRequest('RESULT_TITLE_EMPTY');
+      if (!content || typeof content.message_text !== 'string' || content.message_text.trim() === '') {
+        throw badRequest('MESSAGE_EMPTY');
+      }
+      if (content.parse_mode === 'HTML') {
+        try {
+          applyParseMode(content.message_text, 'HTML', undefined);
+        } catch (error) {
+          if (error instanceof HtmlParseError) throw badRequest(`can't parse entities: ${error.message}`);
+          throw error;
+        }
+      }
+    }
+    validateReplyMarkup(entry.reply_markup);
+    return structuredClone(entry);
+  });
+}
+
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -1391,29 +1718,59 @@ function inlineMarkup(markup: unknown): Json | undefined {
 function validateReplyMarkup(markup: unknown): void {
   if (markup === undefined) return;
   if (!isRecord(markup)) throw badRequest("can't parse reply keyboard markup JSON object");
+  if (Array.isArray(markup.keyboard)) {
+    for (const row of markup.keyboard) {
+      for (const button of Array.isArray(row) ? row : []) {
+        const request = isRecord(button) ? recordOrUndefined(button.request_chat) : undefined;
+        if (request && typeof request.request_id !== 'number') throw badRequest('REQUEST_ID_INVALID');
+      }
+    }
+    return;
+  }
   if (markup.inline_keyboard === undefined) return;
   if (!Array.isArray(markup.inline_keyboard))
     throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
   for (const row of markup.inline_keyboard) {
     if (!Array.isArray(row))
       throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
-    for (const button of row) {
-      if (!isRecord(button) || typeof button.text !== 'string') throw badRequest('can\'t find field "text"');
-      const data = button.callback_data;
-      if (
-        data !== undefined &&
-        (typeof data !== 'string' || Buffer.byteLength(data) < 1 || Buffer.byteLength(data) > 64)
-      ) {
-        throw badRequest('BUTTON_DATA_INVALID');
-      }
-    }
+    for (const button of row) validateInlineButton(button);
   }
 }
 
-/** Length as Telegram counts it: after HTML markup is parsed away, in UTF-16 code units. */
-function visibleLength(text: string, parseMode: unknown): number {
-  if (parseMode !== 'HTML') return text.length;
-  return text.replace(/<[^>]*>/g, '').replace(/&(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
+/** One inline button: a label and exactly one action, each within Telegram's limits. */
+function validateInlineButton(button: unknown): void {
+  if (!isRecord(button) || typeof button.text !== 'string') throw badRequest('can\'t find field "text"');
+  if (button.text.trim() === '') throw badRequest('BUTTON_TEXT_INVALID');
+  const actions = BUTTON_FIELDS.filter((field) => field !== 'text' && button[field] !== undefined);
+  if (actions.length === 0) {
+    throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
+  }
+  if (actions.length > 1)
+    throw badRequest("can't parse inline keyboard button: exactly one action is allowed");
+  const data = button.callback_data;
+  if (
+    data !== undefined &&
+    (typeof data !== 'string' || Buffer.byteLength(data) < 1 || Buffer.byteLength(data) > 64)
+  ) {
+    throw badRequest('BUTTON_DATA_INVALID');
+  }
+  if (
+    button.url !== undefined &&
+    (typeof button.url !== 'string' || !/^(https?|tg):\/\/[^\s]+$/i.test(button.url))
+  ) {
+    throw badRequest('BUTTON_URL_INVALID');
+  }
+  if (button.copy_text !== undefined) {
+    const text = isRecord(button.copy_text) ? button.copy_text.text : undefined;
+    if (typeof text !== 'string' || text.length < 1 || text.length > 256)
+      throw badRequest('COPY_TEXT_INVALID');
+  }
+  const chosen = button.switch_inline_query_chosen_chat;
+  if (chosen !== undefined && !isRecord(chosen)) {
+    throw badRequest(
+      "can't parse inline keyboard button: field switch_inline_query_chosen_chat must be an object",
+    );
+  }
 }
 
 function loopbackTarget(url: string): string | undefined {
