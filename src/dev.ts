@@ -1,6 +1,7 @@
 /**
  * `npm run dev`: the sandbox and the bot in one process, for trying every command without the
- * provider. Needs BOT_TOKEN (in .env or the environment); PARTNER_API_URL is set to the sandbox.
+ * provider. With BOT_TOKEN (in .env or the environment) the bot talks to Telegram; without one it
+ * starts the playground (a local Telegram in the browser). PARTNER_API_URL is set to the sandbox.
  * The sandbox's token and data are kept in DATA_DIR/sandbox, so the token the bot stored keeps
  * working after a restart.
  */
@@ -8,6 +9,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeStartError, main } from './main.js';
+import { playground } from './playground/main.js';
+import { sandboxInstant } from './sandbox/dates.js';
 import { type KeptSandboxFiles, startKeptSandbox } from './sandbox/persist.js';
 import { SANDBOX_DNS_PORT } from './sandbox/server.js';
 
@@ -26,14 +29,6 @@ export function describeDevSandbox(url: string, token: string, files: KeptSandbo
       : `Sandbox data: the seed, kept in ${files.stateFile} from now on.`,
   );
   return `${lines.join('\n')}\n`;
-}
-
-/** The sandbox's `DD.MM.YYYY HH:MM` (Minsk time) as an instant. */
-export function sandboxInstant(text: string): Date {
-  const match = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2})$/.exec(text);
-  if (!match) return new Date();
-  const [, d, m, y, hh, mm] = match;
-  return new Date(`${y}-${m}-${d}T${hh}:${mm}:00+03:00`);
 }
 
 /** Starts the sandbox (token and data kept under DATA_DIR) and the bot against it. */
@@ -58,7 +53,8 @@ export async function dev(env: Record<string, string | undefined>): Promise<void
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   if (existsSync('.env')) process.loadEnvFile('.env');
   // The same one line as `npm start` for every failed start (a refused token included), no stack.
-  dev(process.env).catch((error: unknown) => {
+  const start = process.env.BOT_TOKEN?.trim() ? dev : playground;
+  start(process.env).catch((error: unknown) => {
     process.stderr.write(`${describeStartError(error, process.env.BOT_TOKEN)}\n`);
     process.exit(1);
   });

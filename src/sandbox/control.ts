@@ -180,3 +180,48 @@ export function controlBody(parsed: unknown, field: string): unknown {
   if (!(field in parsed)) throw new ControlError(400, `"${field}" is required`);
   return parsed[field];
 }
+
+/** An invoice or order a control call can act on, as the playground's buttons name it. */
+export interface OpenItem {
+  id: number;
+  /** The number the partner sees (invoice or order number). */
+  number: string;
+  /** The order's kind (domain, hosting, mail, ssl). */
+  kind: string;
+  /** The order's domain, when it has one. */
+  domain?: string;
+  /** An invoice's amount, in the order's currency. */
+  amount?: number;
+}
+
+/**
+ * What the control calls can act on now: the partner's unpaid invoices (to pay), orders not yet
+ * completed (to complete) and completed ones (for a renewal invoice).
+ */
+export function openItems(state: SandboxState): {
+  unpaid: OpenItem[];
+  pending: OpenItem[];
+  completed: OpenItem[];
+} {
+  const own = state.orders.filter((o) => o.owner === 'self');
+  const about = (order: Order | undefined): Pick<OpenItem, 'kind' | 'domain'> => {
+    const details = order?.details;
+    if (!details) return { kind: '' };
+    return 'domain' in details && typeof details.domain === 'string'
+      ? { kind: details.kind, domain: details.domain }
+      : { kind: details.kind };
+  };
+  const orderItem = (o: Order): OpenItem => ({ id: o.order_id, number: o.number, ...about(o) });
+  return {
+    unpaid: state.invoices
+      .filter((i) => i.owner === 'self' && i.state === 'WaitingForPayment')
+      .map((i) => ({
+        id: i.invoice_id,
+        number: i.invoice_number,
+        amount: i.amount,
+        ...about(own.find((o) => o.order_id === i.order_id)),
+      })),
+    pending: own.filter((o) => !o.completed).map(orderItem),
+    completed: own.filter((o) => o.completed).map(orderItem),
+  };
+}

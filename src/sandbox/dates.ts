@@ -71,6 +71,11 @@ export function parseDateTime(text: string): Date | undefined {
   return new Date(Date.UTC(year, month - 1, day, hours, minutes) - MINSK_OFFSET_MS);
 }
 
+/** The sandbox's now (`DD.MM.YYYY HH:MM`, Minsk time) as an instant, for the bot's watchers. */
+export function sandboxInstant(text: string): Date {
+  return parseDateTime(text) ?? new Date();
+}
+
 /**
  * `DD.MM.YYYY` `count` months (or years) after a `DD.MM.YYYY` date; a day the target month does
  * not have becomes that month's last day (31.01 + 1 month = 28.02 or 29.02).

@@ -14,6 +14,7 @@ import {
   controlBody,
   controlId,
   createInvoice,
+  openItems,
   type PaidInvoice,
   payInvoice,
   sandboxNow,
@@ -85,6 +86,8 @@ export interface Sandbox {
   setClock(now: string): void;
   /** The sandbox's now, `DD.MM.YYYY HH:MM` in Minsk time. */
   now(): string;
+  /** What the control calls can act on now (unpaid invoices, orders to complete or renew). */
+  openItems(): ReturnType<typeof openItems>;
   /** The DNS server, when `options.dns` asked for one. */
   dns?: SandboxDns;
   /** Stops the server (and the DNS server) and ends every connection, hanging and keep-alive ones included. */
@@ -471,6 +474,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       changing(() => setClock(state, now));
     },
     now: () => formatDateTime(sandboxNow(state)),
+    openItems: () => openItems(state),
     ...(dns ? { dns } : {}),
     close: () => {
       closing ??= new Promise<void>((resolve) => {

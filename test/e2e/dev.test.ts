@@ -64,6 +64,23 @@ function run(args: string[], env: Record<string, string>): Run {
 const pastedToken = (stdout: string): string | undefined => /paste: (\S+)/.exec(stdout)?.[1];
 
 describe('npm run dev', () => {
+  it('without BOT_TOKEN starts the playground: one address to open, the page in UTF-8, exit 0 on SIGTERM', async () => {
+    const dev = run([TSX_CLI, DEV_TS], { PLAYGROUND_PORT: '0', DATA_DIR: join(workDir, 'playground-data') });
+    await eventually(() => /open http:\/\/127\.0\.0\.1:\d+\/ in a browser/.test(dev.stdout()), 20_000);
+    const url = /open (http:\/\/127\.0\.0\.1:\d+\/) in a browser/.exec(dev.stdout())?.[1] ?? '';
+    const page = await fetch(url);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('role="log"');
+    // The bot itself runs against the local Bot API server and has registered its menu.
+    await eventually(async () => {
+      const state = (await (await fetch(`${url}api/state`)).json()) as { commands: { ru: unknown[] } };
+      return state.commands.ru.length > 0;
+    });
+    expect(dev.stderr()).toBe('');
+    dev.child.kill('SIGTERM');
+    expect(await dev.exited).toBe(0);
+  }, 40_000);
+
   it('prints the same one line as npm start when Telegram refuses BOT_TOKEN, no stack', async () => {
     const dev = run([TSX_CLI, DEV_TS], { BOT_TOKEN: WRONG_TOKEN });
     const start = run([MAIN_JS], { BOT_TOKEN: WRONG_TOKEN, PARTNER_API_URL: 'http://127.0.0.1:9' });

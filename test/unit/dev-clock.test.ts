@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxInstant } from '../../src/dev.js';
+import { sandboxInstant } from '../../src/sandbox/dates.js';
 
 describe('the watchers’ clock under npm run dev', () => {
   it('reads the sandbox’s Minsk wall-clock time as the instant it names', () => {

@@ -1,0 +1,78 @@
+/**
+ * The playground: the whole bot with nothing from outside. The provider's sandbox, the local Bot
+ * API server, the bot itself in long polling against both, and a web page that is a Telegram
+ * client for it, all on 127.0.0.1. `npm run dev` starts it when there is no BOT_TOKEN;
+ * `npm run playground` starts it on purpose.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describeStartError, main } from '../main.js';
+import { sandboxInstant } from '../sandbox/dates.js';
+import { startKeptSandbox } from '../sandbox/persist.js';
+import { startBotApiServer } from './bot-api-server.js';
+import { CHATS, PEOPLE, TEAM_GROUP } from './people.js';
+import { startPlaygroundWeb } from './web.js';
+
+/** Seconds between the watchers' polls: a payment made on the page is told within this. */
+const PLAYGROUND_NOTIFY_INTERVAL_S = '5';
+
+/** What the console says when the playground is up: the one address to open. */
+export function describePlayground(url: string): string {
+  return [
+    `Playground: open ${url} in a browser.`,
+    'It is a Telegram client for the bot, with the provider’s sandbox behind it; nothing leaves 127.0.0.1.',
+    'Ctrl+C stops it. Set BOT_TOKEN (in .env) to run the bot in Telegram instead.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Starts the sandbox, the local Bot API server, the page, and then the bot (which runs until
+ * SIGINT/SIGTERM, when it stops gracefully and the process exits).
+ */
+export async function playground(env: Record<string, string | undefined>): Promise<void> {
+  const dataDir = path.join(env.DATA_DIR || './data', 'playground');
+  const { sandbox } = await startKeptSandbox(path.join(dataDir, 'sandbox'), {
+    port: Number(env.SANDBOX_PORT || 0),
+    ...(env.SANDBOX_TOKEN ? { token: env.SANDBOX_TOKEN } : {}),
+    dns: { port: Number(env.SANDBOX_DNS_PORT || 0) },
+  });
+  const botApi = await startBotApiServer();
+  for (const person of PEOPLE) botApi.defineUser(person);
+  botApi.defineChat(TEAM_GROUP);
+  const web = await startPlaygroundWeb({
+    port: Number(env.PLAYGROUND_PORT || 3000),
+    botApi,
+    sandbox,
+    chats: CHATS,
+    people: PEOPLE,
+  });
+  process.stdout.write(describePlayground(web.url));
+  await main(
+    {
+      ...env,
+      BOT_TOKEN: botApi.token,
+      TELEGRAM_API_ROOT: botApi.apiRoot,
+      PARTNER_API_URL: sandbox.url,
+      DATA_DIR: dataDir,
+      STORAGE: 'lowdb',
+      WEBHOOK_URL: '',
+      WEBHOOK_SECRET: '',
+      ALLOWED_USER_IDS: '',
+      PORT: env.PORT || '0',
+      NOTIFY_INTERVAL_S: env.NOTIFY_INTERVAL_S || PLAYGROUND_NOTIFY_INTERVAL_S,
+      DNS_CHECK_PORT: String(sandbox.dns?.port ?? 53),
+      LOG_LEVEL: env.LOG_LEVEL || 'error',
+    },
+    { watchersNow: () => sandboxInstant(sandbox.now()), dnsCheck: { everyServerAt: '127.0.0.1' } },
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  playground(process.env).catch((error: unknown) => {
+    process.stderr.write(`${describeStartError(error, undefined)}\n`);
+    process.exit(1);
+  });
+}

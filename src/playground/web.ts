@@ -1,0 +1,275 @@
+/**
+ * The playground's web server: the page (plain HTML, JS and CSS, no build step, nothing from a
+ * network), the events of the local Bot API server as Server-Sent Events, the user's actions as
+ * JSON calls, and the sandbox's control calls as buttons. Listens on 127.0.0.1 only.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { Sandbox } from '../sandbox/server.js';
+import type { BotApiServer } from './bot-api-server.js';
+import type { ChatEvent } from './events.js';
+import type { PlaygroundChat, PlaygroundPerson } from './people.js';
+
+export interface PlaygroundWebOptions {
+  /** 0 = a free port. */
+  port: number;
+  botApi: BotApiServer;
+  sandbox: Sandbox;
+  chats: readonly PlaygroundChat[];
+  people: readonly PlaygroundPerson[];
+}
+
+export interface PlaygroundWeb {
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 12 * 1024 * 1024;
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+/**
+ * The page's files live beside this module in `src/`; the built program (in `dist/`) reads them
+ * from `src/` too, since tsc copies no assets.
+ */
+function pageDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const beside = path.join(here, 'page');
+  if (existsSync(path.join(beside, 'index.html'))) return beside;
+  return path.resolve(here, '..', '..', 'src', 'playground', 'page');
+}
+
+const language = z.enum(['ru', 'en']);
+const id = z.number().int();
+
+/** One JSON call of the page: its body checked, then run; a refusal of the sandbox is a 409. */
+type Route = (raw: unknown) => { status: number; body: unknown };
+
+function route<S extends z.ZodType>(schema: S, run: (body: z.output<S>) => unknown): Route {
+  return (raw) => {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) return { status: 400, body: { error: z.prettifyError(parsed.error) } };
+    try {
+      return { status: 200, body: run(parsed.data) ?? {} };
+    } catch (error) {
+      // A control call the sandbox refuses (an invoice already paid, …) is the user's to read.
+      return { status: 409, body: { error: error instanceof Error ? error.message : String(error) } };
+    }
+  };
+}
+
+export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise<PlaygroundWeb> {
+  const { botApi, sandbox } = options;
+  const dir = pageDir();
+  const streams = new Set<ServerResponse>();
+
+  const routes: Record<string, Route> = {
+    send: route(
+      z.object({ chatId: id, userId: id, text: z.string().min(1).max(8_192), lang: language }),
+      (b) => {
+        botApi.sendText(b.text, { ...where(options, b.chatId), userId: b.userId, languageCode: b.lang });
+      },
+    ),
+    press: route(
+      z.object({ chatId: id, userId: id, messageId: id, data: z.string().min(1).max(64), lang: language }),
+      (b) => {
+        botApi.pressButton(b.data, {
+          chatId: b.chatId,
+          userId: b.userId,
+          messageId: b.messageId,
+          languageCode: b.lang,
+        });
+      },
+    ),
+    upload: route(
+      z.object({
+        chatId: id,
+        userId: id,
+        fileName: z.string().min(1).max(255),
+        base64: z.string().max(MAX_BODY_BYTES),
+        caption: z.string().max(1_024).optional(),
+      }),
+      (b) => {
+        botApi.sendDocument(Buffer.from(b.base64, 'base64'), b.fileName, {
+          ...where(options, b.chatId),
+          userId: b.userId,
+          ...(b.caption ? { caption: b.caption } : {}),
+        });
+      },
+    ),
+    inline: route(z.object({ userId: id, query: z.string().max(256), lang: language }), (b) => ({
+      queryId: botApi.sendInlineQuery(b.query, {
+        userId: b.userId,
+        languageCode: b.lang,
+        chatType: 'private',
+      }),
+    })),
+    choose: route(
+      z.object({ queryId: z.string().min(1), resultId: z.string().min(1), userId: id, chatId: id }),
+      (b) => {
+        botApi.chooseInlineResult(b.queryId, b.resultId, { userId: b.userId, chatId: b.chatId });
+      },
+    ),
+    pay: route(z.object({ invoiceId: id }), (b) => sandbox.payInvoice(b.invoiceId)),
+    complete: route(z.object({ orderId: id }), (b) => {
+      sandbox.completeOrder(b.orderId);
+    }),
+    renew: route(z.object({ orderId: id }), (b) => sandbox.createInvoice(b.orderId)),
+    clock: route(z.object({ now: z.string().regex(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/) }), (b) => {
+      sandbox.setClock(b.now);
+      return { now: sandbox.now() };
+    }),
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent)
+        sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const asset = ASSETS[url.pathname];
+    if (asset && req.method === 'GET') {
+      const content = readFileSync(path.join(dir, asset.file));
+      res.writeHead(200, {
+        'content-type': asset.type,
+        'cache-control': 'no-store',
+        'content-length': content.length,
+      });
+      res.end(content);
+      return;
+    }
+    if (url.pathname === '/api/state' && req.method === 'GET') {
+      sendJson(res, 200, state(options));
+      return;
+    }
+    if (url.pathname === '/api/events' && req.method === 'GET') {
+      openStream(req, res, Number(url.searchParams.get('after') ?? 0));
+      return;
+    }
+    const file = /^\/api\/files\/([^/]+)$/.exec(url.pathname);
+    if (file && req.method === 'GET') {
+      const found = botApi.fileContent(decodeURIComponent(file[1] ?? ''));
+      if (!found) {
+        sendJson(res, 404, { error: 'no such file' });
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': found.mimeType.startsWith('text/')
+          ? `${found.mimeType}; charset=utf-8`
+          : found.mimeType,
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(found.fileName)}`,
+        'content-length': found.content.length,
+      });
+      res.end(found.content);
+      return;
+    }
+    const name = /^\/api\/(\w+)$/.exec(url.pathname)?.[1] ?? '';
+    const action = Object.hasOwn(routes, name) ? routes[name] : undefined;
+    if (action && req.method === 'POST') {
+      const { status, body } = action(await readJson(req));
+      sendJson(res, status, body);
+      return;
+    }
+    sendJson(res, 404, { error: 'not found' });
+  }
+
+  function openStream(req: IncomingMessage, res: ServerResponse, after: number): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    const write = (event: ChatEvent): void => {
+      res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    for (const event of botApi.eventsSince(Number.isFinite(after) ? after : 0)) write(event);
+    const unsubscribe = botApi.subscribe(write);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    streams.add(res);
+    req.on('close', () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+      streams.delete(res);
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const stream of streams) stream.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** How the server should make a message in this chat: its type, for groups. */
+function where(options: PlaygroundWebOptions, chatId: number): { chatId: number; chatType?: 'group' } {
+  const chat = options.chats.find((c) => c.id === chatId);
+  return chat?.kind === 'group' ? { chatId, chatType: 'group' } : { chatId };
+}
+
+/** What the page needs to draw itself: who, where, the bot, the sandbox and its open items. */
+function state(options: PlaygroundWebOptions): unknown {
+  const { botApi, sandbox } = options;
+  return {
+    bot: botApi.botInfo,
+    chats: options.chats,
+    people: options.people,
+    commands: {
+      ru: botApi.myCommands({ languageCode: 'ru' }),
+      en: botApi.myCommands({ languageCode: 'en' }),
+    },
+    descriptions: {
+      ru: botApi.myDescription({ languageCode: 'ru' }),
+      en: botApi.myDescription({ languageCode: 'en' }),
+    },
+    sandbox: { url: sandbox.url, token: sandbox.token, now: sandbox.now(), ...sandbox.openItems() },
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new Error('the request is too large');
+    chunks.push(buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

@@ -1,0 +1,167 @@
+/**
+ * The playground in a real browser: Debian's Chromium, driven by playwright-core, on the page the
+ * real process serves (`node dist/playground/main.js`, no BOT_TOKEN). A partner taps through the
+ * screens in Russian; each step checks what the page shows and what the provider's sandbox got.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  hasChromium,
+  launchChromium,
+  partnerOn,
+  type RunningPlayground,
+  startPlayground,
+} from '../helpers/playground.js';
+
+interface SandboxRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+describe.skipIf(!hasChromium)('the playground in Chromium', () => {
+  let playground: RunningPlayground;
+  let browser: Browser;
+  let page: Page;
+  let sandbox: { url: string; token: string };
+
+  const requests = async (): Promise<SandboxRequest[]> =>
+    (
+      (await (
+        await fetch(`${sandbox.url}/__sandbox/requests`, { headers: { 'x-api-token': sandbox.token } })
+      ).json()) as { requests: SandboxRequest[] }
+    ).requests;
+
+  beforeAll(async () => {
+    playground = await startPlayground();
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    page = await context.newPage();
+    await page.goto(playground.url);
+    await page.locator('body[data-ready="true"]').waitFor();
+    const state = (await (await fetch(`${playground.url}api/state`)).json()) as { sandbox: typeof sandbox };
+    sandbox = state.sandbox;
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(await playground?.stop()).toBe(0);
+  });
+
+  it('says how to connect, and a partner connects the sandbox token by /token', async () => {
+    const partner = partnerOn(page);
+    // The first screen shows the token to paste, with a copy button.
+    await expect(page.locator('#welcome-token').textContent()).resolves.toBe(sandbox.token);
+    await page.getByRole('button', { name: 'Начать' }).click();
+    await partner.sees('Чтобы начать, подключите токен API партнёра');
+    await partner.send('/token');
+    await partner.sees('Отправьте токен API партнёра одним сообщением');
+    await partner.send(sandbox.token);
+    await partner.sees('Токен проверен и сохранён');
+    // The message with the token is deleted from the chat, as the bot promises.
+    expect(await partner.log.getByText(sandbox.token).count()).toBe(0);
+    // The command menu the bot registered, in Russian.
+    await page.getByRole('button', { name: 'Меню команд' }).click();
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Меню команд' })
+        .getByRole('button', { name: /\/invoices/ })
+        .count(),
+    ).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Меню команд' }).click();
+  }, 60_000);
+
+  it('lists invoices and opens an invoice link from its button', async () => {
+    const partner = partnerOn(page);
+    await partner.send('/invoices');
+    await partner.sees(/Счета · стр\. 1 из/);
+    await partner.tap('🔗 Счёт СФ-2026-5012');
+    const message = await partner.sees('Ссылка на счёт № СФ-2026-5012');
+    const link = /http:\/\/127\.0\.0\.1:\d+\/s\/\S+/.exec((await message.textContent()) ?? '')?.[0];
+    expect(link).toBeDefined();
+    // The URL button opens the link in a new tab, as Telegram opens it in the browser.
+    const opened = page.context().waitForEvent('page');
+    await partner.tap('Открыть ссылку');
+    const tab = await opened;
+    expect(tab.url()).toBe(link);
+    await tab.close();
+    expect((await requests()).map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['GET /v1/billing/invoices', 'GET /v1/billing/invoices/5012/url']),
+    );
+  }, 60_000);
+
+  it('adds a DNS record through the buttons, and the provider receives it', async () => {
+    const partner = partnerOn(page);
+    await partner.send('/dns mysite.by');
+    await partner.sees('DNS-записи mysite.by');
+    await partner.tap('➕ Добавить');
+    await partner.sees('Какого типа');
+    await partner.tap(/^A$/);
+    await partner.sees('Для какого хоста');
+    await partner.send('playground');
+    await partner.sees(/IPv4/);
+    await partner.send('192.0.2.77');
+    await partner.tap('3600');
+    await partner.sees('Добавить запись');
+    await partner.tap('✅ Добавить');
+    await partner.sees('Запись добавлена');
+    const added = (await requests()).filter((r) => r.method === 'POST' && /\/dns\/records\/a$/.test(r.path));
+    expect(added.map((r) => r.body)).toEqual([{ host: 'playground', ipv4: '192.0.2.77', ttl: 3600 }]);
+  }, 60_000);
+
+  it('imports a zone file sent as a document', async () => {
+    const partner = partnerOn(page);
+    await partner.send('/dns mysite.by');
+    await partner.sees('DNS-записи mysite.by');
+    await partner.tap('⬆ Импорт');
+    await page.locator('#file').setInputFiles({
+      name: 'mysite.by.zone',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('$ORIGIN mysite.by.\nshop 3600 IN A 192.0.2.50\n'),
+    });
+    await partner.sees('mysite.by.zone');
+    // The bot read the file and previews the change before anything is sent to the provider.
+    await partner.sees(/shop.*192\.0\.2\.50/);
+  }, 60_000);
+
+  it('binds the team group with /team and sees a member join', async () => {
+    await page.getByRole('button', { name: /Команда студии/ }).click();
+    const group = partnerOn(page);
+    await group.send('/team');
+    await group.sees(/Андрей — владелец/);
+    const writer = page.getByRole('combobox', { name: 'Пишет' });
+    await writer.selectOption({ label: 'Ольга Техник' });
+    await group.send('/team');
+    await group.sees(/Ваша роль здесь: зритель/);
+    // The owner's team list now names her, with the role a newcomer gets.
+    await writer.selectOption({ label: 'Андрей Партнёр' });
+    await group.send('/team');
+    await group.sees(/• Ольга — зритель/);
+  }, 60_000);
+
+  it('shares an invoice with a client through inline mode', async () => {
+    await page.getByRole('button', { name: /Мария Клиент/ }).click();
+    const partner = partnerOn(page);
+    await partner.input.fill('@partner_test_bot СФ-2026-5012');
+    const result = page.getByRole('listbox').getByRole('option').first();
+    await result.waitFor({ timeout: 15_000 });
+    await result.click();
+    await partner.sees('СФ-2026-5012');
+    await partner.sees('через @partner_test_bot');
+  }, 60_000);
+
+  it('tells the partner when a client pays, after the sandbox button', async () => {
+    await page.getByRole('button', { name: /^Partner Bot/ }).click();
+    const partner = partnerOn(page);
+    const unpaid = page.getByRole('combobox', { name: 'Неоплаченный счёт' });
+    await unpaid.selectOption('5012');
+    await page.getByRole('button', { name: 'Клиент оплатил' }).click();
+    await page.locator('#sandbox-result').getByText('Готово').waitFor();
+    // The watchers poll every 5 s in the playground: the news arrives as a notification would.
+    await partner.sees(/Пришла оплата по счёту № СФ-2026-5012/, 30_000);
+    const after = (await (await fetch(`${playground.url}api/state`)).json()) as {
+      sandbox: { unpaid: { id: number }[] };
+    };
+    expect(after.sandbox.unpaid.map((i) => i.id)).not.toContain(5012);
+  }, 60_000);
+});

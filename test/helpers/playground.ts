@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`); `.ci/run` installs it. Never a downloaded one. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+/** The flags that keep a headless Chromium from dialling anything on a machine with no network. */
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface RunningPlayground {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `node dist/playground/main.js` with no BOT_TOKEN, its own data dir and free ports, as `npm run
+ * playground` starts it; resolves once it prints the address to open.
+ */
+export async function startPlayground(env: Record<string, string> = {}): Promise<RunningPlayground> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'playground-'));
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'playground', 'main.js')], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PLAYGROUND_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address printed:\n${chunks.join('')}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk.toString());
+      const found = /open (http:\/\/127\.0\.0\.1:\d+\/) in a browser/.exec(chunks.join(''));
+      if (found?.[1]) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => reject(new Error(`playground exited (${code}):\n${chunks.join('')}`)));
+  });
+  return {
+    url,
+    child,
+    output: () => chunks.join(''),
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+/** The page as a partner uses it: type and send, tap a button of the bot's last message. */
+export function partnerOn(page: Page) {
+  const log = page.getByRole('log');
+  const input = page.getByRole('textbox', { name: 'Сообщение' });
+  return {
+    log,
+    input,
+    async send(text: string): Promise<void> {
+      await input.fill(text);
+      await input.press('Enter');
+    },
+    /** Waits until the log shows this text (in a message that arrives or is edited). */
+    async sees(text: string | RegExp, timeout = 15_000): Promise<Locator> {
+      const found = log.getByText(text).last();
+      await found.waitFor({ timeout });
+      return found;
+    },
+    /** Taps the inline button with this label on the newest message that has one. */
+    async tap(label: string | RegExp): Promise<void> {
+      await log.getByRole('button', { name: label }).last().click();
+    },
+  };
+}
