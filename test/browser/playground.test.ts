@@ -3,6 +3,7 @@
  * real process serves (`node dist/playground/main.js`, no BOT_TOKEN). A partner taps through the
  * screens in Russian; each step checks what the page shows and what the provider's sandbox got.
  */
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +13,12 @@ import {
   type RunningPlayground,
   startPlayground,
 } from '../helpers/playground.js';
+
+/** `PLAYGROUND_SCREENSHOTS=1` saves the main screens to docs/ for the README (no secrets shown). */
+const screenshots = process.env.PLAYGROUND_SCREENSHOTS === '1';
+const shoot = async (page: Page, name: string): Promise<void> => {
+  if (screenshots) await page.screenshot({ path: join('docs', 'images', `playground-${name}.png`) });
+};
 
 interface SandboxRequest {
   method: string;
@@ -33,7 +40,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     ).requests;
 
   beforeAll(async () => {
-    playground = await startPlayground();
+    playground = await startPlayground(screenshots ? { SANDBOX_TOKEN: 'playground-demo-token-0001' } : {});
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
@@ -85,6 +92,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     const tab = await opened;
     expect(tab.url()).toBe(link);
     await tab.close();
+    await shoot(page, 'invoices');
     expect((await requests()).map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(['GET /v1/billing/invoices', 'GET /v1/billing/invoices/5012/url']),
     );
@@ -137,6 +145,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await writer.selectOption({ label: 'Андрей Партнёр' });
     await group.send('/team');
     await group.sees(/• Ольга — зритель/);
+    await shoot(page, 'team');
   }, 60_000);
 
   it('shares an invoice with a client through inline mode', async () => {
@@ -145,6 +154,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await partner.input.fill('@partner_test_bot СФ-2026-5012');
     const result = page.getByRole('listbox').getByRole('option').first();
     await result.waitFor({ timeout: 15_000 });
+    await shoot(page, 'inline');
     await result.click();
     await partner.sees('СФ-2026-5012');
     await partner.sees('через @partner_test_bot');

@@ -310,7 +310,8 @@ function openChat(chatId) {
   state.unread.set(chatId, 0);
   const current = chat(chatId);
   $('chat-title').textContent = current.title;
-  $('chat-status').textContent = current.kind === 'group' ? '' : words().bot;
+  $('toast').hidden = true;
+  clearStatus(chatId);
   const as = $('as');
   $('as-label').hidden = current.members.length < 2;
   as.replaceChildren(
@@ -361,7 +362,7 @@ function onEvent(event) {
 function clearStatus(chatId) {
   if (chatId !== state.chatId) return;
   clearTimeout(state.statusTimer);
-  $('chat-status').textContent = chat(chatId).kind === 'group' ? '' : words().bot;
+  $('chat-status').textContent = chatId === state.info.chats[0].id ? words().bot : '';
 }
 
 function showToast(text) {
