@@ -174,4 +174,17 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     };
     expect(after.sandbox.unpaid.map((i) => i.id)).not.toContain(5012);
   }, 60_000);
+
+  it('switches to English: the page, the language the bot answers in, and its command menu', async () => {
+    await page.getByRole('button', { name: /^Partner Bot/ }).click();
+    await page.getByRole('combobox', { name: 'Язык / Language' }).selectOption('en');
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await input.fill('/help');
+    await input.press('Enter');
+    await page.getByRole('log').getByText('What the bot does').last().waitFor();
+    await page.getByRole('button', { name: 'Меню команд' }).click();
+    const menu = page.getByRole('navigation', { name: 'Меню команд' });
+    await menu.getByText('invoices: /invoices [order id]').waitFor();
+    await page.getByRole('combobox', { name: 'Язык / Language' }).selectOption('ru');
+  }, 60_000);
 });
