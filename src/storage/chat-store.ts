@@ -67,6 +67,11 @@ export interface ChatStore {
    * key); `undefined` when there was no record, or it reads fine and was left in place.
    */
   setAside(chatId: number): Promise<string | undefined>;
+  /**
+   * How many chats have a document. Reads the store's index (file names, or a key scan on
+   * Redis), not the documents: for metrics and `npm run admin -- stats`, not for every update.
+   */
+  count(): Promise<number>;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@
  * is no error when reading or removing one, and a store's folders are made on its first write
  * only, once per process. The key file and the data dir lock test error codes with it too.
  */
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 
 /** Whether `error` is a Node system error with this code (`ENOENT`, `EEXIST`, …). */
 export function isErrnoCode(error: unknown, code: string): boolean {
@@ -40,4 +40,14 @@ export function createDirectoryMaker(): (dir: string) => Promise<void> {
     await mkdir(dir, { recursive: true });
     made.add(dir);
   };
+}
+
+/** The names in a folder; none when the folder does not exist. */
+export async function readdirIfPresent(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

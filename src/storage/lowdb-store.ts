@@ -22,7 +22,7 @@ import {
 } from './chat-doc.js';
 import { createStoreQueue } from './chat-queue.js';
 import type { ChatDoc, ChatStore } from './chat-store.js';
-import { createDirectoryMaker, readFileIfPresent, unlinkIfPresent } from './files.js';
+import { createDirectoryMaker, readdirIfPresent, readFileIfPresent, unlinkIfPresent } from './files.js';
 
 /** Options of `createLowdbStore`. */
 export interface LowdbStoreOptions {
@@ -167,6 +167,17 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
         },
         { load: false },
       );
+    },
+
+    async count() {
+      let total = 0;
+      const root = path.join(dataDir, 'chats');
+      for (const shard of await readdirIfPresent(root)) {
+        for (const name of await readdirIfPresent(path.join(root, shard))) {
+          if (/^-?\d+\.json$/.test(name)) total += 1;
+        }
+      }
+      return total;
     },
 
     async close() {

@@ -164,9 +164,24 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
       });
     },
 
+    async count() {
+      // SCAN, never KEYS: other clients keep being served while the cursor walks the keyspace.
+      const chatKey = new RegExp(`^${escapeRegExp(prefix)}chat:-?\\d+$`);
+      let total = 0;
+      for await (const batch of redis.scanStream({ match: `${prefix}chat:*`, count: 1_000 })) {
+        const keys: string[] = batch;
+        for (const key of keys) if (chatKey.test(key)) total += 1;
+      }
+      return total;
+    },
+
     async close() {
       await queue.close();
       // The connection was passed in; quitting it is the caller's call.
     },
   };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

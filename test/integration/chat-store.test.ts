@@ -191,6 +191,18 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
     await expect(store.update(Number.NaN, (doc) => doc)).rejects.toThrow(TypeError);
   });
 
+  it('counts the chats that have a document, not removed or set-aside ones', async () => {
+    expect(await store.count()).toBe(0);
+    for (const id of [CHAT, -CHAT, 7, 1_000_007]) await store.update(id, () => ({ locale: 'ru' }));
+    await store.update(42, () => ({ locale: 'en' }));
+    await store.remove(42);
+    expect(await store.count()).toBe(4);
+    await backend.writeRaw(99, '{"locale": "en", "token": "v1.a.');
+    expect(await store.count()).toBe(5);
+    await store.setAside(99);
+    expect(await store.count()).toBe(4);
+  });
+
   describe('setAside', () => {
     it.each([
       ['not JSON', '{"locale": "en", "token": "v1.a.'],

@@ -39,6 +39,9 @@ function countingStore() {
     async setAside() {
       return undefined;
     },
+    async count() {
+      return docs.size;
+    },
     async close() {},
   };
   return { store, docs, counts, failNextReads: (n: number) => (failReads = n) };
