@@ -138,6 +138,7 @@ function counted(inner: WatchScheduler): CountedScheduler {
         return run(id);
       }),
     stop: () => inner.stop(),
+    lagMs: () => inner.lagMs(),
   };
   return scheduler;
 }
@@ -148,6 +149,7 @@ const IDLE_SCHEDULER: WatchScheduler = {
   remove: async () => undefined,
   start: async () => undefined,
   stop: async () => undefined,
+  lagMs: async () => 0,
 };
 
 function watchersOf(

@@ -120,6 +120,17 @@ const configSchema = z
       emptyAsUndefined,
       z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65_535).default(53),
     ),
+    METRICS_TOKEN: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^[\w.~+/=-]{16,256}$/, 'must be 16-256 characters of A-Z, a-z, 0-9 and -._~+/=')
+        .optional(),
+    ),
+    READINESS_POLL_WINDOW_S: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be seconds' }).int().min(1).max(3_600).default(60),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

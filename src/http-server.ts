@@ -21,11 +21,22 @@ export interface BotServerOptions {
   health(): Record<string, unknown>;
   /** Refused requests of one kind make at most one log line per this interval; default a minute. */
   refusalLogIntervalMs?: number;
+  /** `GET /metrics`: the Prometheus text format; absent = 404. */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** `Authorization: Bearer …` that `/metrics` requires; without it, only loopback callers get it. */
+  metricsToken?: string | undefined;
+  /** `GET /readyz`: why the bot cannot serve now, in words (empty = ready). */
+  readiness?: () => Promise<string[]>;
 }
 
 export interface BotServer {
   port: number;
   close(): Promise<void>;
+}
+
+/** Loopback addresses, IPv4-mapped included: who may scrape `/metrics` without a token. */
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
 function sameSecret(given: string | string[] | undefined, expected: string): boolean {
@@ -129,6 +140,27 @@ export async function startBotServer(options: BotServerOptions): Promise<BotServ
       res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ status: 'ok', ...options.health() }));
+      return;
+    }
+    if (req.method === 'GET' && path === '/readyz' && options.readiness) {
+      const reasons = await options.readiness();
+      res
+        .writeHead(reasons.length === 0 ? 200 : 503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ready: reasons.length === 0, reasons }));
+      return;
+    }
+    if (req.method === 'GET' && path === '/metrics' && options.metrics) {
+      const token = options.metricsToken;
+      const allowed =
+        token === undefined
+          ? isLoopback(req.socket.remoteAddress)
+          : sameSecret(req.headers.authorization, `Bearer ${token}`);
+      if (!allowed) {
+        res.writeHead(token === undefined ? 403 : 401).end();
+        return;
+      }
+      const { contentType, body } = await options.metrics();
+      res.writeHead(200, { 'content-type': contentType }).end(body);
       return;
     }
     if (options.webhookPath === undefined || path !== options.webhookPath || req.method !== 'POST') {

@@ -1,18 +1,23 @@
-import { existsSync } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { Telegram, TelegramError } from 'telegraf';
 import type { Update } from 'telegraf/types';
+import type { CallEvent } from './api/http.js';
 import { createApiFactory, PartnerTransport } from './api/index.js';
 import { LiveChecks } from './bot/features/dns/live-check/live-check.js';
 import { createNotificationSender } from './bot/features/notify/sender.js';
 import { createBot, registerCommandMenus } from './bot/index.js';
 import { loadTranslations } from './bot/kit/i18n.js';
+import { observeTelegramCalls } from './bot/kit/telegram-observe.js';
 import { installTelegramRetry } from './bot/kit/telegram-retry.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDnsProbe, type DnsProbeOptions } from './dns-check/probe.js';
 import { startBotServer } from './http-server.js';
 import { createLogger, errorForLog } from './logger.js';
+import { createMetrics, updateType } from './metrics.js';
 import { type AllowedUpdate, type LongPolling, startLongPolling } from './polling.js';
+import { createReadiness } from './readiness.js';
 import { createChatData } from './storage/chat-data.js';
 import { KeyConfigError, loadKeyring } from './storage/crypto.js';
 import { DataDirLockedError, lockDataDir } from './storage/data-dir-lock.js';
@@ -23,7 +28,7 @@ import { createStores } from './storage/stores.js';
 import { createWatchData } from './storage/watch-data.js';
 import { createBullmqScheduler } from './watchers/bullmq-scheduler.js';
 import { createInProcessScheduler, pollsPerSecond } from './watchers/scheduler.js';
-import { createWatchers, type Watchers } from './watchers/watchers.js';
+import { createWatchers, deliveryKind, type Watchers } from './watchers/watchers.js';
 
 /**
  * A stop (SIGTERM from a deploy, SIGINT) lets running updates finish for STOP_GRACE_MS, then
@@ -97,11 +102,24 @@ export async function main(
       logger.warn({ entryId: event.entryId, err: event.error.message }, 'dns history author unreadable'),
   });
 
+  // The sources are read only when /metrics is scraped, after every part below is up.
+  const inflight = new Set<Promise<unknown>>();
+  const metrics = createMetrics({
+    updatesInFlight: () => inflight.size,
+    watchLagMs: async () => (watchers ? watchers.lagMs() : 0),
+    liveChecksRunning: () => liveChecks.running,
+    chats: () => store.count(),
+  });
+  const onProviderCall = (event: CallEvent) => {
+    metrics.providerCall(event);
+    logger.debug(event, 'partner api call');
+  };
+
   const transport = new PartnerTransport({
     baseUrl: config.PARTNER_API_URL,
     timeoutMs: config.PARTNER_API_TIMEOUT_MS,
     apiVersion: config.PARTNER_API_VERSION,
-    onCall: (event) => logger.debug(event, 'partner api call'),
+    onCall: onProviderCall,
   });
   const translations = loadTranslations();
   const apiFor = createApiFactory(transport);
@@ -115,8 +133,17 @@ export async function main(
           timeoutMs: config.PARTNER_API_TIMEOUT_MS,
           apiVersion: config.PARTNER_API_VERSION,
           maxRetries: 0,
+          onCall: onProviderCall,
         })
       : undefined;
+  const notificationSender = createNotificationSender({
+    telegram: new Telegram(config.BOT_TOKEN, { apiRoot: config.TELEGRAM_API_ROOT }),
+    chatData,
+    apiFor,
+    translations,
+    defaultLocale: config.DEFAULT_LOCALE,
+    logger,
+  });
   const watchers: Watchers | undefined = watcherTransport
     ? createWatchers({
         watchData: createWatchData({
@@ -128,14 +155,14 @@ export async function main(
         chatData,
         apiFor: createApiFactory(watcherTransport),
         // Its own Telegram client: the sender exists before the bot, which is handed the watchers.
-        sender: createNotificationSender({
-          telegram: new Telegram(config.BOT_TOKEN, { apiRoot: config.TELEGRAM_API_ROOT }),
-          chatData,
-          apiFor,
-          translations,
-          defaultLocale: config.DEFAULT_LOCALE,
-          logger,
-        }),
+        sender: {
+          async deliver(chatId, token, delivery, at) {
+            const outcome = await notificationSender.deliver(chatId, token, delivery, at);
+            if (outcome === 'sent') metrics.notificationSent(deliveryKind(delivery));
+            return outcome;
+          },
+        },
+        onPoll: (outcome) => metrics.watchPoll(outcome),
         scheduler:
           redis && config.REDIS_URL
             ? createBullmqScheduler({
@@ -194,16 +221,27 @@ export async function main(
       : {}),
   });
 
+  observeTelegramCalls(Telegram.prototype, (method, status) => metrics.telegramCall(method, status));
   installTelegramRetry(Telegram.prototype, logger);
   const mode = config.WEBHOOK_URL ? 'webhook' : 'polling';
   const started = Date.now();
+  const readiness = createReadiness({
+    mode,
+    pollWindowMs: config.READINESS_POLL_WINDOW_S * 1000,
+    checkStorage: () => (redis ? redis.ping() : access(config.DATA_DIR, constants.W_OK)),
+    webhookInfo: () => bot.telegram.getWebhookInfo(),
+    webhookUrl: config.WEBHOOK_URL,
+  });
   // Every update being handled, in both modes: neither the webhook answer nor the next poll
   // waits for a handler, and a stop waits for these.
-  const inflight = new Set<Promise<unknown>>();
   const dispatch = (update: Update) => {
-    const handling = bot.handleUpdate(update).catch((error: unknown) => {
-      logger.error({ updateId: update.update_id, err: errorForLog(error) }, 'update failed');
-    });
+    const done = metrics.updateStarted(updateType(update));
+    const handling = bot
+      .handleUpdate(update)
+      .catch((error: unknown) => {
+        logger.error({ updateId: update.update_id, err: errorForLog(error) }, 'update failed');
+      })
+      .finally(done);
     inflight.add(handling);
     void handling.finally(() => inflight.delete(handling));
   };
@@ -214,6 +252,9 @@ export async function main(
     logger,
     health: () => ({ mode, uptimeS: Math.round((Date.now() - started) / 1000) }),
     onUpdate: dispatch,
+    metrics: () => metrics.scrape(),
+    metricsToken: config.METRICS_TOKEN,
+    readiness: () => readiness.reasons(),
   });
   let polling: LongPolling | undefined;
 
@@ -221,6 +262,7 @@ export async function main(
   const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
+    readiness.stopping();
     logger.info({ reason, running: inflight.size }, 'stopping');
     const deadline = setTimeout(() => {
       logger.error('graceful stop took too long; exiting');
@@ -259,6 +301,7 @@ export async function main(
   process.once('SIGTERM', () => void stop('SIGTERM').then(() => process.exit(0)));
 
   bot.botInfo = await bot.telegram.getMe();
+  readiness.started();
   await registerCommandMenus(bot.telegram, translations, logger);
   logger.info({ username: bot.botInfo.username, mode, port: server.port }, 'bot started');
   if (!stopping) await watchers?.start();
@@ -276,6 +319,7 @@ export async function main(
     dispatch,
     running: () => inflight.size,
     logger,
+    onPolled: () => readiness.polled(),
   });
   await polling.finished;
 }

@@ -21,6 +21,8 @@ export interface LongPollingOptions {
   timeoutS?: number;
   /** Above this many running updates, no new batch is fetched until some finish. */
   maxRunning?: number;
+  /** Called when Telegram answered: at the start (deleteWebhook), then after every `getUpdates`. */
+  onPolled?: () => void;
 }
 
 export interface LongPolling {
@@ -61,6 +63,7 @@ export function startLongPolling(options: LongPollingOptions): LongPolling {
   async function loop(): Promise<void> {
     // A webhook left set would make getUpdates fail with 409; telegraf's launch does the same.
     await telegram.deleteWebhook();
+    options.onPolled?.();
     let failures = 0;
     while (!stopped) {
       if (options.running() >= maxRunning) {
@@ -72,6 +75,7 @@ export function startLongPolling(options: LongPollingOptions): LongPolling {
       try {
         updates = await fetchBatch();
         failures = 0;
+        options.onPolled?.();
       } catch (error) {
         if (stopped || abort.signal.aborted) return;
         if (error instanceof TelegramError && (error.code === 401 || error.code === 409)) throw error;

@@ -163,7 +163,10 @@ export interface SendDocumentOptions {
   mimeType?: string;
 }
 
-/** A custom method implementation: return the result, or throw `BotApiFailure` for an error. */
+/**
+ * A custom method implementation: return the result (or a promise of it, to hold the answer back),
+ * or throw (reject with) `BotApiFailure` for an error.
+ */
 export type MethodHandler = (params: Record<string, unknown>) => unknown;
 
 export interface BotApiServer {
@@ -807,11 +810,29 @@ class LocalBotApi implements BotApiServer {
       this.respond(res, call, { ok: false, error_code: 404, description: 'Not Found: method not found' });
       return;
     }
-    try {
-      this.respond(res, call, { ok: true, result: handler.run(params) });
-    } catch (error) {
+    const fail = (error: unknown) => {
       if (!(error instanceof BotApiFailure)) throw error;
       this.respond(res, call, { ok: false, ...error.body });
+    };
+    try {
+      const result = handler.run(params);
+      if (result instanceof Promise) {
+        result.then(
+          (value: unknown) => this.respond(res, call, { ok: true, result: value }),
+          (error: unknown) =>
+            this.respond(
+              res,
+              call,
+              error instanceof BotApiFailure
+                ? { ok: false, ...error.body }
+                : { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` },
+            ),
+        );
+        return;
+      }
+      this.respond(res, call, { ok: true, result });
+    } catch (error) {
+      fail(error);
     }
   }
 

@@ -48,6 +48,12 @@ export function createBullmqScheduler(options: BullmqSchedulerOptions): WatchSch
     async remove(id) {
       await queue.removeJobScheduler(schedulerIdOf(id));
     },
+    async lagMs() {
+      // The oldest job waiting for a worker: due at its creation time plus its delay.
+      const [oldest] = await queue.getJobs(['wait'], 0, 0, true);
+      if (oldest === undefined) return 0;
+      return Math.max(0, Date.now() - (oldest.timestamp + (oldest.delay ?? 0)));
+    },
     async start(run) {
       worker = new Worker<{ id: string }>(
         QUEUE,

@@ -14,6 +14,8 @@ export interface WatchScheduler {
   start(run: (id: string) => Promise<void>): Promise<void>;
   /** Stops taking polls and waits for the running ones. */
   stop(): Promise<void>;
+  /** How far the oldest due poll is behind its schedule, in ms (0 when none is late). */
+  lagMs(): Promise<number>;
 }
 
 /** A stable offset in [0, intervalMs) per watch, so tokens connected together poll apart. */
@@ -128,6 +130,12 @@ export function createInProcessScheduler(options: InProcessSchedulerOptions): Wa
     },
     async remove(id) {
       due.delete(id);
+    },
+    async lagMs() {
+      const at = now();
+      let oldest = at;
+      for (const [id, when] of due) if (when < oldest && !running.has(id)) oldest = when;
+      return at - oldest;
     },
     async start(runner) {
       run = runner;

@@ -56,6 +56,8 @@ export interface WatchersDeps {
   digestOver?: number;
   now?: () => Date;
   random?: () => number;
+  /** Told how every poll ended (metrics). */
+  onPoll?: (outcome: RunOutcome) => void;
 }
 
 /** How one run of a watch ended (for logs and tests). */
@@ -74,6 +76,8 @@ export interface Watchers {
   isStopped(token: string): Promise<boolean>;
   /** One poll of a watch and the delivery of what waits (the scheduler calls it). */
   runWatch(id: string): Promise<RunOutcome>;
+  /** How far the oldest due poll is behind its schedule, in ms. */
+  lagMs(): Promise<number>;
   /** Schedules every stored watch and starts the scheduler. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -208,6 +212,12 @@ export function createWatchers(deps: WatchersDeps): Watchers {
   }
 
   async function runWatch(id: string): Promise<RunOutcome> {
+    const outcome = await pollWatch(id);
+    deps.onPoll?.(outcome);
+    return outcome;
+  }
+
+  async function pollWatch(id: string): Promise<RunOutcome> {
     const watch = await watchData.get(id);
     if (watch === undefined || watch.chats.length === 0) {
       await scheduler.remove(id);
@@ -315,6 +325,13 @@ export function createWatchers(deps: WatchersDeps): Watchers {
       logger.info({ watches: ids.length, intervalS: intervalMs / 1000 }, 'watchers started');
     },
 
+    lagMs: () => scheduler.lagMs(),
+
     stop: () => scheduler.stop(),
   };
+}
+
+/** A delivery's kind for metrics: the event's own kind, or digest / tokenRejected. */
+export function deliveryKind(delivery: WatcherDelivery): string {
+  return delivery.kind === 'single' ? delivery.event.kind : delivery.kind;
 }

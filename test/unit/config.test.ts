@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       NOTIFY_CALLS_PER_S: 20,
       NOTIFY_JOB_LOCK_S: 30,
       DNS_CHECK_PORT: 53,
+      READINESS_POLL_WINDOW_S: 60,
     });
   });
 
