@@ -138,6 +138,12 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Another site open in the same browser must not drive the bot or the sandbox: a foreign Host
+    // (DNS rebinding) is refused, and actions take only JSON, which a cross-site form cannot send.
+    if (!isLocalHost(req.headers.host)) {
+      sendJson(res, 421, { error: 'the playground answers only 127.0.0.1 and localhost' });
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const asset = ASSETS[url.pathname];
     if (asset && req.method === 'GET') {
@@ -178,6 +184,10 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
     const name = /^\/api\/(\w+)$/.exec(url.pathname)?.[1] ?? '';
     const action = Object.hasOwn(routes, name) ? routes[name] : undefined;
     if (action && req.method === 'POST') {
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+        sendJson(res, 415, { error: 'actions take application/json' });
+        return;
+      }
       const { status, body } = action(await readJson(req));
       sendJson(res, status, body);
       return;
@@ -247,6 +257,10 @@ function state(options: PlaygroundWebOptions): unknown {
     },
     sandbox: { url: sandbox.url, token: sandbox.token, now: sandbox.now(), ...sandbox.openItems() },
   };
+}
+
+function isLocalHost(host: string | undefined): boolean {
+  return host !== undefined && /^(127\.0\.0\.1|localhost)(:\d+)?$/.test(host);
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

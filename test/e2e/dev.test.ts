@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +77,21 @@ describe('npm run dev', () => {
       const state = (await (await fetch(`${url}api/state`)).json()) as { commands: { ru: unknown[] } };
       return state.commands.ru.length > 0;
     });
+    // Another site in the same browser cannot drive it: a foreign Host, or a form post, is refused.
+    const foreign = await new Promise<number | undefined>((resolve) => {
+      const req = request(`${url}api/state`, { headers: { host: 'evil.example:3000' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.end();
+    });
+    expect(foreign).toBe(421);
+    const form = await fetch(`${url}api/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'text=/start',
+    });
+    expect(form.status).toBe(415);
     expect(dev.stderr()).toBe('');
     dev.child.kill('SIGTERM');
     expect(await dev.exited).toBe(0);
