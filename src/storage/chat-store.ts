@@ -72,6 +72,8 @@ export interface ChatStore {
    * Redis), not the documents: for metrics and `npm run admin -- stats`, not for every update.
    */
   count(): Promise<number>;
+  /** The ids of every chat with a document, from the same index (`npm run admin`). */
+  ids(): Promise<number[]>;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

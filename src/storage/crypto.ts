@@ -197,6 +197,15 @@ export function parseEncryptionKeys(value: string, source = 'ENCRYPTION_KEYS'): 
   return createKeyring(entries);
 }
 
+/** The id of the key a sealed value was sealed with; undefined when the value is not sealed. */
+export function sealedKeyId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const parts = value.split('.');
+  return parts.length === 5 && parts[0] === FORMAT_VERSION && KEY_ID_PATTERN.test(parts[1] ?? '')
+    ? parts[1]
+    : undefined;
+}
+
 /** Makes a fresh random key in the `ENCRYPTION_KEYS` syntax (`id:base64key`). */
 export function generateKeySpec(id = GENERATED_KEY_ID): string {
   if (!KEY_ID_PATTERN.test(id)) throw new KeyConfigError(`key id "${id}" is not valid`);
@@ -204,27 +213,44 @@ export function generateKeySpec(id = GENERATED_KEY_ID): string {
 }
 
 /**
- * The keyring the bot runs with: from `encryptionKeys` (the `ENCRYPTION_KEYS` value) when given,
- * otherwise from `DATA_DIR/encryption.key`, which is generated on first use (mode 0600). The
- * file holds the `ENCRYPTION_KEYS` syntax, so an operator can move it into the environment later.
+ * The keyring the bot runs with: from `encryptionKeys` (the `ENCRYPTION_KEYS` value) or
+ * `encryptionKeysFile` (`ENCRYPTION_KEYS_FILE`: a file with the same syntax, e.g. a mounted
+ * secret) when given, otherwise from `DATA_DIR/encryption.key`, which is generated on first use
+ * (mode 0600). That file holds the `ENCRYPTION_KEYS` syntax, so an operator can move it out of the
+ * data later — a copy of DATA_DIR should not carry its own key.
  */
 export async function loadKeyring(options: {
   encryptionKeys?: string | undefined;
+  encryptionKeysFile?: string | undefined;
   dataDir: string;
 }): Promise<LoadedKeyring> {
-  if (options.encryptionKeys !== undefined && options.encryptionKeys.trim() !== '') {
-    return { keyring: parseEncryptionKeys(options.encryptionKeys) };
+  const inline = options.encryptionKeys?.trim() || undefined;
+  const file = options.encryptionKeysFile?.trim() || undefined;
+  if (inline !== undefined && file !== undefined) {
+    throw new KeyConfigError('set ENCRYPTION_KEYS or ENCRYPTION_KEYS_FILE, not both');
   }
-  const file = path.join(options.dataDir, KEY_FILE_NAME);
+  if (inline !== undefined) return { keyring: parseEncryptionKeys(inline) };
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new KeyConfigError(
+        `ENCRYPTION_KEYS_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+    return { keyring: parseEncryptionKeys(text.trim(), `ENCRYPTION_KEYS_FILE ${file}`) };
+  }
+  const generated = path.join(options.dataDir, KEY_FILE_NAME);
   await mkdir(options.dataDir, { recursive: true });
   try {
     // `wx` fails when the file exists, so of two processes starting together only one generates.
-    await writeFile(file, `${generateKeySpec()}\n`, { flag: 'wx', mode: 0o600 });
-    return { keyring: await readKeyFile(file), generatedKeyFile: file };
+    await writeFile(generated, `${generateKeySpec()}\n`, { flag: 'wx', mode: 0o600 });
+    return { keyring: await readKeyFile(generated), generatedKeyFile: generated };
   } catch (error) {
     if (!isErrnoCode(error, 'EEXIST')) throw error;
   }
-  return { keyring: await readKeyFile(file) };
+  return { keyring: await readKeyFile(generated) };
 }
 
 async function readKeyFile(file: string): Promise<Keyring> {

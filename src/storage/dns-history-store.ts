@@ -12,7 +12,7 @@ import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { appendBounded, HISTORY_KINDS, type HistoryChange, type HistoryKind } from '../core/dns-history.js';
 import { createStoreQueue } from './chat-queue.js';
-import { createDirectoryMaker } from './files.js';
+import { createDirectoryMaker, readdirIfPresent } from './files.js';
 
 /** An entry as stored: its author sealed for `history:<account>`. */
 export interface StoredHistoryEntry {
@@ -31,6 +31,10 @@ export interface DnsHistoryStore {
   list(accountId: string, orderId: number): Promise<StoredHistoryEntry[]>;
   /** Appends an entry and drops the oldest beyond `limit`. */
   append(accountId: string, orderId: number, entry: StoredHistoryEntry, limit: number): Promise<void>;
+  /** Every (account, order) with a history (`npm run admin`). */
+  keys(): Promise<{ accountId: string; orderId: number }[]>;
+  /** Sets a history to exactly these entries (`npm run admin`: copies and re-sealing). */
+  replace(accountId: string, orderId: number, entries: StoredHistoryEntry[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -104,6 +108,20 @@ export function createLowdbDnsHistoryStore(options: { dataDir: string }): DnsHis
       return queue.run(key, async () => {
         await db.read();
         db.data = appendBounded(db.data, structuredClone(entry), limit);
+        await ensureDirectory(dir);
+        await db.write();
+      });
+    },
+    async keys() {
+      return (await readdirIfPresent(dir)).flatMap((name) => {
+        const match = /^([A-Za-z0-9_-]{1,64})\.(\d+)\.json$/.exec(name);
+        return match ? [{ accountId: match[1] ?? '', orderId: Number(match[2]) }] : [];
+      });
+    },
+    replace(accountId, orderId, entries) {
+      const { key, db } = open(accountId, orderId);
+      return queue.run(key, async () => {
+        db.data = structuredClone(entries);
         await ensureDirectory(dir);
         await db.write();
       });

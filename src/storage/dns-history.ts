@@ -30,6 +30,9 @@ export interface DnsHistory {
   list(token: string, orderId: number): Promise<HistoryEntry[]>;
 }
 
+/** Whom a history's sealed authors belong to (bound into the seal). */
+export const historySealOwner = (accountId: string) => `history:${accountId}` as const;
+
 export function createDnsHistory(options: {
   store: DnsHistoryStore;
   keyring: Keyring;
@@ -37,7 +40,7 @@ export function createDnsHistory(options: {
   onUnreadable?: (event: { entryId: string; error: Error }) => void;
 }): DnsHistory {
   const { store, keyring, now = () => new Date(), onUnreadable } = options;
-  const owner = (accountId: string) => `history:${accountId}` as const;
+  const owner = historySealOwner;
 
   const open = (accountId: string, stored: StoredHistoryEntry): HistoryEntry => {
     let who: HistoryAuthor = { chatId: 0, userId: 0, name: '' };

@@ -170,14 +170,19 @@ export function createLowdbStore(options: LowdbStoreOptions): ChatStore {
     },
 
     async count() {
-      let total = 0;
+      return (await this.ids()).length;
+    },
+
+    async ids() {
+      const found: number[] = [];
       const root = path.join(dataDir, 'chats');
       for (const shard of await readdirIfPresent(root)) {
         for (const name of await readdirIfPresent(path.join(root, shard))) {
-          if (/^-?\d+\.json$/.test(name)) total += 1;
+          const id = /^(-?\d+)\.json$/.exec(name)?.[1];
+          if (id !== undefined) found.push(Number(id));
         }
       }
-      return total;
+      return found;
     },
 
     async close() {

@@ -34,6 +34,25 @@ export function createRedisDnsHistoryStore(options: { redis: Redis; prefix?: str
       const key = keyOf(accountId, orderId);
       await redis.multi().rpush(key, JSON.stringify(entry)).ltrim(key, -limit, -1).exec();
     },
+    async keys() {
+      queue.assertOpen();
+      const found = new Map<string, { accountId: string; orderId: number }>();
+      for await (const batch of redis.scanStream({ match: `${prefix}dnshistory:*`, count: 1_000 })) {
+        const keys: string[] = batch;
+        for (const key of keys) {
+          const match = /:([A-Za-z0-9_-]{1,64}):(\d+)$/.exec(key.slice(prefix.length));
+          if (match) found.set(key, { accountId: match[1] ?? '', orderId: Number(match[2]) });
+        }
+      }
+      return [...found.values()];
+    },
+    async replace(accountId, orderId, entries) {
+      queue.assertOpen();
+      const key = keyOf(accountId, orderId);
+      const multi = redis.multi().del(key);
+      if (entries.length > 0) multi.rpush(key, ...entries.map((entry) => JSON.stringify(entry)));
+      await multi.exec();
+    },
     close: () => queue.close(),
   };
 }

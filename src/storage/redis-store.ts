@@ -165,14 +165,21 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
     },
 
     async count() {
+      return (await this.ids()).length;
+    },
+
+    async ids() {
       // SCAN, never KEYS: other clients keep being served while the cursor walks the keyspace.
-      const chatKey = new RegExp(`^${escapeRegExp(prefix)}chat:-?\\d+$`);
-      let total = 0;
+      const chatKey = new RegExp(`^${escapeRegExp(prefix)}chat:(-?\\d+)$`);
+      const found = new Set<number>();
       for await (const batch of redis.scanStream({ match: `${prefix}chat:*`, count: 1_000 })) {
         const keys: string[] = batch;
-        for (const key of keys) if (chatKey.test(key)) total += 1;
+        for (const key of keys) {
+          const id = chatKey.exec(key)?.[1];
+          if (id !== undefined) found.add(Number(id));
+        }
       }
-      return total;
+      return [...found];
     },
 
     async close() {

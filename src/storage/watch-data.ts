@@ -39,13 +39,16 @@ export interface WatchData {
   ids(): Promise<string[]>;
 }
 
+/** Whom a watch's sealed fields belong to (bound into the seal). */
+export const watchSealOwner = (id: string) => `watch:${id}` as const;
+
 export function createWatchData(options: {
   store: WatchStore;
   keyring: Keyring;
   onUnreadable?: (event: { watchId: string; error: Error }) => void;
 }): WatchData {
   const { store, keyring, onUnreadable } = options;
-  const owner = (id: string) => `watch:${id}` as const;
+  const owner = watchSealOwner;
 
   function openDoc(id: string, doc: WatchDoc | undefined): Watch | undefined {
     if (doc === undefined) return undefined;

@@ -63,6 +63,21 @@ function describeContract(name: string, setup: () => Promise<Backend>) {
       expect(await history.list(TOKEN, 9999)).toEqual([]);
     });
 
+    it('lists every (account, order) it holds, and replace sets a history to exactly the given entries', async () => {
+      await history.record(TOKEN, 1006, { kind: 'add', who, change: add(1) });
+      await history.record(TOKEN, 1006, { kind: 'add', who, change: add(2) });
+      await history.record(OTHER_TOKEN, 1007, { kind: 'delete', who, change: add(3) });
+      const keys = await backend.store.keys();
+      expect(keys).toHaveLength(2);
+      const first = keys.find((k) => k.orderId === 1006);
+      if (first === undefined) throw new Error('the 1006 history is not listed');
+      const entries = await backend.store.list(first.accountId, 1006);
+      await backend.store.replace(first.accountId, 1006, entries.slice(1));
+      expect(await backend.store.list(first.accountId, 1006)).toEqual(entries.slice(1));
+      await backend.store.replace(first.accountId, 1006, entries);
+      expect(await backend.store.list(first.accountId, 1006)).toEqual(entries);
+    });
+
     it('keeps the latest 100 per domain order', async () => {
       for (let n = 0; n < HISTORY_LIMIT + 5; n++) {
         await history.record(TOKEN, 1006, { kind: 'add', who, change: add(n) });

@@ -42,6 +42,9 @@ function countingStore() {
     async count() {
       return docs.size;
     },
+    async ids() {
+      return [...docs.keys()];
+    },
     async close() {},
   };
   return { store, docs, counts, failNextReads: (n: number) => (failReads = n) };
