@@ -63,6 +63,7 @@ const configSchema = z
     PARTNER_API_VERSION: z.preprocess(emptyAsUndefined, z.string().default('1.0')),
     DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
     ENCRYPTION_KEYS: optionalString,
+    ENCRYPTION_KEYS_FILE: optionalString,
     STORAGE: z.preprocess(emptyAsUndefined, z.enum(['lowdb', 'redis']).default('lowdb')),
     REDIS_URL: z.preprocess(
       emptyAsUndefined,
@@ -148,12 +149,16 @@ const configSchema = z
       }
       // Without it each instance generates a key of its own, and a token saved through one reads
       // as "no token" on the others.
-      if (env.STORAGE === 'redis' && env.ENCRYPTION_KEYS === undefined) {
+      if (
+        env.STORAGE === 'redis' &&
+        env.ENCRYPTION_KEYS === undefined &&
+        env.ENCRYPTION_KEYS_FILE === undefined
+      ) {
         ctx.addIssue({
           code: 'custom',
           path: ['ENCRYPTION_KEYS'],
           message:
-            'is required when STORAGE=redis: every instance must hold the same keys to read what another saved',
+            'is required when STORAGE=redis (or ENCRYPTION_KEYS_FILE): every instance must hold the same keys to read what another saved',
         });
       }
       if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {

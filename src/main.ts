@@ -62,12 +62,13 @@ export async function main(
 
   const { keyring, generatedKeyFile } = await loadKeyring({
     encryptionKeys: config.ENCRYPTION_KEYS,
+    encryptionKeysFile: config.ENCRYPTION_KEYS_FILE,
     dataDir: config.DATA_DIR,
   });
   if (generatedKeyFile) {
     logger.warn(
       { file: generatedKeyFile },
-      'generated a new encryption key; back it up or set ENCRYPTION_KEYS',
+      'generated a new encryption key inside DATA_DIR; move it out, so that a copy of the data does not carry its key: put the line of that file into ENCRYPTION_KEYS (or into a secret file named by ENCRYPTION_KEYS_FILE), restart, then delete the file (docs/operations.md#the-encryption-key)',
     );
   }
 

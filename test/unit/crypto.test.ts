@@ -263,6 +263,24 @@ describe('loadKeyring', () => {
     await expect(stat(path.join(dataDir, KEY_FILE_NAME))).rejects.toThrow(/ENOENT/);
   });
 
+  it('reads ENCRYPTION_KEYS_FILE (a mounted secret) outside DATA_DIR, and creates no key file', async () => {
+    const secret = path.join(dataDir, '..', `keys-${path.basename(dataDir)}`);
+    await writeFile(secret, `${specB},${specA}\n`, { mode: 0o600 });
+    try {
+      const loaded = await loadKeyring({ encryptionKeysFile: secret, dataDir });
+      expect(loaded.keyring.keyIds).toEqual(['b', 'a']);
+      await expect(stat(path.join(dataDir, KEY_FILE_NAME))).rejects.toThrow(/ENOENT/);
+      await expect(
+        loadKeyring({ encryptionKeysFile: secret, encryptionKeys: specA, dataDir }),
+      ).rejects.toThrow('set ENCRYPTION_KEYS or ENCRYPTION_KEYS_FILE, not both');
+      await expect(loadKeyring({ encryptionKeysFile: `${secret}.missing`, dataDir })).rejects.toThrow(
+        /ENCRYPTION_KEYS_FILE .* cannot be read \(ENOENT\)/,
+      );
+    } finally {
+      await rm(secret, { force: true });
+    }
+  });
+
   it('throws KeyConfigError for a malformed ENCRYPTION_KEYS instead of falling back to a file', async () => {
     await expect(loadKeyring({ encryptionKeys: 'a:short', dataDir })).rejects.toThrow(KeyConfigError);
   });

@@ -1,0 +1,298 @@
+/**
+ * `npm run admin` on the real processes: a bot on lowdb is filled through Telegram (token, team
+ * group, notification state, DNS history), the data moves to Redis, and a bot started there finds
+ * all of it; kill -9 during a migration and a re-run give the same counts; keys rotate; a backup
+ * restores into either backend.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BotApiServer,
+  type RecordedCall,
+  startBotApiServer,
+} from '../../src/playground/bot-api-server.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { eventually, startBotProcess } from '../helpers/bot-process.js';
+
+const ADMIN_JS = join(process.cwd(), 'dist', 'admin', 'main.js');
+const redisUrl = process.env.REDIS_URL;
+const USER = 557_001;
+const GROUP = -4_000_557_001;
+const K1 = `k1:${Buffer.alloc(32, 1).toString('base64')}`;
+const K2 = `k2:${Buffer.alloc(32, 2).toString('base64')}`;
+const PREFIX = `pb-admin-${process.pid}-`;
+
+let sandbox: Sandbox;
+let work: string;
+let lowdbDir: string;
+let redis: Redis | undefined;
+
+interface AdminRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function admin(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; done: Promise<AdminRun> } {
+  const child = spawn(process.execPath, [ADMIN_JS, ...args], {
+    cwd: work,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const done = new Promise<AdminRun>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+const run = (args: string[], env: Record<string, string>) => admin(args, env).done;
+
+function lowdbEnv(dir = lowdbDir, keys = K1): Record<string, string> {
+  return { STORAGE: 'lowdb', DATA_DIR: dir, ENCRYPTION_KEYS: keys };
+}
+
+function redisEnv(prefix: string, keys = K1): Record<string, string> {
+  return {
+    STORAGE: 'redis',
+    REDIS_URL: redisUrl ?? '',
+    REDIS_PREFIX: prefix,
+    DATA_DIR: join(work, `redis-side-${prefix}`),
+    ENCRYPTION_KEYS: keys,
+  };
+}
+
+async function dropPrefix(prefix: string): Promise<void> {
+  if (!redis) return;
+  for await (const batch of redis.scanStream({ match: `${prefix}*`, count: 1_000 })) {
+    const keys: string[] = batch;
+    if (keys.length > 0) await redis.del(...keys);
+  }
+}
+
+/** Starts the bot on this storage against the sandbox; returns a way to talk to it as the partner. */
+async function startBot(env: Record<string, string>) {
+  const telegram: BotApiServer = await startBotApiServer({ port: 0 });
+  const bot = startBotProcess({
+    BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    PARTNER_API_URL: sandbox.url,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    NOTIFY_INTERVAL_S: '1',
+    ...env,
+  });
+  await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
+    timeoutMs: 20_000,
+  });
+  const say = async (text: string, chat = USER): Promise<RecordedCall> => {
+    const since = telegram.calls.length;
+    telegram.sendText(text, { chatId: chat, userId: USER, chatType: chat < 0 ? 'group' : 'private' });
+    return telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === chat, {
+      since,
+      timeoutMs: 15_000,
+    });
+  };
+  return {
+    telegram,
+    say,
+    async stop() {
+      expect((await bot.stop()).code).toBe(0);
+      await telegram.close();
+    },
+  };
+}
+
+const text = (call: RecordedCall) => String(call.params.text);
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  work = await mkdtemp(join(tmpdir(), 'partner-bot-admin-'));
+  lowdbDir = join(work, 'lowdb');
+  if (redisUrl) redis = new Redis(redisUrl);
+  // A partner works with the bot on lowdb: token, a team group, a DNS change, watcher polls.
+  const bot = await startBot(lowdbEnv());
+  await bot.say('/start');
+  await bot.say('/token');
+  expect(text(await bot.say(sandbox.token))).toContain('сохранён');
+  expect(text(await bot.say('/team', GROUP))).toContain('Группа подключена');
+  expect(text(await bot.say('/dns mysite.by add A admin-check 192.0.2.91'))).toContain('192.0.2.91');
+  // Let the watchers poll once, so their state (what was already told) is stored.
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  await bot.stop();
+}, 90_000);
+
+afterAll(async () => {
+  await dropPrefix(PREFIX);
+  redis?.disconnect();
+  await sandbox.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('npm run admin', () => {
+  it('stats counts what the bot stored, and nothing personal is printed', async () => {
+    const result = await run(['stats'], lowdbEnv());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/chats: 2/);
+    expect(result.stdout).toMatch(/connected tokens: 2/);
+    expect(result.stdout).toMatch(/groups: 1/);
+    expect(result.stdout).toMatch(/watches: 1/);
+    expect(result.stdout).toMatch(/DNS history entries: 1/);
+    expect(result.stdout).not.toContain(sandbox.token);
+  });
+
+  it('refuses to run while a bot holds the lowdb data dir, and says why', async () => {
+    const bot = await startBot(lowdbEnv());
+    try {
+      const result = await run(['stats'], lowdbEnv());
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/DATA_DIR|another process|used by/i);
+    } finally {
+      await bot.stop();
+    }
+  }, 60_000);
+
+  it('answers wrong usage with exit 2 and the list of commands', async () => {
+    const result = await run(['migrate'], lowdbEnv());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('migrate needs --to redis or --to lowdb');
+    expect(result.stderr).toContain('rotate-keys');
+  });
+
+  describe.skipIf(!redisUrl)('on Redis', () => {
+    it('migrates lowdb to Redis still sealed, a second run changes nothing, and the bot on Redis keeps working', async () => {
+      const prefix = `${PREFIX}m:`;
+      const first = await run(['migrate', '--to', 'redis'], { ...lowdbEnv(), ...redisTarget(prefix) });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain('chats: 2 read, 2 written, 0 already there');
+      expect(first.stdout).toContain('watches: 1 read, 1 written');
+      expect(first.stdout).toContain('DNS histories: 1 read, 1 written');
+      expect(first.stdout).toContain('key id(s) k1');
+      // Still sealed: the token is nowhere in Redis in clear text.
+      const keys: string[] = [];
+      for await (const batch of redis?.scanStream({ match: `${prefix}*` }) ?? [])
+        keys.push(...(batch as string[]));
+      for (const key of keys) {
+        const type = await redis?.type(key);
+        const value =
+          type === 'string'
+            ? await redis?.get(key)
+            : type === 'list'
+              ? (await redis?.lrange(key, 0, -1))?.join('\n')
+              : type === 'set'
+                ? (await redis?.smembers(key))?.join('\n')
+                : type === 'zset'
+                  ? (await redis?.zrange(key, 0, -1))?.join('\n')
+                  : JSON.stringify(await redis?.hgetall(key));
+        expect(value).not.toContain(sandbox.token);
+      }
+      const second = await run(['migrate', '--to', 'redis'], { ...lowdbEnv(), ...redisTarget(prefix) });
+      expect(second.stdout).toContain('chats: 2 read, 0 written, 2 already there');
+      expect(second.stdout).toContain('Nothing changed');
+
+      const bot = await startBot(redisEnv(prefix));
+      try {
+        // No /token: the partner's token came along.
+        expect(text(await bot.say('/invoices'))).toContain('Счета');
+        expect(text(await bot.say('/team', GROUP))).toContain('Команда этого чата');
+        const history = await bot.say('/dns mysite.by history');
+        expect(text(history)).toContain('admin-check');
+        // What the watchers told on lowdb is not told again on Redis.
+        const since = bot.telegram.calls.length;
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        const told = bot.telegram.calls.slice(since).filter((c) => c.method === 'sendMessage');
+        expect(told.map(text)).toEqual([]);
+      } finally {
+        await bot.stop();
+      }
+    }, 90_000);
+
+    it('kill -9 during a migration leaves it resumable: a re-run ends with the same counts', async () => {
+      const dir = join(work, 'many');
+      const store = createLowdbStore({ dataDir: dir });
+      for (let id = 1; id <= 3_000; id++)
+        await store.update(id, () => ({ locale: 'ru', lastCurrencyId: id }));
+      await store.close();
+      const prefix = `${PREFIX}k:`;
+      const env = { ...lowdbEnv(dir), ...redisTarget(prefix) };
+      const killed = admin(['migrate', '--to', 'redis'], env);
+      await eventually(async () => ((await redis?.keys(`${prefix}chat:*`)) ?? []).length > 100, 20_000);
+      killed.child.kill('SIGKILL');
+      const interrupted = await killed.done;
+      expect(interrupted.code).toBeNull();
+      const partial = ((await redis?.keys(`${prefix}chat:*`)) ?? []).length;
+      expect(partial).toBeLessThan(3_000);
+
+      const resumed = await run(['migrate', '--to', 'redis'], env);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const line = /chats: (\d+) read, (\d+) written, (\d+) already there/.exec(resumed.stdout);
+      expect(Number(line?.[1])).toBe(3_000);
+      expect(Number(line?.[2]) + Number(line?.[3])).toBe(3_000);
+      expect(Number(line?.[3])).toBeGreaterThanOrEqual(partial - 1);
+      const again = await run(['migrate', '--to', 'redis'], env);
+      expect(again.stdout).toContain('chats: 3000 read, 0 written, 3000 already there');
+      // The source is untouched.
+      expect((await run(['stats'], lowdbEnv(dir))).stdout).toMatch(/chats: 3000/);
+    }, 90_000);
+
+    it('backs up lowdb without a key and restores it into Redis; a non-empty store is refused without --force', async () => {
+      const file = join(work, 'backup.jsonl');
+      const made = await run(['backup', file], lowdbEnv());
+      expect(made.code, made.stderr).toBe(0);
+      const content = await readFile(file, 'utf8');
+      expect(content).not.toContain(sandbox.token);
+      expect(content).not.toContain(K1.split(':')[1]);
+      const prefix = `${PREFIX}b:`;
+      const restored = await run(['restore', file], redisEnv(prefix));
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toContain('chats: 2 read, 2 written');
+      expect((await run(['stats'], redisEnv(prefix))).stdout).toMatch(/connected tokens: 2/);
+      const refused = await run(['restore', file], redisEnv(prefix));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('not empty');
+      expect((await run(['restore', file, '--force'], redisEnv(prefix))).code).toBe(0);
+      // And into an empty lowdb.
+      const into = join(work, 'restored-lowdb');
+      const back = await run(['restore', file], lowdbEnv(into));
+      expect(back.code, back.stderr).toBe(0);
+      expect((await run(['stats'], lowdbEnv(into))).stdout).toMatch(/DNS history entries: 1/);
+    }, 60_000);
+  });
+
+  it('rotates keys: after it and with the old key removed, the bot still reads the token', async () => {
+    const dir = join(work, 'rotate');
+    const file = join(work, 'rotate.jsonl');
+    expect((await run(['backup', file], lowdbEnv())).code).toBe(0);
+    expect((await run(['restore', file], lowdbEnv(dir))).code).toBe(0);
+    const rotated = await run(['rotate-keys'], lowdbEnv(dir, `${K2},${K1}`));
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stdout).toContain('Nothing needs another key now');
+    const again = await run(['rotate-keys'], lowdbEnv(dir, `${K2},${K1}`));
+    expect(again.stdout).toContain('chats: 2 read, 0 written');
+    const bot = await startBot(lowdbEnv(dir, K2));
+    try {
+      expect(text(await bot.say('/invoices'))).toContain('Счета');
+    } finally {
+      await bot.stop();
+    }
+  }, 60_000);
+});
+
+function redisTarget(prefix: string): Record<string, string> {
+  return { REDIS_URL: redisUrl ?? '', REDIS_PREFIX: prefix };
+}
