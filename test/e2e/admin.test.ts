@@ -4,7 +4,7 @@
  * all of it; kill -9 during a migration and a re-run give the same counts; keys rotate; a backup
  * restores into either backend.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import {
 } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { eventually, startBotProcess } from '../helpers/bot-process.js';
+import { eventually, spawnCaptured, startBotProcess } from '../helpers/bot-process.js';
 
 const ADMIN_JS = join(process.cwd(), 'dist', 'admin', 'main.js');
 const redisUrl = process.env.REDIS_URL;
@@ -42,23 +42,9 @@ function admin(
   args: string[],
   env: Record<string, string>,
 ): { child: ChildProcess; done: Promise<AdminRun> } {
-  const child = spawn(process.execPath, [ADMIN_JS, ...args], {
-    cwd: work,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const done = new Promise<AdminRun>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done };
+  const started = spawnCaptured([ADMIN_JS, ...args], env, work);
+  const done = started.exited.then((code) => ({ code, stdout: started.stdout(), stderr: started.stderr() }));
+  return { child: started.child, done };
 }
 
 const run = (args: string[], env: Record<string, string>) => admin(args, env).done;

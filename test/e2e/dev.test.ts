@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotApiServer, DEFAULT_TOKEN, startBotApiServer } from '../../src/playground/bot-api-server.js';
-import { eventually, MAIN_JS } from '../helpers/bot-process.js';
+import { type CapturedProcess, eventually, MAIN_JS, spawnCaptured } from '../helpers/bot-process.js';
 
 /**
  * `npm run dev` is `tsx src/dev.ts`; it runs here from a temp folder (so no developer's .env is
@@ -29,18 +28,12 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-interface Run {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  stdout(): string;
-  stderr(): string;
-}
+type Run = CapturedProcess;
 
 function run(args: string[], env: Record<string, string>): Run {
-  const child = spawn(process.execPath, args, {
-    cwd: workDir,
-    env: {
-      PATH: process.env.PATH ?? '',
+  return spawnCaptured(
+    args,
+    {
       TELEGRAM_API_ROOT: telegram.apiRoot,
       DATA_DIR: join(workDir, 'data'),
       SANDBOX_PORT: '0',
@@ -48,18 +41,8 @@ function run(args: string[], env: Record<string, string>): Run {
       PORT: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+    workDir,
+  );
 }
 
 const pastedToken = (stdout: string): string | undefined => /paste: (\S+)/.exec(stdout)?.[1];

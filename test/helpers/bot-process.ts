@@ -44,6 +44,37 @@ export function startBotProcess(env: Record<string, string>): BotProcess {
   };
 }
 
+/** A node program run as a child process, its output kept. */
+export interface CapturedProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Runs `node <args>` with exactly this environment (plus PATH) in `cwd`, keeping what it prints. */
+export function spawnCaptured(
+  args: string[],
+  env: Record<string, string>,
+  cwd = process.cwd(),
+): CapturedProcess {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
 /** A port on 127.0.0.1 that was free a moment ago. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
