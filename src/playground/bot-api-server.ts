@@ -38,29 +38,23 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BotApiFailure, badRequest, NOT_MODIFIED, type TelegramErrorBody } from './bot-api-failures.js';
+import { CHAT_ACTIONS, inlineMarkup, validateReplyMarkup, validInlineResults } from './bot-api-markup.js';
+import {
+  isRecord,
+  type Json,
+  parseParams,
+  RecordedFile,
+  readBody,
+  recordOrUndefined,
+  stringOrUndefined,
+  toInteger,
+} from './bot-api-wire.js';
 import { type ChatEvent, EventLog } from './events.js';
 import { applyParseMode, HtmlParseError } from './telegram-html.js';
 
-/** A file part of a multipart request, as recorded in `RecordedCall.params`. */
-export class RecordedFile {
-  constructor(
-    /** The part's `filename` (telegraf: `filename` of the input, else `<field>.<ext>`). */
-    readonly filename: string,
-    /** The part's content type ('application/octet-stream' when the client sent none). */
-    readonly contentType: string,
-    /** The bytes sent. */
-    readonly content: Buffer,
-  ) {}
-
-  get size(): number {
-    return this.content.length;
-  }
-
-  /** The content decoded as UTF-8. */
-  text(): string {
-    return this.content.toString('utf8');
-  }
-}
+export { BotApiFailure, type TelegramErrorBody } from './bot-api-failures.js';
+export { RecordedFile } from './bot-api-wire.js';
 
 /**
  * One Bot API request the server received.
@@ -86,13 +80,6 @@ export interface RecordedCall {
   via: 'request' | 'webhook-reply';
   /** What the server answered; absent while a long poll is still waiting. */
   response?: ApiResponse;
-}
-
-/** A Telegram error body, as used by `failNext` and sent in error responses. */
-export interface TelegramErrorBody {
-  error_code: number;
-  description: string;
-  parameters?: Record<string, unknown>;
 }
 
 export type ApiResponse = { ok: true; result: unknown } | ({ ok: false } & TelegramErrorBody);
@@ -242,33 +229,10 @@ export interface BotApiServerOptions {
   token?: string;
 }
 
-/** Thrown by method handlers (including custom ones) to answer with a Telegram error. */
-export class BotApiFailure extends Error {
-  constructor(readonly body: TelegramErrorBody) {
-    super(`${body.error_code}: ${body.description}`);
-    this.name = 'BotApiFailure';
-  }
-}
-
 export const DEFAULT_TOKEN = '7000000001:AAF-double-token_for_local_tests_only';
 export const DEFAULT_USER_ID = 100_001;
 export const DEFAULT_GROUP_CHAT_ID = -4_000_000_001;
 export const DEFAULT_SUPERGROUP_CHAT_ID = -1_001_000_000_001;
-
-/** The chat actions Telegram knows (sendChatAction refuses others). */
-const CHAT_ACTIONS = new Set([
-  'typing',
-  'upload_photo',
-  'record_video',
-  'upload_video',
-  'record_voice',
-  'upload_voice',
-  'upload_document',
-  'choose_sticker',
-  'find_location',
-  'record_video_note',
-  'upload_video_note',
-]);
 
 /** Narrow a recorded param to a file; throws naming the field when it is not one. */
 export function fileParam(call: RecordedCall, field: string): RecordedFile {
@@ -279,71 +243,8 @@ export function fileParam(call: RecordedCall, field: string): RecordedFile {
   return value;
 }
 
-type Json = Record<string, unknown>;
-
-const badRequest = (description: string): BotApiFailure =>
-  new BotApiFailure({ error_code: 400, description: `Bad Request: ${description}` });
-
-const NOT_MODIFIED =
-  'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
-
 /** Update types Telegram leaves out when allowed_updates is empty or never set. */
 const OPT_IN_UPDATE_TYPES = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
-
-const JSON_FIELDS = new Set([
-  'reply_markup',
-  'entities',
-  'caption_entities',
-  'reply_parameters',
-  'link_preview_options',
-  'allowed_updates',
-  'commands',
-  'scope',
-  'media',
-  'results',
-  'mask_position',
-  'shipping_options',
-  'errors',
-  'options',
-  'menu_button',
-  'rights',
-  'prices',
-  'message_ids',
-  'reaction',
-]);
-
-const INTEGER_FIELDS = new Set([
-  'chat_id',
-  'from_chat_id',
-  'message_id',
-  'user_id',
-  'message_thread_id',
-  'reply_to_message_id',
-  'offset',
-  'limit',
-  'timeout',
-  'duration',
-  'width',
-  'height',
-  'length',
-  'cache_time',
-  'max_connections',
-  'until_date',
-]);
-
-const BOOLEAN_FIELDS = new Set([
-  'show_alert',
-  'disable_notification',
-  'protect_content',
-  'disable_content_type_detection',
-  'disable_web_page_preview',
-  'drop_pending_updates',
-  'has_spoiler',
-  'allow_sending_without_reply',
-  'is_personal',
-  'only_if_banned',
-  'revoke_messages',
-]);
 
 const MIME_TYPES: Record<string, string> = {
   '.txt': 'text/plain',
@@ -1548,94 +1449,6 @@ export async function startBotApiServer(options: BotApiServerOptions = {}): Prom
   return server;
 }
 
-// ---- body parsing --------------------------------------------------------------------------------
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks);
-}
-
-async function parseParams(
-  contentType: string | undefined,
-  body: Buffer,
-  query: URLSearchParams,
-): Promise<Json> {
-  const params: Json = {};
-  for (const [key, value] of query) params[key] = decodeField(key, value);
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (body.length === 0) return params;
-  if (type === 'application/json') {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    if (!isRecord(parsed)) throw new Error('JSON body must be an object');
-    return { ...params, ...parsed };
-  }
-  if (type === 'application/x-www-form-urlencoded') {
-    for (const [key, value] of new URLSearchParams(body.toString('utf8')))
-      params[key] = decodeField(key, value);
-    return params;
-  }
-  if (type === 'multipart/form-data' && contentType !== undefined) {
-    const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
-    for (const [key, value] of form) {
-      if (typeof value === 'string') {
-        params[key] = decodeField(key, value);
-      } else {
-        params[key] = new RecordedFile(
-          value.name,
-          value.type === '' ? 'application/octet-stream' : value.type,
-          Buffer.from(await value.arrayBuffer()),
-        );
-      }
-    }
-    return params;
-  }
-  throw new Error(`unsupported content type "${contentType ?? ''}"`);
-}
-
-/** Read a text field the way Telegram would, by its name. */
-function decodeField(key: string, value: string): unknown {
-  if (JSON_FIELDS.has(key)) {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
-  if (INTEGER_FIELDS.has(key) && /^-?\d+$/.test(value)) {
-    const n = Number(value);
-    return Number.isSafeInteger(n) ? n : value;
-  }
-  if (BOOLEAN_FIELDS.has(key) && (value === 'true' || value === 'false')) return value === 'true';
-  return value;
-}
-
-// ---- small pure helpers --------------------------------------------------------------------------
-
-function isRecord(value: unknown): value is Json {
-  return (
-    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RecordedFile)
-  );
-}
-
-function recordOrUndefined(value: unknown): Json | undefined {
-  return isRecord(value) ? value : undefined;
-}
-
-function stringOrUndefined(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function toInteger(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value)) {
-    const n = Number(value);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
-}
-
 function unixTime(): number {
   return Math.floor(Date.now() / 1000);
 }
@@ -1656,39 +1469,6 @@ function descriptionKey(short: boolean, languageCode: string | undefined): strin
   return `${short ? 'short' : 'long'}|${languageCode ?? ''}`;
 }
 
-/** The results of answerInlineQuery, checked as Telegram checks them. */
-function validInlineResults(value: unknown): Json[] {
-  if (!Array.isArray(value)) throw badRequest('parameter "results" is required');
-  if (value.length > 50) throw badRequest('RESULTS_TOO_MUCH');
-  const seen = new Set<string>();
-  return value.map((entry: unknown) => {
-    if (!isRecord(entry) || typeof entry.id !== 'string' || typeof entry.type !== 'string') {
-      throw badRequest("can't parse InlineQueryResult JSON object");
-    }
-    if (Buffer.byteLength(entry.id) < 1 || Buffer.byteLength(entry.id) > 64)
-      throw badRequest('RESULT_ID_INVALID');
-    if (seen.has(entry.id)) throw badRequest('RESULT_ID_DUPLICATE');
-    seen.add(entry.id);
-    if (entry.type === 'article') {
-      const content = recordOrUndefined(entry.input_message_content);
-      if (typeof entry.title !== 'string' || entry.title === '') throw badRequest('RESULT_TITLE_EMPTY');
-      if (!content || typeof content.message_text !== 'string' || content.message_text.trim() === '') {
-        throw badRequest('MESSAGE_EMPTY');
-      }
-      if (content.parse_mode === 'HTML') {
-        try {
-          applyParseMode(content.message_text, 'HTML', undefined);
-        } catch (error) {
-          if (error instanceof HtmlParseError) throw badRequest(`can't parse entities: ${error.message}`);
-          throw error;
-        }
-      }
-    }
-    validateReplyMarkup(entry.reply_markup);
-    return structuredClone(entry);
-  });
-}
-
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -1696,102 +1476,6 @@ function sameJson(a: unknown, b: unknown): boolean {
 function setOrDelete(target: Json, key: string, value: unknown): void {
   if (value === undefined) delete target[key];
   else target[key] = value;
-}
-
-const BUTTON_FIELDS = [
-  'text',
-  'url',
-  'callback_data',
-  'web_app',
-  'login_url',
-  'switch_inline_query',
-  'switch_inline_query_current_chat',
-  'switch_inline_query_chosen_chat',
-  'copy_text',
-  'callback_game',
-  'pay',
-];
-
-/**
- * The inline keyboard a message keeps (other reply markups are not part of the message), with only
- * the fields Telegram knows: telegraf's Markup adds `hide: false` to every button, which Telegram
- * ignores and never echoes back.
- */
-function inlineMarkup(markup: unknown): Json | undefined {
-  validateReplyMarkup(markup);
-  if (!isRecord(markup) || !Array.isArray(markup.inline_keyboard)) return undefined;
-  const rows: unknown[] = markup.inline_keyboard;
-  if (rows.length === 0) return undefined;
-  const keyboard = rows.map((row) =>
-    (Array.isArray(row) ? row : []).map((button: unknown) => {
-      const kept: Json = {};
-      if (isRecord(button)) {
-        for (const field of BUTTON_FIELDS) {
-          if (button[field] !== undefined) kept[field] = structuredClone(button[field]);
-        }
-      }
-      return kept;
-    }),
-  );
-  return { inline_keyboard: keyboard };
-}
-
-function validateReplyMarkup(markup: unknown): void {
-  if (markup === undefined) return;
-  if (!isRecord(markup)) throw badRequest("can't parse reply keyboard markup JSON object");
-  if (Array.isArray(markup.keyboard)) {
-    for (const row of markup.keyboard) {
-      for (const button of Array.isArray(row) ? row : []) {
-        const request = isRecord(button) ? recordOrUndefined(button.request_chat) : undefined;
-        if (request && typeof request.request_id !== 'number') throw badRequest('REQUEST_ID_INVALID');
-      }
-    }
-    return;
-  }
-  if (markup.inline_keyboard === undefined) return;
-  if (!Array.isArray(markup.inline_keyboard))
-    throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
-  for (const row of markup.inline_keyboard) {
-    if (!Array.isArray(row))
-      throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
-    for (const button of row) validateInlineButton(button);
-  }
-}
-
-/** One inline button: a label and exactly one action, each within Telegram's limits. */
-function validateInlineButton(button: unknown): void {
-  if (!isRecord(button) || typeof button.text !== 'string') throw badRequest('can\'t find field "text"');
-  if (button.text.trim() === '') throw badRequest('BUTTON_TEXT_INVALID');
-  const actions = BUTTON_FIELDS.filter((field) => field !== 'text' && button[field] !== undefined);
-  if (actions.length === 0) {
-    throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
-  }
-  if (actions.length > 1)
-    throw badRequest("can't parse inline keyboard button: exactly one action is allowed");
-  const data = button.callback_data;
-  if (
-    data !== undefined &&
-    (typeof data !== 'string' || Buffer.byteLength(data) < 1 || Buffer.byteLength(data) > 64)
-  ) {
-    throw badRequest('BUTTON_DATA_INVALID');
-  }
-  if (
-    button.url !== undefined &&
-    (typeof button.url !== 'string' || !/^(https?|tg):\/\/[^\s]+$/i.test(button.url))
-  ) {
-    throw badRequest('BUTTON_URL_INVALID');
-  }
-  if (button.copy_text !== undefined) {
-    const text = isRecord(button.copy_text) ? button.copy_text.text : undefined;
-    if (typeof text !== 'string' || text.length < 1 || text.length > 256)
-      throw badRequest('COPY_TEXT_INVALID');
-  }
-  const chosen = button.switch_inline_query_chosen_chat;
-  if (chosen !== undefined && !isRecord(chosen)) {
-    throw badRequest(
-      "can't parse inline keyboard button: field switch_inline_query_chosen_chat must be an object",
-    );
-  }
 }
 
 function loopbackTarget(url: string): string | undefined {
