@@ -227,5 +227,19 @@ export async function registerCommandMenus(telegram: Telegram, translations: Tra
     } catch (error) {
       logger.warn({ locale, err: errorForLog(error) }, 'could not register the command menu');
     }
+    // What a user reads before pressing Start (the profile and the empty chat): cosmetic, so a
+    // refusal is a warning, never a failed start.
+    const description = translations.t(locale, 'common:botDescription');
+    const short = translations.t(locale, 'common:botShortDescription');
+    try {
+      await telegram.setMyDescription(description, locale);
+      await telegram.setMyShortDescription(short, locale);
+      if (locale === 'ru') {
+        await telegram.setMyDescription(description);
+        await telegram.setMyShortDescription(short);
+      }
+    } catch (error) {
+      logger.warn({ locale, err: errorForLog(error) }, 'could not set the bot description');
+    }
   }
 }

@@ -537,6 +537,8 @@ interface Button {
   callback_data?: string;
   url?: string;
   switch_inline_query?: string;
+  switch_inline_query_chosen_chat?: { query?: string };
+  copy_text?: { text: string };
 }
 
 /** Inline buttons of the calls' messages, flattened. */

@@ -63,7 +63,7 @@ export async function reportCreatedOrder(
   const sent = await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
-    ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url, share) : {}),
+    ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url, share, ctx.t('common:copyLink')) : {}),
   });
   const subject = escapeHtml(describeOrderSubject(draft) ?? '—');
   const order = result.order_id ?? '—';

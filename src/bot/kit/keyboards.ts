@@ -1,6 +1,7 @@
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import { encodeKitCallback } from './actions.js';
+import { copyTextButton } from './bot-api-today.js';
 import type { Translate } from './i18n.js';
 
 /**
@@ -44,11 +45,19 @@ export function inRows(buttons: InlineKeyboardButton[], perRow: number): InlineK
 }
 
 /**
- * A link as a URL button (Telegram opens it) — the text of the message carries it as well; `below`
- * is a row under it (an unpaid invoice's "Send to client").
+ * A link as a URL button (Telegram opens it) and a button that copies it (to paste into an e-mail
+ * or a messenger to a client who is not on Telegram) — the text of the message carries it as well;
+ * `below` is a row under them (an unpaid invoice's "Send to client").
  */
-export function linkKeyboard(label: string, url: string, below: InlineKeyboardButton[] = []) {
-  return Markup.inlineKeyboard([[Markup.button.url(label, url)], below].filter((row) => row.length > 0));
+export function linkKeyboard(
+  label: string,
+  url: string,
+  below: InlineKeyboardButton[] = [],
+  copyLabel?: string,
+) {
+  const copy = copyLabel === undefined ? undefined : copyTextButton(copyLabel, url);
+  const first = copy ? [Markup.button.url(label, url), copy] : [Markup.button.url(label, url)];
+  return Markup.inlineKeyboard([first, below].filter((row) => row.length > 0));
 }
 
 /**
@@ -57,5 +66,15 @@ export function linkKeyboard(label: string, url: string, below: InlineKeyboardBu
  * A switch button carries no callback data.
  */
 export function sendToClientButton(t: Translate, query: string): InlineKeyboardButton {
-  return { text: t('inline:sendToClient'), switch_inline_query: query };
+  // The picker offers private chats and groups only: an invoice is not for a channel or a bot.
+  return {
+    text: t('inline:sendToClient'),
+    switch_inline_query_chosen_chat: {
+      query,
+      allow_user_chats: true,
+      allow_group_chats: true,
+      allow_bot_chats: false,
+      allow_channel_chats: false,
+    },
+  };
 }

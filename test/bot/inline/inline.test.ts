@@ -65,8 +65,13 @@ describe('@bot in a client chat', () => {
     });
     // The card is for the client: none of the partner's order bookkeeping.
     expect(shop?.input_message_content.message_text).not.toMatch(/1008|заказ|ожидает/);
+    const link = await h.api().getInvoiceUrl(5008);
+    // A copy button beside Pay: the client may pay from a computer.
     expect(shop?.reply_markup?.inline_keyboard).toEqual([
-      [{ text: '💳 Оплатить', url: await h.api().getInvoiceUrl(5008) }],
+      [
+        { text: '💳 Оплатить', url: link },
+        { text: '📋 Копировать ссылку', copy_text: { text: link } },
+      ],
     ]);
     expect(payUrl(shop)).toMatch(/\/s\//);
   });
@@ -212,19 +217,28 @@ describe('after the partner picked a card', () => {
 
 describe('"Send to client" buttons', () => {
   const switchButtons = (calls: BotCall[]) =>
-    buttons(calls).filter((b) => b.switch_inline_query !== undefined);
+    buttons(calls).filter((b) => b.switch_inline_query_chosen_chat !== undefined);
+  /** "Send to client" opens the chat picker on private chats and groups only, never channels or bots. */
+  const sendToClient = (text: string, query: string) => ({
+    text,
+    switch_inline_query_chosen_chat: {
+      query,
+      allow_user_chats: true,
+      allow_group_chats: true,
+      allow_bot_chats: false,
+      allow_channel_chats: false,
+    },
+  });
 
   it('an unpaid invoice’s link message opens the picker with its number, which finds exactly that invoice', async () => {
     const calls = await h.send('/invoice 5008');
-    expect(switchButtons(calls)).toEqual([
-      { text: '📤 Отправить клиенту', switch_inline_query: 'СФ-2026-5008' },
-    ]);
+    expect(switchButtons(calls)).toEqual([sendToClient('📤 Отправить клиенту', 'СФ-2026-5008')]);
     // The link itself stays the first button.
     expect(buttons(calls)[0]?.url).toBe(await h.api().getInvoiceUrl(5008));
-    const picked = await h.inlineQuery(switchButtons(calls)[0]?.switch_inline_query ?? '');
+    const picked = await h.inlineQuery(switchButtons(calls)[0]?.switch_inline_query_chosen_chat?.query ?? '');
     expect(ids(picked)).toEqual(['invoice-5008']);
     expect(switchButtons(await h.send('/invoice СФ-2026-5002', en))).toEqual([
-      { text: '📤 Send to client', switch_inline_query: 'СФ-2026-5002' },
+      sendToClient('📤 Send to client', 'СФ-2026-5002'),
     ]);
   });
 
@@ -234,9 +248,9 @@ describe('"Send to client" buttons', () => {
 
   it('the invoice list carries one under the list, for its unpaid invoices (the order’s, on an order’s list)', async () => {
     const all = switchButtons(await h.send('/invoices'));
-    expect(all).toEqual([{ text: '📤 Отправить клиенту', switch_inline_query: '' }]);
+    expect(all).toEqual([sendToClient('📤 Отправить клиенту', '')]);
     const ofOrder = switchButtons(await h.send('/invoices 1008'));
-    expect(ofOrder).toEqual([{ text: '📤 Отправить клиенту', switch_inline_query: '1008' }]);
+    expect(ofOrder).toEqual([sendToClient('📤 Отправить клиенту', '1008')]);
     expect(ids(await h.inlineQuery('1008'))).toEqual(['invoice-5008']);
     // Order 1001 is paid: nothing to send.
     expect(switchButtons(await h.send('/invoices 1001'))).toEqual([]);
@@ -256,8 +270,8 @@ describe('"Send to client" buttons', () => {
     expect(await chat.tap('Подтвердить')).toContain('Заказ создан');
     const [share] = switchButtons(chat.last);
     const newest = (await h.api().listInvoices()).sort((a, b) => b.invoice_id - a.invoice_id)[0];
-    expect(share).toEqual({ text: '📤 Отправить клиенту', switch_inline_query: newest?.invoice_number });
-    expect(ids(await h.inlineQuery(share?.switch_inline_query ?? ''))).toEqual([
+    expect(share).toEqual(sendToClient('📤 Отправить клиенту', newest?.invoice_number ?? ''));
+    expect(ids(await h.inlineQuery(share?.switch_inline_query_chosen_chat?.query ?? ''))).toEqual([
       `invoice-${newest?.invoice_id}`,
     ]);
   });

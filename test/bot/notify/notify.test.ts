@@ -46,7 +46,10 @@ describe('a payment arrives', () => {
     expect(edited).toHaveLength(1);
     expect(edited[0]?.payload.message_id).toBe(linkMessage?.messageId);
     expect(String(edited[0]?.payload.text)).toContain(`Счёт № ${invoice.invoice_number} — ✅ оплачен`);
-    expect(buttons(edited).map((b) => b.url)).toEqual([expect.stringContaining('/s/')]);
+    expect(buttons(edited).map((b) => b.url ?? b.copy_text?.text)).toEqual([
+      expect.stringContaining('/s/'),
+      expect.stringContaining('/s/'),
+    ]);
 
     expect(sent(await h.pollWatches())).toEqual([]);
   });
@@ -153,7 +156,8 @@ describe('other events', () => {
     expect(String(told[0]?.payload.text)).toContain(`Новый счёт № ${created.invoice_number}`);
     expect(buttons(told)).toMatchObject([
       { text: `🔗 Счёт ${created.invoice_number}`, url: created.invoice_url },
-      { text: '📤 Отправить клиенту', switch_inline_query: created.invoice_number },
+      { text: '📋 Копировать ссылку', copy_text: { text: created.invoice_url } },
+      { text: '📤 Отправить клиенту', switch_inline_query_chosen_chat: { query: created.invoice_number } },
     ]);
   });
 

@@ -64,7 +64,7 @@ describe('an order asked for in the group', () => {
     const chat = await orderPrivately(start, 'Да');
     expect(all(chat.last)).toContain('Заказ создан');
     const mine = chat.last.filter((c) => c.payload.chat_id === ADMIN.userId);
-    expect(buttons(mine).map((b) => b.text)).toEqual(['Открыть счёт']);
+    expect(buttons(mine).map((b) => b.text)).toEqual(['Открыть счёт', '📋 Копировать ссылку']);
 
     const created = h.sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/v1/orders/domains');
     expect(created).toHaveLength(1);
@@ -80,7 +80,7 @@ describe('an order asked for in the group', () => {
         /^📣 Вера \(администратор\) оформил\(а\) заказ \d+: 🌐 Домен — team-order\.com\.$/,
       ),
     ]);
-    expect(buttons(told).map((b) => b.text)).toEqual(['Открыть счёт']);
+    expect(buttons(told).map((b) => b.text)).toEqual(['Открыть счёт', '📋 Копировать ссылку']);
     for (const text of groupTexts()) {
       expect(text).not.toContain(NATURAL_PERSON.last_name);
       expect(text).not.toContain('+375291234567');

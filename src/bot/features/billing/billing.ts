@@ -28,7 +28,7 @@ async function sendLink(
   return ctx.reply(renderLink(ctx.t, titleKey, params, url), {
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
-    ...linkKeyboard(ctx.t('common:openLink'), url, below),
+    ...linkKeyboard(ctx.t('common:openLink'), url, below, ctx.t('common:copyLink')),
   });
 }
 

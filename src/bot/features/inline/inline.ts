@@ -1,5 +1,9 @@
 import { Composer } from 'telegraf';
-import type { InlineQueryResultArticle, InlineQueryResultsButton } from 'telegraf/types';
+import type {
+  InlineKeyboardButton,
+  InlineQueryResultArticle,
+  InlineQueryResultsButton,
+} from 'telegraf/types';
 import { ApiHttpError, type Invoice, type PartnerApi } from '../../../api/index.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import {
@@ -10,6 +14,7 @@ import {
 import type { Logger } from '../../../logger.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
+import { copyTextButton } from '../../kit/bot-api-today.js';
 import type { Feature } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/currencies.js';
 import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';
@@ -125,7 +130,7 @@ export function createInlineFeature(deps: { logger: Logger }): Feature {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
         },
-        reply_markup: { inline_keyboard: [[{ text: ctx.t('inline:pay'), url }]] },
+        reply_markup: { inline_keyboard: [payRow(ctx.t('inline:pay'), url, ctx.t('common:copyLink'))] },
       }),
     );
   };
@@ -156,4 +161,10 @@ export function createInlineFeature(deps: { logger: Logger }): Feature {
   });
 
   return { name: 'inline', composer, callbacks: [], scenes: [] };
+}
+
+/** The card's Pay button, and one that copies the link for a client who pays from another device. */
+function payRow(pay: string, url: string, copyLabel: string): InlineKeyboardButton[] {
+  const copy = copyTextButton(copyLabel, url);
+  return copy ? [{ text: pay, url }, copy] : [{ text: pay, url }];
 }

@@ -82,6 +82,7 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
         t('notify:invoiceButton', { number: invoice.number }),
         url,
         open ? [sendToClientButton(t, invoice.number)] : [],
+        t('common:copyLink'),
       );
     }
     if (event.kind === 'orderCompleted' || event.kind === 'domainExpires') {
@@ -136,7 +137,7 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
         {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
-          ...linkKeyboard(t('common:openLink'), url),
+          ...linkKeyboard(t('common:openLink'), url, [], t('common:copyLink')),
         },
       );
     } catch (error) {

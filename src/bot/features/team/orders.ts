@@ -137,7 +137,7 @@ export class TeamOrders {
         parse_mode: 'HTML',
         link_preview_options: { is_disabled: true },
         ...(seat.thread === undefined ? {} : { message_thread_id: seat.thread }),
-        ...(url ? linkKeyboard(t('order:invoiceButton'), url) : {}),
+        ...(url ? linkKeyboard(t('order:invoiceButton'), url, [], t('common:copyLink')) : {}),
       });
       return sent.message_id;
     } catch (error) {
