@@ -92,6 +92,9 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     const tab = await opened;
     expect(tab.url()).toBe(link);
     await tab.close();
+    // The copy button copies the link (the page shows what it copied).
+    await partner.tap('📋 Копировать ссылку');
+    await page.getByRole('status').getByText(`Скопировано: ${link}`).waitFor();
     await shoot(page, 'invoices');
     expect((await requests()).map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(['GET /v1/billing/invoices', 'GET /v1/billing/invoices/5012/url']),
@@ -146,6 +149,20 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await group.send('/team');
     await group.sees(/• Ольга — зритель/);
     await shoot(page, 'team');
+  }, 60_000);
+
+  it('"Send to client" opens the chat picker: the client chat with the invoice among the inline results', async () => {
+    const partner = partnerOn(page);
+    await partner.send('/invoice 5012');
+    await partner.sees('Ссылка на счёт № СФ-2026-5012');
+    await partner.tap('📤 Отправить клиенту');
+    await page.getByRole('heading', { name: 'Мария Клиент' }).waitFor();
+    await page
+      .getByRole('listbox')
+      .getByRole('option', { name: /СФ-2026-5012/ })
+      .waitFor();
+    await page.getByRole('textbox', { name: 'Сообщение' }).fill('');
+    await page.getByRole('button', { name: /^Partner Bot/ }).click();
   }, 60_000);
 
   it('shares an invoice with a client through inline mode', async () => {
