@@ -46,6 +46,7 @@ const configSchema = z
         .regex(/^\d+:[\w-]{20,}$/, 'does not look like a bot token (digits:secret)'),
     ),
     TELEGRAM_API_ROOT: z.preprocess(emptyAsUndefined, httpUrl.default('https://api.telegram.org')),
+    TELEGRAM_LOCAL_FILES_DIR: optionalString,
     PARTNER_API_URL: z.preprocess(
       emptyAsUndefined,
       z.url({

@@ -206,6 +206,7 @@ export async function main(
     logger,
     defaultLocale: config.DEFAULT_LOCALE,
     allowedUserIds: config.ALLOWED_USER_IDS,
+    localFilesDir: config.TELEGRAM_LOCAL_FILES_DIR,
     ...(redis
       ? {
           chatLock: createRedisChatLock({

@@ -37,6 +37,7 @@ import { registerFeatures } from './kit/feature.js';
 import { LOCALES, pickLocale, type Translations } from './kit/i18n.js';
 import { MENU_COMMANDS } from './kit/menu.js';
 import { PagedLists } from './kit/paged-list.js';
+import { createFileReader } from './kit/telegram-files.js';
 import { logUnknownWordsTo } from './kit/words.js';
 import { createAccessGuard } from './middlewares/access.js';
 import { createChatContext } from './middlewares/chat-context.js';
@@ -66,6 +67,8 @@ export interface BotDeps {
   dnsHistory?: DnsHistory | undefined;
   /** The live check after DNS changes and on `/dns <domain> check` (absent: not offered). */
   liveChecks?: LiveCheckPort | undefined;
+  /** `TELEGRAM_LOCAL_FILES_DIR`: where a `--local` Bot API server's files are visible to the bot. */
+  localFilesDir?: string | undefined;
 }
 
 export { MENU_COMMANDS };
@@ -158,6 +161,8 @@ export function createFeatures(deps: BotDeps) {
   logUnknownWordsTo(deps.logger);
   router.on('noop', async () => undefined);
   const lists = new PagedLists();
+  const readFile = createFileReader({ localFilesDir: deps.localFilesDir });
+  const downloadFile = (ctx: BotContext, fileId: string) => readFile(ctx.telegram, fileId);
   router.on('page', (ctx, listId, page, filter) => lists.turnPage(ctx, listId, page, filter));
   // The DNS parts' ports: the change history and the live check, handed in like every other dep.
   const dnsPorts: DnsPorts = {
@@ -175,7 +180,7 @@ export function createFeatures(deps: BotDeps) {
       profile: createProfileFlow(),
       dnsAdd: createDnsAddFlow({ showAdded }),
     },
-    downloadFile: downloadTelegramFile,
+    downloadFile,
     watches: deps.watches,
     teamOrders,
   });
@@ -196,7 +201,7 @@ export function createFeatures(deps: BotDeps) {
       lists,
       showRecords,
       showAdded,
-      downloadFile: downloadTelegramFile,
+      downloadFile,
       ports: dnsPorts,
     }),
     // Last: text nobody else took (a bare invoice, order or domain gets its buttons; else, help).
@@ -204,14 +209,6 @@ export function createFeatures(deps: BotDeps) {
   ];
   const stage = new Scenes.Stage<BotContext>(registerFeatures(router, ACTIONS, features));
   return { router, stage, composers: features.map((feature) => feature.composer), features };
-}
-
-/** Reads a file the user sent (a CSR) through the Bot API's file link, with a deadline. */
-async function downloadTelegramFile(ctx: BotContext, fileId: string): Promise<string> {
-  const link = await ctx.telegram.getFileLink(fileId);
-  const response = await fetch(link, { signal: AbortSignal.timeout(15_000) });
-  if (!response.ok) throw new Error(`file download failed with HTTP ${response.status}`);
-  return response.text();
 }
 
 /** Registers the command menu in each language; a failure is logged, never fatal. */

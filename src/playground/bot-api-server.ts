@@ -35,8 +35,10 @@
  */
 import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BotApiFailure, badRequest, NOT_MODIFIED, type TelegramErrorBody } from './bot-api-failures.js';
 import { CHAT_ACTIONS, inlineMarkup, validateReplyMarkup, validInlineResults } from './bot-api-markup.js';
@@ -227,6 +229,12 @@ export interface BotApiServer {
 export interface BotApiServerOptions {
   port?: number;
   token?: string;
+  /**
+   * Like `telegram-bot-api --local --dir <dir>`: files are kept under `<dir>/<token>/documents/`,
+   * `getFile` answers their absolute path, and nothing is served over `/file/bot…` (the bot reads
+   * the path from disk).
+   */
+  local?: { dir: string };
 }
 
 export const DEFAULT_TOKEN = '7000000001:AAF-double-token_for_local_tests_only';
@@ -336,7 +344,10 @@ class LocalBotApi implements BotApiServer {
   private readonly closing = new AbortController();
   private closed: Promise<void> | undefined;
 
-  constructor(readonly token: string) {
+  constructor(
+    readonly token: string,
+    private readonly localDir: string | undefined = undefined,
+  ) {
     const id = Number.parseInt(token.split(':')[0] ?? '', 10);
     this.botInfo = {
       id: Number.isSafeInteger(id) && id > 0 ? id : 7_000_000_001,
@@ -761,6 +772,10 @@ class LocalBotApi implements BotApiServer {
   }
 
   private serveFile(res: ServerResponse, token: string, filePath: string): void {
+    if (this.localDir !== undefined) {
+      this.writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
+      return;
+    }
     if (token !== this.token) {
       this.writeJson(res, { ok: false, error_code: 401, description: 'Unauthorized' });
       return;
@@ -1312,10 +1327,18 @@ class LocalBotApi implements BotApiServer {
     const n = this.fileCounter;
     const dot = fileName.lastIndexOf('.');
     const extension = dot > 0 ? fileName.slice(dot).replace(/[^A-Za-z0-9.]/g, '') : '';
+    const relative = `documents/file_${n}${extension}`;
+    let filePath = relative;
+    if (this.localDir !== undefined) {
+      // telegram-bot-api --local keeps each bot's files under a folder named by its token.
+      filePath = path.resolve(this.localDir, this.token, relative);
+      mkdirSync(path.dirname(filePath), { recursive: true });
+      writeFileSync(filePath, content);
+    }
     const file: StoredFile = {
       file_id: `BQACAgIAAxkBAAI${n.toString(36).padStart(4, '0')}${randomBytes(12).toString('base64url')}`,
       file_unique_id: `AgAD${n.toString(36).padStart(4, '0')}`,
-      file_path: `documents/file_${n}${extension}`,
+      file_path: filePath,
       fileName,
       content,
     };
@@ -1444,7 +1467,7 @@ class LocalBotApi implements BotApiServer {
 
 /** Starts the local Bot API server on 127.0.0.1 (port 0 unless given). */
 export async function startBotApiServer(options: BotApiServerOptions = {}): Promise<BotApiServer> {
-  const server = new LocalBotApi(options.token ?? DEFAULT_TOKEN);
+  const server = new LocalBotApi(options.token ?? DEFAULT_TOKEN, options.local?.dir);
   await server.listen(options.port ?? 0);
   return server;
 }
