@@ -192,7 +192,7 @@ export function createFeatures(deps: BotDeps) {
     createCatalogFeature({ lists }),
     createOrdersFeature({ lists, chatData: deps.chatData }),
     createNotifyFeature({ chatData: deps.chatData, watches: deps.watches }),
-    createTeamFeature({ chatData: deps.chatData, watches: deps.watches }),
+    createTeamFeature({ chatData: deps.chatData, watches: deps.watches, logger: deps.logger }),
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
     createOrderingFeature({ engine, chatData: deps.chatData, teamOrders }),

@@ -73,6 +73,60 @@ describe('binding a group', () => {
   });
 });
 
+describe('binding a group from the private chat', () => {
+  /** The partner picks the group in Telegram's picker: a message with `chat_shared`, in the private chat. */
+  let pickUpdateId = 8_000_000;
+  const pick = (groupId: number, member = OWNER) =>
+    h.feed({
+      update_id: pickUpdateId++,
+      message: {
+        message_id: 9_001,
+        date: Math.floor(Date.now() / 1000),
+        from: { id: member.userId, is_bot: false, first_name: member.firstName, language_code: 'ru' },
+        chat: { id: member.userId, type: 'private', first_name: member.firstName },
+        chat_shared: { request_id: 1, chat_id: groupId },
+      },
+    });
+
+  it('offers Telegram’s group picker, binds the chosen group as /team there would, and tells the group', async () => {
+    const offer = await h.send('/team', privately(OWNER));
+    expect(lastText(offer)).toContain('Выберите группу, в которой будет работать команда');
+    const keyboard = offer.at(-1)?.payload.reply_markup as {
+      keyboard: { text: string; request_chat?: { request_id: number; chat_is_channel: boolean } }[][];
+    };
+    expect(keyboard.keyboard[0]?.[0]).toMatchObject({
+      text: '👥 Выбрать группу',
+      request_chat: { request_id: 1, chat_is_channel: false },
+    });
+
+    const connect = vi.spyOn(watchers(), 'connect');
+    const picked = await pick(GROUP);
+    expect(await h.chatData.getToken(GROUP)).toBe(h.sandbox.token);
+    expect((await h.chatData.getTeam(GROUP))?.owner).toBe(OWNER.userId);
+    expect(await h.chatData.getTeamGroups(OWNER.userId)).toEqual([GROUP]);
+    expect(connect).toHaveBeenCalledWith(GROUP, h.sandbox.token);
+    const told = picked.find((c) => c.method === 'sendMessage' && c.payload.chat_id === GROUP);
+    expect(String(told?.payload.text)).toContain('✅ Группа подключена к вашему партнёрскому аккаунту');
+    expect(String(told?.payload.text)).toContain('• Анна — владелец');
+    const answer = picked.find((c) => c.method === 'sendMessage' && c.payload.chat_id === OWNER.userId);
+    expect(String(answer?.payload.text)).toContain('я написал об этом в группе');
+    expect(answer?.payload.reply_markup).toEqual({ remove_keyboard: true });
+    // /team in the group keeps working: the team screen.
+    expect(lastText(await h.send('/team', inGroup(OWNER)))).toContain('Команда этого чата');
+  });
+
+  it('refuses a group another partner bound, and asks for a token first', async () => {
+    await bind();
+    await h.connect({ ...PARTNER, chatId: PARTNER.userId });
+    const refused = await pick(GROUP, PARTNER);
+    expect(lastText(refused)).toContain('уже подключена другим партнёром (Анна)');
+    expect((await h.chatData.getTeam(GROUP))?.owner).toBe(OWNER.userId);
+    expect(lastText(await h.send('/team', privately(VERA)))).toContain(
+      'Сначала подключите токен API: /token',
+    );
+  });
+});
+
 describe('roles', () => {
   it('a newcomer is a viewer; the owner makes them tech by reply, and tech can do DNS but not billing', async () => {
     await bind();

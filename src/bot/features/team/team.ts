@@ -1,6 +1,8 @@
 import { Composer, Markup } from 'telegraf';
+import { message } from 'telegraf/filters';
 import { escapeHtml } from '../../../core/format.js';
 import { isRole, nextRole, parseRoleWord, ROLES, type Role } from '../../../core/team.js';
+import { errorForLog, type Logger } from '../../../logger.js';
 import type { TeamRecord } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { commandWords } from '../../kit/arguments.js';
@@ -10,12 +12,30 @@ import { memberName, renderRefusal, renderTeam, teamMembers } from './views.js';
 
 const isGroup = (ctx: BotContext) => ctx.chat?.type === 'group' || ctx.chat?.type === 'supergroup';
 
+/** The id of the "choose a group" request (one kind of request: the team's group). */
+const TEAM_GROUP_REQUEST = 1;
+
+/** Any administrator will do: the picker lists the groups the partner administers, no right more. */
+const NO_EXTRA_RIGHTS = {
+  is_anonymous: false,
+  can_manage_chat: false,
+  can_delete_messages: false,
+  can_manage_video_chats: false,
+  can_restrict_members: false,
+  can_promote_members: false,
+  can_change_info: false,
+  can_invite_users: false,
+  can_post_stories: false,
+  can_edit_stories: false,
+  can_delete_stories: false,
+};
+
 /**
  * `/team` in a group: binds it to the sender's token (from their private chat), shows the team,
  * changes a member's role (a reply `/team tech`, or the screen's buttons), `/team off` unbinds.
  * Who may do what elsewhere in the group is the role guard's (team-guard.ts).
  */
-export function createTeamFeature(deps: TeamBindingDeps): Feature {
+export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): Feature {
   const { chatData } = deps;
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
@@ -65,6 +85,26 @@ export function createTeamFeature(deps: TeamBindingDeps): Feature {
   };
 
   composer.command('team', async (ctx) => {
+    if (ctx.chat.type === 'private') {
+      // From the private chat: Telegram's own picker of the groups the partner administers.
+      if ((await chatData.getToken(ctx.from.id)) === undefined) {
+        await ctx.reply(ctx.t('team:connectFirstPrivate'));
+        return;
+      }
+      await ctx.reply(
+        ctx.t('team:pickGroup'),
+        Markup.keyboard([
+          [
+            Markup.button.groupRequest(ctx.t('team:pickGroupButton'), TEAM_GROUP_REQUEST, {
+              user_administrator_rights: NO_EXTRA_RIGHTS,
+            }),
+          ],
+        ])
+          .oneTime()
+          .resize(),
+      );
+      return;
+    }
     if (!isGroup(ctx)) {
       await ctx.reply(ctx.t('team:groupOnly'));
       return;
@@ -127,6 +167,46 @@ export function createTeamFeature(deps: TeamBindingDeps): Feature {
       return;
     }
     await changeRole(ctx, ctx.chat.id, team, repliedTo, role);
+  });
+
+  // The group chosen in the picker: bound as /team in the group binds it, and the group is told.
+  composer.on(message('chat_shared'), async (ctx, next) => {
+    const shared = ctx.message.chat_shared;
+    if (ctx.chat.type !== 'private' || shared.request_id !== TEAM_GROUP_REQUEST) return next();
+    const groupId = shared.chat_id;
+    const removeKeyboard = Markup.removeKeyboard();
+    const token = await chatData.getToken(ctx.from.id);
+    if (token === undefined) {
+      await ctx.reply(ctx.t('team:connectFirstPrivate'), removeKeyboard);
+      return;
+    }
+    const team = await chatData.getTeam(groupId);
+    if (team !== undefined && team.owner !== ctx.from.id) {
+      await ctx.reply(ctx.t('team:pickedBoundByAnother', { owner: memberName(team, team.owner) }), {
+        parse_mode: 'HTML',
+        ...removeKeyboard,
+      });
+      return;
+    }
+    const bound = team ?? (await bindGroup(deps, groupId, ctx.from, token));
+    const told = await ctx.telegram
+      .sendMessage(groupId, `${ctx.t('team:bound')}\n\n${renderTeam(ctx.t, bound, true)}`, {
+        parse_mode: 'HTML',
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          deps.logger.info(
+            { err: errorForLog(error) },
+            'a group bound from the private chat could not be told',
+          );
+          return false;
+        },
+      );
+    await ctx.reply(
+      ctx.t(told ? 'team:pickedBound' : 'team:pickedBoundAddBot', { bot: ctx.botInfo.username }),
+      removeKeyboard,
+    );
   });
 
   // Only the owner gets here: the role guard refuses everyone else ('roles').
