@@ -183,6 +183,15 @@ export interface BotApiServer {
     resultId: string,
     opts?: ChooseInlineResultOptions,
   ): Record<string, unknown>;
+  /**
+   * The user picks a chat in the picker a `request_chat` button opened: a message with
+   * `chat_shared` is queued in the chat of the button.
+   */
+  shareChat(
+    requestId: number,
+    sharedChatId: number,
+    opts?: { userId?: number; chatId?: number },
+  ): Record<string, unknown>;
   /** Name a user (the default is "Test User<id>", language ru). */
   defineUser(user: UserProfile): void;
   /** Name a group (the default is "Test group"). */
@@ -522,6 +531,21 @@ class LocalBotApi implements BotApiServer {
       chosen.inline_message_id = inlineMessageId;
     }
     return this.pushUpdate({ chosen_inline_result: chosen });
+  }
+
+  shareChat(requestId: number, sharedChatId: number, opts: { userId?: number; chatId?: number } = {}): Json {
+    const from = this.user(opts.userId, undefined);
+    const chat = this.chatForUser(from, 'private', opts.chatId);
+    const message: Json = {
+      message_id: this.takeMessageId(chat.id as number, undefined),
+      from,
+      chat,
+      date: unixTime(),
+      chat_shared: { request_id: requestId, chat_id: sharedChatId },
+    };
+    this.storeMessage(message, undefined);
+    this.events.emit({ type: 'message', chatId: chat.id as number, message });
+    return this.pushUpdate({ message: structuredClone(message) });
   }
 
   defineUser(user: UserProfile): void {
@@ -1237,6 +1261,12 @@ class LocalBotApi implements BotApiServer {
     if (markup) message.reply_markup = markup;
     this.storeMessage(message, stringOrUndefined(p.parse_mode));
     this.events.emit({ type: 'message', chatId, message });
+    const reply = recordOrUndefined(p.reply_markup);
+    if (reply && Array.isArray(reply.keyboard)) {
+      this.events.emit({ type: 'reply-keyboard', chatId, keyboard: structuredClone(reply.keyboard) });
+    } else if (reply?.remove_keyboard === true) {
+      this.events.emit({ type: 'reply-keyboard', chatId });
+    }
     return structuredClone(message);
   }
 

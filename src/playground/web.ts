@@ -118,6 +118,9 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
         botApi.chooseInlineResult(b.queryId, b.resultId, { userId: b.userId, chatId: b.chatId });
       },
     ),
+    share: route(z.object({ chatId: id, userId: id, requestId: id, sharedChatId: id }), (b) => {
+      botApi.shareChat(b.requestId, b.sharedChatId, { userId: b.userId, chatId: b.chatId });
+    }),
     pay: route(z.object({ invoiceId: id }), (b) => sandbox.payInvoice(b.invoiceId)),
     complete: route(z.object({ orderId: id }), (b) => {
       sandbox.completeOrder(b.orderId);

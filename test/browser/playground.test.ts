@@ -165,6 +165,19 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await page.getByRole('button', { name: /^Partner Bot/ }).click();
   }, 60_000);
 
+  it('binds a group from the private chat through the group picker the bot offers', async () => {
+    await page.getByRole('button', { name: /^Partner Bot/ }).click();
+    const partner = partnerOn(page);
+    await partner.send('/team');
+    await partner.sees('Выберите группу, в которой будет работать команда');
+    const keyboard = page.getByRole('navigation', { name: 'Клавиатура бота' });
+    await keyboard.getByRole('button', { name: '👥 Выбрать группу' }).click();
+    await keyboard.getByRole('button', { name: '👥 Команда студии' }).click();
+    // The group was bound by /team before: the bot says so, and the keyboard goes away.
+    await partner.sees(/Группа подключена к вашему партнёрскому аккаунту/);
+    await keyboard.waitFor({ state: 'hidden' });
+  }, 60_000);
+
   it('shares an invoice with a client through inline mode', async () => {
     await page.getByRole('button', { name: /Мария Клиент/ }).click();
     const partner = partnerOn(page);

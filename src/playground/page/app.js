@@ -78,6 +78,8 @@ const state = {
   unread: new Map(),
   senders: new Map(),
   inlineQueryId: undefined,
+  /** chatId → the reply keyboard the bot put under the input. */
+  replyKeyboards: new Map(),
   /** queryId → results, kept for an answer that arrives before the query's id does. */
   inlineAnswers: new Map(),
   statusTimer: undefined,
@@ -305,6 +307,51 @@ function drawChats() {
   );
 }
 
+/** The reply keyboard under the input: text buttons send their text; "choose a chat" opens a picker. */
+function drawReplyKeyboard() {
+  const box = $('reply-keyboard');
+  const rows = state.replyKeyboards.get(state.chatId);
+  box.hidden = !rows;
+  if (!rows) {
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(
+    ...rows.flat().map((button) => {
+      const element = document.createElement('button');
+      element.type = 'button';
+      element.textContent = button.text;
+      element.addEventListener('click', () => {
+        if (button.request_chat) pickChat(button.request_chat);
+        else send(button.text);
+      });
+      return element;
+    }),
+  );
+}
+
+/** Telegram's chat picker, as the page can offer it: the playground's groups. */
+function pickChat(request) {
+  const box = $('reply-keyboard');
+  const groups = state.info.chats.filter((c) => c.kind === 'group');
+  box.replaceChildren(
+    ...groups.map((group) => {
+      const element = document.createElement('button');
+      element.type = 'button';
+      element.textContent = `👥 ${group.title}`;
+      element.addEventListener('click', () =>
+        call('share', {
+          chatId: state.chatId,
+          userId: sender(),
+          requestId: request.request_id,
+          sharedChatId: group.id,
+        }).catch(showError),
+      );
+      return element;
+    }),
+  );
+}
+
 function openChat(chatId) {
   state.chatId = chatId;
   state.unread.set(chatId, 0);
@@ -327,6 +374,7 @@ function openChat(chatId) {
   hideInline();
   drawChats();
   drawLog();
+  drawReplyKeyboard();
 }
 
 // ---- events from the local Bot API server -----------------------------------------------------
@@ -356,6 +404,10 @@ function onEvent(event) {
     if (event.queryId === state.inlineQueryId) showInline(event.results);
   } else if (event.type === 'profile') {
     refreshState();
+  } else if (event.type === 'reply-keyboard') {
+    if (event.keyboard) state.replyKeyboards.set(event.chatId, event.keyboard);
+    else state.replyKeyboards.delete(event.chatId);
+    if (event.chatId === state.chatId) drawReplyKeyboard();
   }
 }
 
