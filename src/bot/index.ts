@@ -188,7 +188,7 @@ export function createFeatures(deps: BotDeps) {
     createOnboardingFeature(deps),
     createBillingFeature({ lists, chatData: deps.chatData }),
     // Inline mode (`@bot` in any chat): answers only inline queries and their chosen results.
-    createInlineFeature({ logger: deps.logger }),
+    createInlineFeature({ logger: deps.logger, chatData: deps.chatData }),
     createCatalogFeature({ lists }),
     createOrdersFeature({ lists, chatData: deps.chatData }),
     createNotifyFeature({ chatData: deps.chatData, watches: deps.watches }),

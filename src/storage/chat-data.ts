@@ -20,6 +20,7 @@ import { type ChatNotify, createChatNotify } from './chat-data/notify.js';
 import { type ChatPreferences, createChatPreferences } from './chat-data/preferences.js';
 import { type ChatProfiles, createChatProfiles } from './chat-data/profiles.js';
 import { type ChatSessions, createChatSessions } from './chat-data/sessions.js';
+import { type ChatSharedCards, createChatSharedCards } from './chat-data/shared-cards.js';
 import { type ChatTeams, createChatTeams } from './chat-data/team.js';
 import { type ChatTokens, createChatTokens } from './chat-data/token.js';
 
@@ -40,7 +41,8 @@ export interface ChatData
     ChatNotify,
     ChatTeams,
     ChatLifecycle,
-    ChatSessions {}
+    ChatSessions,
+    ChatSharedCards {}
 
 /** Builds the typed layer over a store and a keyring (both built by the caller). */
 export function createChatData(options: ChatDataOptions): ChatData {
@@ -55,5 +57,6 @@ export function createChatData(options: ChatDataOptions): ChatData {
     ...createChatTeams(access),
     ...createChatLifecycle(access),
     ...createChatSessions(access),
+    ...createChatSharedCards(access),
   };
 }

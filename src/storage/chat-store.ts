@@ -32,6 +32,8 @@ export interface ChatDoc {
   team?: { owner: number; members: Record<string, string> };
   /** Sealed JSON of the team members' first names (user id → name), for the team screen. */
   teamNames?: string;
+  /** Sealed JSON: invoice id → inline message ids of the invoice's cards shared with clients. */
+  sharedCards?: string;
   /** In a partner's private chat: the groups this partner bound with `/team` (unbound on /logout). */
   teamGroups?: number[];
   /**

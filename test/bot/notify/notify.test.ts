@@ -28,6 +28,41 @@ async function firstUnpaid(): Promise<Invoice> {
   return invoice;
 }
 
+describe('an invoice card shared with a client', () => {
+  const cardEdits = (calls: BotCall[]) =>
+    edits(calls).filter((c) => c.payload.inline_message_id !== undefined);
+
+  it('turns "paid" in the client’s chat once the payment is seen, without its Pay button, once — also after a restart', async () => {
+    expect(sent(await h.pollWatches())).toEqual([]);
+    const invoice = await firstUnpaid();
+    await h.inlineQuery(invoice.invoice_number);
+    await h.chosenInlineResult(`invoice-${invoice.invoice_id}`, invoice.invoice_number);
+    // Kept sealed in the partner's chat: the inline message id is not in the data files in clear.
+    expect(await h.dataFilesContaining(`iminvoice-${invoice.invoice_id}`)).toEqual([]);
+    await h.restart();
+
+    h.sandbox.payInvoice(invoice.invoice_id);
+    const calls = await h.pollWatches();
+    const card = cardEdits(calls);
+    expect(card).toHaveLength(1);
+    expect(card[0]?.payload.inline_message_id).toBe(`iminvoice-${invoice.invoice_id}`);
+    expect(String(card[0]?.payload.text)).toContain(`✅ Счёт № <b>${invoice.invoice_number}</b> оплачен`);
+    expect(card[0]?.payload.reply_markup).toBeUndefined();
+    // Exactly once: the next polls leave the card alone.
+    expect(cardEdits(await h.pollWatches())).toEqual([]);
+    expect(cardEdits(await h.pollWatches())).toEqual([]);
+  });
+
+  it('leaves cards of other invoices as they are', async () => {
+    expect(sent(await h.pollWatches())).toEqual([]);
+    const [first, second] = await unpaidInvoices();
+    if (!first || !second) throw new Error('the seed has fewer than two unpaid invoices');
+    await h.chosenInlineResult(`invoice-${second.invoice_id}`, second.invoice_number);
+    h.sandbox.payInvoice(first.invoice_id);
+    expect(cardEdits(await h.pollWatches())).toEqual([]);
+  });
+});
+
 describe('a payment arrives', () => {
   it('is told once, and the earlier link message is marked paid', async () => {
     expect(sent(await h.pollWatches())).toEqual([]);

@@ -12,6 +12,7 @@ import {
   mayBeOrderNumber,
 } from '../../../core/invoice-search.js';
 import type { Logger } from '../../../logger.js';
+import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
 import { copyTextButton } from '../../kit/bot-api-today.js';
@@ -104,7 +105,10 @@ function failureButton(ctx: BotContext, error: unknown): InlineQueryResultsButto
  * invoices; the chosen one is posted there as a card with a Pay button. The update has no chat:
  * the user's private chat gives the language and the token (see the chat context).
  */
-export function createInlineFeature(deps: { logger: Logger }): Feature {
+export function createInlineFeature(deps: {
+  logger: Logger;
+  chatData: Pick<ChatData, 'rememberSharedCard'>;
+}): Feature {
   const composer = new Composer<BotContext>();
 
   /** The picker's results: one article per unpaid invoice the query names, each with its card. */
@@ -153,11 +157,15 @@ export function createInlineFeature(deps: { logger: Logger }): Feature {
   });
 
   // The card is already in the client's chat (Telegram posted it); there is nothing to answer.
-  composer.on('chosen_inline_result', (ctx) => {
-    deps.logger.debug(
-      { invoiceId: invoiceIdOf(ctx.chosenInlineResult.result_id) },
-      'invoice card sent in inline mode',
-    );
+  // With /setinlinefeedback on, Telegram names the card (inline_message_id, when it has a button):
+  // kept, sealed, in the partner's chat, so that the payment can be shown on it.
+  composer.on('chosen_inline_result', async (ctx) => {
+    const { result_id, inline_message_id } = ctx.chosenInlineResult;
+    const invoiceId = invoiceIdOf(result_id);
+    deps.logger.debug({ invoiceId }, 'invoice card sent in inline mode');
+    if (invoiceId !== undefined && inline_message_id !== undefined) {
+      await deps.chatData.rememberSharedCard(ctx.from.id, invoiceId, inline_message_id);
+    }
   });
 
   return { name: 'inline', composer, callbacks: [], scenes: [] };

@@ -7,6 +7,7 @@
  */
 import { Markup, type Telegram, TelegramError } from 'telegraf';
 import type { ApiFactory, PartnerApi } from '../../../api/index.js';
+import { escapeHtml } from '../../../core/format.js';
 import {
   type Delivery,
   daysUntil,
@@ -145,6 +146,28 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
     }
   }
 
+  /**
+   * Shows the payment on the cards the partner shared with clients (inline mode): the text says
+   * paid and the Pay button goes. Forgotten only after the edits, so a crash in between edits
+   * again on the next delivery ("not modified" then, which is fine): the client sees it once.
+   */
+  async function markSharedCardsPaid(chatId: number, t: Translate, event: PaymentArrivedEvent) {
+    const cards = await chatData.getSharedCards(chatId, event.invoiceId);
+    if (cards.length === 0) return;
+    const text = t('inline:cardPaid', {
+      number: escapeHtml(event.invoiceNumber ?? String(event.invoiceId)),
+      date: escapeHtml(event.paymentDate),
+    });
+    for (const inlineMessageId of cards) {
+      await telegram
+        .editMessageText(undefined, undefined, inlineMessageId, text, { parse_mode: 'HTML' })
+        .catch((error: unknown) =>
+          logger.info({ chatId, err: errorForLog(error) }, 'could not mark a shared invoice card as paid'),
+        );
+    }
+    await chatData.forgetSharedCards(chatId, event.invoiceId);
+  }
+
   async function deliver(
     chatId: number,
     token: string,
@@ -180,7 +203,11 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
           await send(chatId, part, index === parts.length - 1 ? links : {});
         }
       }
-      for (const event of events) if (event.kind === 'paymentArrived') await markPaid(chatId, t, api, event);
+      for (const event of events) {
+        if (event.kind !== 'paymentArrived') continue;
+        await markPaid(chatId, t, api, event);
+        await markSharedCardsPaid(chatId, t, event);
+      }
       return 'sent';
     } catch (error) {
       return outcomeOf(error, chatId);
