@@ -410,6 +410,20 @@ describe('provider calls per job (the domain is resolved once per update)', () =
   });
 });
 
+describe('/ns shows the name servers', () => {
+  it('with a button that copies them, one per line, to paste at another host', async () => {
+    const calls = await h.send('/ns mysite.by');
+    // mysite.by is the seed's domain order 1006.
+    const servers = (await h.api().listNameServers(1006)).map((server) => server.ns);
+    expect(servers.length).toBeGreaterThan(0);
+    for (const name of servers) expect(lastText(calls)).toContain(name);
+    expect(buttons(calls).find((b) => b.copy_text)).toEqual({
+      text: '📋 Копировать NS-серверы',
+      copy_text: { text: servers.join('\n') },
+    });
+  });
+});
+
 describe('custom name server addresses', () => {
   it('refuses an address that is not IPv4 or IPv6, and accepts both kinds', async () => {
     expect(lastText(await h.send('/ns mysite.by ns1.a.by=300.1.1.1'))).toContain('не IP-адрес');

@@ -8,6 +8,7 @@ import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { commandWords } from '../../../kit/arguments.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
+import { copyTextButton } from '../../../kit/bot-api-today.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -50,11 +51,14 @@ export function createDnsNameServers(deps: {
     const servers = await (await ctx.partnerApi()).listNameServers(ref.orderId);
     const ask = (label: string, action: string) =>
       Markup.button.callback(ctx.t(label), encodeCallback('nsAsk', ref.orderId, action));
+    // The names to paste at another registrar or DNS host, one per line.
+    const copy = copyTextButton(ctx.t('dns:nsCopy'), servers.map((server) => server.ns).join('\n'));
     await ctx.reply(renderNameServers(ctx.t, ref.domain, servers), {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
         [ask('dns:nsHosting', 'hosting'), ask('dns:nsEditor', 'editor')],
         [ask('dns:nsCustom', 'custom'), ask('dns:nsDelete', 'delete')],
+        ...(copy ? [[copy]] : []),
       ]),
     });
   };
