@@ -8,8 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { parseChatDoc } from '../storage/chat-doc.js';
 import type { Keyring } from '../storage/crypto.js';
+import { readStoredEntry } from '../storage/dns-history-store.js';
 import type { Stores } from '../storage/stores.js';
+import { parseWatchDoc } from '../storage/watch-store.js';
 import {
   isEmpty,
   keysNeeded,
@@ -23,8 +26,11 @@ import {
 
 export type Counts = Record<RecordKind, { read: number; written: number; unchanged: number }>;
 
-const emptyCounts = (): Counts =>
-  Object.fromEntries(RECORD_KINDS.map((kind) => [kind, { read: 0, written: 0, unchanged: 0 }])) as Counts;
+const emptyCounts = (): Counts => ({
+  chat: { read: 0, written: 0, unchanged: 0 },
+  watch: { read: 0, written: 0, unchanged: 0 },
+  history: { read: 0, written: 0, unchanged: 0 },
+});
 
 /** Copies every record, still sealed; a record the target already holds is left as it is. */
 export async function migrate(from: Stores, to: Stores): Promise<{ counts: Counts; keyIds: string[] }> {
@@ -123,12 +129,14 @@ export async function restore(
   }
   const counts = emptyCounts();
   let header: BackupHeader | undefined;
-  let end: { counts: Counts; keyIds: string[] } | undefined;
+  let end: { counts?: Partial<Counts>; keyIds: string[] } | undefined;
   const lines = createInterface({
     input: createReadStream(file, 'utf8'),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
+  let lineNumber = 0;
   for await (const line of lines) {
+    lineNumber += 1;
     if (line.trim() === '') continue;
     const value: unknown = JSON.parse(line);
     if (header === undefined) {
@@ -139,7 +147,7 @@ export async function restore(
       end = value;
       continue;
     }
-    const record = readRecord(value);
+    const record = readRecord(value, lineNumber);
     counts[record.kind].read += 1;
     if (await writeRecord(stores, record)) counts[record.kind].written += 1;
     else counts[record.kind].unchanged += 1;
@@ -147,9 +155,10 @@ export async function restore(
   if (end === undefined)
     throw new AdminError(`${file} is cut short: its last line is missing (an unfinished backup?)`);
   for (const kind of RECORD_KINDS) {
-    if (end.counts[kind].written !== counts[kind].read) {
+    const said = end.counts?.[kind]?.written;
+    if (said !== counts[kind].read) {
       throw new AdminError(
-        `${file} says it holds ${end.counts[kind].written} ${kind} records, but ${counts[kind].read} were read`,
+        `${file} says it holds ${String(said)} ${kind} records, but ${counts[kind].read} were read`,
       );
     }
   }
@@ -174,23 +183,48 @@ function readHeader(value: unknown): BackupHeader {
   };
 }
 
-function isEnd(value: unknown): value is { end: true; counts: Counts; keyIds: string[] } {
+/** The last line: the counts a restore checks against (read defensively: the file is input). */
+function isEnd(value: unknown): value is { end: true; counts?: Partial<Counts>; keyIds: string[] } {
   return typeof value === 'object' && value !== null && 'end' in value && value.end === true;
 }
 
-function readRecord(value: unknown): StoredRecord {
+/**
+ * A backup line as a record, checked by the stores' own readers (a chat document, a watch, history
+ * entries): a backup is input from outside, like a file on disk.
+ */
+function readRecord(value: unknown, line: number): StoredRecord {
+  const where = `backup line ${line}`;
   if (typeof value === 'object' && value !== null && 'kind' in value) {
-    if (value.kind === 'chat' && 'id' in value && Number.isSafeInteger(value.id) && 'doc' in value) {
-      return value as StoredRecord;
+    if (
+      value.kind === 'chat' &&
+      'id' in value &&
+      typeof value.id === 'number' &&
+      Number.isSafeInteger(value.id) &&
+      'doc' in value
+    ) {
+      return { kind: 'chat', id: value.id, doc: parseChatDoc(JSON.stringify(value.doc), where) };
     }
     if (value.kind === 'watch' && 'id' in value && typeof value.id === 'string' && 'doc' in value) {
-      return value as StoredRecord;
+      return { kind: 'watch', id: value.id, doc: parseWatchDoc(JSON.stringify(value.doc), where) };
     }
-    if (value.kind === 'history' && 'accountId' in value && 'orderId' in value && 'entries' in value) {
-      return value as StoredRecord;
+    if (
+      value.kind === 'history' &&
+      'accountId' in value &&
+      typeof value.accountId === 'string' &&
+      'orderId' in value &&
+      typeof value.orderId === 'number' &&
+      'entries' in value &&
+      Array.isArray(value.entries)
+    ) {
+      const entries = value.entries.map((entry: unknown) => {
+        const read = readStoredEntry(entry);
+        if (read === undefined) throw new AdminError(`${where}: a DNS history entry this tool does not read`);
+        return read;
+      });
+      return { kind: 'history', accountId: value.accountId, orderId: value.orderId, entries };
     }
   }
-  throw new AdminError('a line of the backup is not a record this tool knows');
+  throw new AdminError(`${where} is not a record this tool knows`);
 }
 
 export interface Stats {

@@ -11,6 +11,7 @@ import { DataDirLockedError, lockDataDir } from '../storage/data-dir-lock.js';
 import { closeRedis, connectRedis, RedisUnreachableError } from '../storage/redis-connection.js';
 import { createStores, type Stores } from '../storage/stores.js';
 import { AdminError, backup, type Counts, migrate, restore, rotateKeys, stats } from './commands.js';
+import { RECORD_KINDS, type RecordKind } from './records.js';
 
 export const USAGE = `Usage: npm run admin -- <command>
 
@@ -81,13 +82,11 @@ function configured(env: Record<string, string | undefined>): Backend {
 }
 
 function describeCounts(counts: Counts): string {
-  const names = { chat: 'chats', watch: 'watches', history: 'DNS histories' } as const;
-  return (Object.keys(names) as (keyof typeof names)[])
-    .map((kind) => {
-      const c = counts[kind];
-      return `  ${names[kind]}: ${c.read} read, ${c.written} written, ${c.unchanged} already there`;
-    })
-    .join('\n');
+  const names: Record<RecordKind, string> = { chat: 'chats', watch: 'watches', history: 'DNS histories' };
+  return RECORD_KINDS.map((kind) => {
+    const c = counts[kind];
+    return `  ${names[kind]}: ${c.read} read, ${c.written} written, ${c.unchanged} already there`;
+  }).join('\n');
 }
 
 /** Runs one command; returns what to print. */

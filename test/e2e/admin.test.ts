@@ -5,7 +5,7 @@
  * restores into either backend.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -152,6 +152,20 @@ describe('npm run admin', () => {
       await bot.stop();
     }
   }, 60_000);
+
+  it('refuses a backup that is cut short or has a line it does not know, and writes nothing wrong', async () => {
+    const header = JSON.stringify({ format: 'partner-bot-backup', version: 1, createdAt: '' });
+    const bad = join(work, 'bad.jsonl');
+    await writeFile(bad, `${header}\n${JSON.stringify({ kind: 'chat', id: 5, doc: 'not a document' })}\n`);
+    const refused = await run(['restore', bad], lowdbEnv(join(work, 'bad-target')));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('backup line 2');
+    const cut = join(work, 'cut.jsonl');
+    await writeFile(cut, `${header}\n`);
+    const short = await run(['restore', cut], lowdbEnv(join(work, 'cut-target')));
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('is cut short');
+  });
 
   it('answers wrong usage with exit 2 and the list of commands', async () => {
     const result = await run(['migrate'], lowdbEnv());
