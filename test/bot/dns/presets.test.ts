@@ -70,6 +70,17 @@ describe('/dns <domain> preset', () => {
     expect(text).toContain('Уже есть: 0');
     expect(text).toContain('Остальные записи останутся как есть');
     expect(text).not.toContain('192.0.2.1');
+    // The TXT values it adds can be copied (to paste on the service's page).
+    expect(buttons(preview).filter((b) => b.copy_text)).toEqual([
+      {
+        text: '📋 v=spf1 include:_spf.google.com ~all',
+        copy_text: { text: 'v=spf1 include:_spf.google.com ~all' },
+      },
+      {
+        text: '📋 google-site-verification=Ab_12-cd',
+        copy_text: { text: 'google-site-verification=Ab_12-cd' },
+      },
+    ]);
 
     const from = h.sandbox.requests.length;
     const applied = await h.press(buttonData(preview, 'Применить'));

@@ -71,12 +71,17 @@ describe('one-line add', () => {
     expect(post).toHaveLength(1);
     expect(post[0]?.body).toEqual(body);
     expect(lastText(calls)).toContain(`<b>${kind.toUpperCase()}</b>`);
+    // Its value can be copied, to paste at another host.
+    expect(buttons(calls).find((b) => b.copy_text)).toMatchObject({
+      text: `📋 Копировать значение ${kind.toUpperCase()}`,
+      copy_text: { text: expect.stringContaining(line.split(' ')[2] ?? '') },
+    });
   });
 
   it('keeps a long DKIM value intact', async () => {
     const orderId = await newDomain(`dkim-${Date.now()}.com`);
     const key = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(9)}`;
-    await h.send(`/dns ${orderId} add TXT mail._domainkey "${key}" 3600`);
+    const calls = await h.send(`/dns ${orderId} add TXT mail._domainkey "${key}" 3600`);
     const post = h.sandbox.requests
       .filter((r) => r.method === 'POST' && r.path.endsWith('/dns/records/txt'))
       .at(-1);

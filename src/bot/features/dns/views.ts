@@ -10,10 +10,13 @@ import {
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { cutGraphemes, joinLinesWithin } from '../../../core/text.js';
+import { copyTextButton } from '../../kit/bot-api-today.js';
 import type { Translate } from '../../kit/i18n.js';
 
 /** Long TXT values (DKIM) are shortened in lists only; they are sent and exported whole. */
 const SHOWN_DATA = 120;
+/** How much of a value a copy button's label shows. */
+const COPY_LABEL = 40;
 
 /** One record line: `#30001 A www → 192.0.2.1 · 3600 s`. */
 export function renderRecord(t: Translate, listed: DnsRecord): string {
@@ -37,6 +40,20 @@ export function describeRecord(t: Translate, record: DnsRecordData): string {
     data: escapeHtml(recordDataText(record)),
     ttl: record.ttl,
   });
+}
+
+/**
+ * A button that copies a record's value (an address, a target, a TXT such as a verification code or
+ * a DKIM key) to paste at another host; none when Telegram cannot copy that much.
+ */
+export function copyValueButton(t: Translate, record: DnsRecordData, named = false) {
+  // A TXT is copied as the service gave it, without the zone file's quotes.
+  const value = record.type === 'TXT' ? record.text : recordDataText(record);
+  // Beside other copy buttons, each names its value (a button label is plain text, not HTML).
+  const label = named
+    ? t('dns:copyNamed', { value: cutGraphemes(value, COPY_LABEL) })
+    : t('dns:copyValue', { type: record.type });
+  return copyTextButton(label, value);
 }
 
 export function renderNameServers(t: Translate, domain: string, servers: readonly NameServer[]): string {

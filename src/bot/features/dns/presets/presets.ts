@@ -19,7 +19,7 @@ import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
 import type { ApplyPlan } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
-import { describeRecord } from '../views.js';
+import { copyValueButton, describeRecord } from '../views.js';
 import { presetName, renderPresetChoice, renderPresetPreview } from './views.js';
 
 /**
@@ -136,14 +136,22 @@ export function createDnsPresets(deps: {
       return;
     }
     ctx.session.dnsPreset = { ...draft, questionMessageId: undefined, plan };
+    // The TXT values the preset adds (a verification code, SPF) can be copied to the service's page.
+    const copies = plan.add.flatMap((r) => {
+      const button = r.type === 'TXT' ? copyValueButton(ctx.t, r, true) : undefined;
+      return button ? [[button]] : [];
+    });
     await ctx.reply(text, {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
-        Markup.button.callback(
-          ctx.t('dnspresets:applyButton'),
-          encodeCallback('dnsPresetApply', plan.nonce, 'ask'),
-        ),
-        Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'preset')),
+        [
+          Markup.button.callback(
+            ctx.t('dnspresets:applyButton'),
+            encodeCallback('dnsPresetApply', plan.nonce, 'ask'),
+          ),
+          Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'preset')),
+        ],
+        ...copies,
       ]),
     });
   };

@@ -20,7 +20,7 @@ import { type DomainRef, refOfOrder } from '../domain.js';
 import { undoButtons } from '../history/record.js';
 import { checkChangeLive } from '../live-check/live-check.js';
 import type { DnsPorts } from '../ports.js';
-import { describeRecord, fieldName, renderRecord } from '../views.js';
+import { copyValueButton, describeRecord, fieldName, renderRecord } from '../views.js';
 
 /** Shows the first page of a domain order's records as a new message. */
 export type ShowRecords = (ctx: BotContext, orderId: number) => Promise<void>;
@@ -84,6 +84,7 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
       })
       .sort((a, b) => b.record_id - a.record_id)[0];
     const shown = added ? renderRecord(ctx.t, added) : describeRecord(ctx.t, record);
+    const copy = copyValueButton(ctx.t, record);
     // Both adds (one line and the guided form) end here, right after the add call succeeded.
     const entry = await ports.journal.record(ctx, orderId, 'add', {
       records: [{ op: 'add', record: (added && parseListedRecord(added)) ?? record }],
@@ -101,6 +102,7 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
         Markup.button.callback(ctx.t('dns:addMoreButton'), encodeCallback('dnsAdd', orderId)),
       ],
       undoButtons(ctx, orderId, entry),
+      copy ? [copy] : [],
       [
         Markup.button.callback(
           ctx.t('dns:allRecordsButton', { count: listed.length }),
