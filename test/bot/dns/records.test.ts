@@ -86,6 +86,9 @@ describe('one-line add', () => {
       .filter((r) => r.method === 'POST' && r.path.endsWith('/dns/records/txt'))
       .at(-1);
     expect(post?.body).toEqual({ ttl: 3600, host: 'mail._domainkey', text: key });
+    // Longer than Telegram copies (256 characters): no copy button, the record is shown whole.
+    expect(buttons(calls).find((b) => b.copy_text)).toBeUndefined();
+    expect(buttons(calls).map((b) => b.text)).toContain('➕ Добавить ещё');
   });
 
   it('names the wrong field and shows the form, calling nothing', async () => {
