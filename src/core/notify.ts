@@ -12,6 +12,7 @@ export type NotificationKind =
   | 'paymentArrived'
   | 'newInvoice'
   | 'invoiceExpiresTomorrow'
+  | 'invoiceExpired'
   | 'orderCompleted'
   | 'domainExpires';
 
@@ -29,7 +30,8 @@ export const NOTIFICATION_KINDS = {
   orderCompleted: { rank: 1, reminder: false, defaultOn: true },
   newInvoice: { rank: 2, reminder: false, defaultOn: true },
   invoiceExpiresTomorrow: { rank: 3, reminder: true, defaultOn: true },
-  domainExpires: { rank: 4, reminder: true, defaultOn: true },
+  invoiceExpired: { rank: 4, reminder: true, defaultOn: true },
+  domainExpires: { rank: 5, reminder: true, defaultOn: true },
 } as const satisfies Record<NotificationKind, KindEntry>;
 
 /** Every kind, in delivery order. */
@@ -155,6 +157,16 @@ export interface InvoiceExpiresTomorrowEvent extends EventBase<'invoiceExpiresTo
   readonly expirationDate: string;
 }
 
+/** The day after an unpaid invoice's last day: its link no longer takes a payment. */
+export interface InvoiceExpiredEvent extends EventBase<'invoiceExpired'> {
+  readonly invoiceId: number;
+  readonly invoiceNumber: string;
+  readonly order: OrderRef;
+  readonly amount: number;
+  readonly currencyId: number;
+  readonly expirationDate: string;
+}
+
 export interface OrderCompletedEvent extends EventBase<'orderCompleted'> {
   readonly orderId: number;
   readonly orderNumber: string;
@@ -176,6 +188,7 @@ export type NotificationEvent =
   | PaymentArrivedEvent
   | NewInvoiceEvent
   | InvoiceExpiresTomorrowEvent
+  | InvoiceExpiredEvent
   | OrderCompletedEvent
   | DomainExpiresEvent;
 
@@ -263,11 +276,14 @@ function remindersDue(lists: NotifyLists, today: number): NotificationEvent[] {
   const paidInvoices = new Set(lists.payments.map((p) => p.invoice_id));
   for (const invoice of lists.invoices) {
     const due = providerDay(invoice.expiration_date);
-    if (due === undefined || due - today !== 1) continue;
+    // The day before its last day, and the day after it (told on that day only, like every reminder).
+    if (due === undefined || Math.abs(due - today) !== 1) continue;
     if (invoice.state !== UNPAID_INVOICE_STATE || paidInvoices.has(invoice.invoice_id)) continue;
+    const kind = due > today ? 'invoiceExpiresTomorrow' : 'invoiceExpired';
     events.push({
-      kind: 'invoiceExpiresTomorrow',
-      id: `invoiceExpiresTomorrow:${invoice.invoice_id}:${isoOfDay(due)}`,
+      kind,
+      // The id ends with the day it is told on, so `told` keeps it through that day.
+      id: `${kind}:${invoice.invoice_id}:${isoOfDay(due > today ? due : today)}`,
       invoiceId: invoice.invoice_id,
       invoiceNumber: invoice.invoice_number,
       order: refOf(invoice.order_id),
@@ -321,6 +337,7 @@ function sortKey(event: NotificationEvent): number {
       return event.paymentId;
     case 'newInvoice':
     case 'invoiceExpiresTomorrow':
+    case 'invoiceExpired':
       return event.invoiceId;
     case 'orderCompleted':
     case 'domainExpires':

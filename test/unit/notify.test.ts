@@ -96,6 +96,7 @@ describe('NOTIFICATION_KINDS', () => {
       'orderCompleted',
       'newInvoice',
       'invoiceExpiresTomorrow',
+      'invoiceExpired',
       'domainExpires',
     ]);
     const ranks = Object.values(NOTIFICATION_KINDS).map((k) => k.rank);
@@ -171,6 +172,30 @@ describe('diff', () => {
     expect(ids(c ?? [])).toEqual(['invoiceExpiresTomorrow:1:2026-03-12']);
     expect(c?.[0]).toMatchObject({ invoiceNumber: 'СФ-2026-1', expirationDate: '12.03.2026' });
     expect(d).toEqual([]);
+  });
+
+  it('tells an unpaid invoice that expired, once, on the day after its last day (Minsk)', () => {
+    const due = lists({ invoices: [invoice(1, { expiration_date: '12.03.2026' })] });
+    const paid = lists({
+      invoices: [invoice(2, { expiration_date: '12.03.2026' })],
+      payments: [payment(7, 2)],
+    });
+    const [a, b, c, d, e] = polls([
+      [due, at('2026-03-11T22:00:00Z')], // first poll: 01:00 on the 12th in Minsk, its last day
+      [due, at('2026-03-12T20:59:00Z')], // 23:59 in Minsk on the 12th: still payable
+      [due, at('2026-03-12T21:00:00Z')], // 00:00 in Minsk on the 13th: expired
+      [due, at('2026-03-13T15:00:00Z')],
+      [due, at('2026-03-14T09:00:00Z')], // told on the 13th; never again
+    ]);
+    expect([a, b]).toEqual([[], []]);
+    expect(ids(c ?? [])).toEqual(['invoiceExpired:1:2026-03-13']);
+    expect(c?.[0]).toMatchObject({ invoiceNumber: 'СФ-2026-1', expirationDate: '12.03.2026' });
+    expect([d, e]).toEqual([[], []]);
+    const [, paidEvents] = polls([
+      [paid, at('2026-03-12T10:00:00Z')],
+      [paid, at('2026-03-13T10:00:00Z')],
+    ]);
+    expect(paidEvents).toEqual([]);
   });
 
   it('does not remind of an invoice that is paid or not waiting for payment', () => {

@@ -53,6 +53,38 @@ describe('an invoice card shared with a client', () => {
     expect(cardEdits(await h.pollWatches())).toEqual([]);
   });
 
+  it('says the invoice expired the day after its last day, in the partner’s chat and on the card, once', async () => {
+    h.now = minsk('2026-11-24T12:00:00');
+    await h.pollWatches();
+    const [order] = (await h.api().listOrders()).filter((o) => o.completed);
+    if (!order) throw new Error('no completed order in the seed');
+    const created = h.sandbox.createInvoice(order.order_id);
+    await h.pollWatches();
+    await h.chosenInlineResult(`invoice-${created.invoice_id}`, created.invoice_number);
+    const due = (await h.api().listInvoices({ invoice_id: created.invoice_id }))[0]?.expiration_date ?? '';
+    const [day, month, year] = due.split('.');
+    // On its last day the card still takes a payment.
+    h.now = minsk(`${year}-${month}-${day}T12:00:00`);
+    expect(cardEdits(await h.pollWatches())).toEqual([]);
+    // The next morning: told in the partner's chat, and the card in the client's chat says so.
+    h.now = new Date(minsk(`${year}-${month}-${day}T09:00:00`).getTime() + 24 * 60 * 60_000);
+    const calls = await h.pollWatches();
+    expect(texts(sent(calls))).toEqual([
+      expect.stringContaining(`${due} истёк срок оплаты счёта № ${created.invoice_number}`),
+    ]);
+    // No link to pay or send under an expired invoice.
+    expect(buttons(sent(calls))).toEqual([]);
+    const card = cardEdits(calls);
+    expect(card).toHaveLength(1);
+    expect(card[0]?.payload.inline_message_id).toBe(`iminvoice-${created.invoice_id}`);
+    expect(String(card[0]?.payload.text)).toBe(
+      `⌛ Срок оплаты счёта № <b>${created.invoice_number}</b> истёк ${due}. Попросите новый счёт.`,
+    );
+    expect(card[0]?.payload.reply_markup).toBeUndefined();
+    expect(cardEdits(await h.pollWatches())).toEqual([]);
+    expect(sent(await h.pollWatches())).toEqual([]);
+  });
+
   it('leaves cards of other invoices as they are', async () => {
     expect(sent(await h.pollWatches())).toEqual([]);
     const [first, second] = await unpaidInvoices();
@@ -234,6 +266,7 @@ describe('/notify settings', () => {
       '✅ заказ выполнен',
       '✅ новый счёт не через бота (продление и др.)',
       '✅ счёт истекает завтра',
+      '✅ неоплаченный счёт просрочен',
       '✅ домен истекает через 30, 7 и 1 день',
       '🌙 Тихие часы 22–8',
       '🌙 Тихие часы 23–9',
@@ -263,12 +296,12 @@ describe('/notify settings', () => {
 
   it('/notify off turns every kind off at once, /notify on back; a wrong word shows the forms', async () => {
     const off = await h.send('/notify off');
-    expect(buttons(off).filter((b) => b.text.startsWith('🚫'))).toHaveLength(5);
+    expect(buttons(off).filter((b) => b.text.startsWith('🚫'))).toHaveLength(6);
     await h.pollWatches();
     h.sandbox.payInvoice((await firstUnpaid()).invoice_id);
     expect(sent(await h.pollWatches())).toEqual([]);
     const on = await h.send('/notify on');
-    expect(buttons(on).filter((b) => b.text.startsWith('✅'))).toHaveLength(5);
+    expect(buttons(on).filter((b) => b.text.startsWith('✅'))).toHaveLength(6);
     expect(texts(await h.send('/notify foo')).join('\n')).toContain('/notify off или /notify on');
   });
 

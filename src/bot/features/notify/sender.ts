@@ -50,6 +50,7 @@ function orderOf(event: NotificationEvent): OrderRef | undefined {
     case 'paymentArrived':
     case 'newInvoice':
     case 'invoiceExpiresTomorrow':
+    case 'invoiceExpired':
       return event.order;
     case 'orderCompleted':
       return { id: event.orderId, number: event.orderNumber, domain: event.domain };
@@ -147,25 +148,39 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
   }
 
   /**
-   * Shows the payment on the cards the partner shared with clients (inline mode): the text says
-   * paid and the Pay button goes. Forgotten only after the edits, so a crash in between edits
-   * again on the next delivery ("not modified" then, which is fine): the client sees it once.
+   * Settles the cards the partner shared with clients (inline mode) for an invoice that was paid
+   * or expired: the text says so and the Pay button goes. Forgotten only after the edits, so a
+   * crash in between edits again on the next delivery ("not modified" then, which is fine).
    */
-  async function markSharedCardsPaid(chatId: number, t: Translate, event: PaymentArrivedEvent) {
-    const cards = await chatData.getSharedCards(chatId, event.invoiceId);
+  async function settleSharedCards(chatId: number, invoiceId: number, text: string) {
+    const cards = await chatData.getSharedCards(chatId, invoiceId);
     if (cards.length === 0) return;
-    const text = t('inline:cardPaid', {
-      number: escapeHtml(event.invoiceNumber ?? String(event.invoiceId)),
-      date: escapeHtml(event.paymentDate),
-    });
     for (const inlineMessageId of cards) {
       await telegram
         .editMessageText(undefined, undefined, inlineMessageId, text, { parse_mode: 'HTML' })
         .catch((error: unknown) =>
-          logger.info({ chatId, err: errorForLog(error) }, 'could not mark a shared invoice card as paid'),
+          logger.info({ chatId, err: errorForLog(error) }, 'could not settle a shared invoice card'),
         );
     }
-    await chatData.forgetSharedCards(chatId, event.invoiceId);
+    await chatData.forgetSharedCards(chatId, invoiceId);
+  }
+
+  /** What a shared card of the event's invoice says once it is paid or expired; undefined for other events. */
+  function settledCard(
+    t: Translate,
+    event: NotificationEvent,
+  ): { invoiceId: number; text: string } | undefined {
+    if (event.kind === 'paymentArrived') {
+      const number = escapeHtml(event.invoiceNumber ?? String(event.invoiceId));
+      const text = t('inline:cardPaid', { number, date: escapeHtml(event.paymentDate) });
+      return { invoiceId: event.invoiceId, text };
+    }
+    if (event.kind === 'invoiceExpired') {
+      const number = escapeHtml(event.invoiceNumber);
+      const text = t('inline:cardExpired', { number, date: escapeHtml(event.expirationDate) });
+      return { invoiceId: event.invoiceId, text };
+    }
+    return undefined;
   }
 
   async function deliver(
@@ -204,9 +219,9 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
         }
       }
       for (const event of events) {
-        if (event.kind !== 'paymentArrived') continue;
-        await markPaid(chatId, t, api, event);
-        await markSharedCardsPaid(chatId, t, event);
+        if (event.kind === 'paymentArrived') await markPaid(chatId, t, api, event);
+        const card = settledCard(t, event);
+        if (card !== undefined) await settleSharedCards(chatId, card.invoiceId, card.text);
       }
       return 'sent';
     } catch (error) {

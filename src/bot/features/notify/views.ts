@@ -58,7 +58,8 @@ export function renderNotification(
         about: about(event.order, true),
         due: escapeHtml(event.expirationDate),
       });
-    case 'invoiceExpiresTomorrow': {
+    case 'invoiceExpiresTomorrow':
+    case 'invoiceExpired': {
       const days = daysUntil(event.expirationDate, context.now) ?? 1;
       const key =
         days >= 1
