@@ -1,6 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import { type DnsLineReason, parseDnsLine } from './dns-line.js';
 import {
+  comparableValue,
   DEFAULT_TTL,
   DNS_RECORD_TYPES,
   type DnsRecordData,
@@ -108,42 +109,113 @@ function asciiDomain(domain: string): string {
 }
 
 /**
- * A BIND-style zone file: header comment, $ORIGIN <domain>., $TTL, one line per record with its
- * own ttl, owners relative ('@' apex), TXT quoted and split into strings of at most 255 bytes
- * (several strings in parentheses over lines), SRV owner `_service._protocol.host` (host '@' →
- * `_sip._tcp`) with priority weight port target, targets absolute with a trailing dot when they
- * are full names. IDN domains and hosts are written in punycode.
+ * What the provider keeps for a domain outside its records: the SOA and the apex NS records (the
+ * domain's name servers). An export writes them so that the file is a zone BIND loads; an import
+ * skips them again (the name servers change with `/ns`).
  */
-export function exportZone(domain: string, records: readonly DnsRecordData[]): string {
+export interface ProviderPart {
+  /**
+   * The domain's name servers, in the provider's order (the first is the SOA's primary), with the
+   * address of one inside the domain (its glue: a zone must give the address of such a server).
+   */
+  readonly nameServers: readonly ProviderNameServer[];
+  /** The export's moment: the SOA serial is its UTC date, `YYYYMMDD01`. */
+  readonly at: Date;
+}
+
+export interface ProviderNameServer {
+  readonly ns: string;
+  readonly ip?: string | null | undefined;
+}
+
+/** One line of an exported zone before it is laid out. */
+interface ZoneRow {
+  owner: string;
+  ttl: string;
+  type: string;
+  rdata: string[];
+}
+
+/** SOA timers (refresh, retry, expire, negative-answer ttl), RIPE-203's recommendations. */
+const SOA_TIMERS = '7200 3600 1209600 3600';
+
+/** A name server inside the domain with its address: the A or AAAA record that glues it. */
+function glueOf(server: ProviderNameServer, ascii: string): DnsRecordData | undefined {
+  const host = relativeHost(toAsciiHostName(server.ns.trim().replace(/\.$/, '')), ascii);
+  const ip = server.ip?.trim() ?? '';
+  if (host === undefined || host === '@') return undefined;
+  if (isIpv4(ip)) return { type: 'A', host, ttl: DEFAULT_TTL, ipv4: ip };
+  if (isIpv6(ip)) return { type: 'AAAA', host, ttl: DEFAULT_TTL, ipv6: ip };
+  return undefined;
+}
+
+/** The SOA, apex NS and glue lines of a zone (the glue the records do not have already). */
+function providerRows(ascii: string, part: ProviderPart, records: readonly DnsRecordData[]): ZoneRow[] {
+  const ttl = String(DEFAULT_TTL);
+  const servers = part.nameServers.map((server) => zoneTarget(server.ns.trim().replace(/\.$/, '')));
+  const primary = servers[0] ?? `ns.${ascii}.`;
+  const serial = `${part.at.toISOString().slice(0, 10).replaceAll('-', '')}01`;
+  const glue = part.nameServers.flatMap((server) => {
+    const record = glueOf(server, ascii);
+    return record && !records.some((r) => sameRecord(r, record)) ? [record] : [];
+  });
+  return [
+    { owner: '@', ttl, type: 'SOA', rdata: [`${primary} hostmaster.${ascii}. ${serial} ${SOA_TIMERS}`] },
+    ...servers.map((server) => ({ owner: '@', ttl, type: 'NS', rdata: [server] })),
+    ...glue.map((record) => ({ owner: zoneOwner(record), ttl, type: record.type, rdata: zoneRdata(record) })),
+  ];
+}
+
+/**
+ * A BIND-style zone file: header comment, $ORIGIN <domain>., $TTL, then (with `provider`) the SOA
+ * and the apex NS records under a comment that says they are the provider's, then one line per
+ * record with its own ttl, owners relative ('@' apex), TXT quoted and split into strings of at
+ * most 255 bytes (several strings in parentheses over lines), SRV owner `_service._protocol.host`
+ * (host '@' → `_sip._tcp`) with priority weight port target, targets absolute with a trailing dot
+ * when they are full names. IDN domains and hosts are written in punycode.
+ */
+export function exportZone(
+  domain: string,
+  records: readonly DnsRecordData[],
+  provider?: ProviderPart,
+): string {
   const ascii = asciiDomain(domain);
   const unicode = domainToUnicode(ascii) || ascii;
-  const rows = records.map((record) => ({
+  const managed = provider ? providerRows(ascii, provider, records) : [];
+  const rows: ZoneRow[] = records.map((record) => ({
     owner: zoneOwner(record),
     ttl: String(record.ttl),
     type: record.type,
     rdata: zoneRdata(record),
   }));
-  const width = (pick: (row: (typeof rows)[number]) => string): number =>
-    Math.max(0, ...rows.map((row) => pick(row).length));
+  const width = (pick: (row: ZoneRow) => string): number =>
+    Math.max(0, ...[...managed, ...rows].map((row) => pick(row).length));
   const ownerWidth = width((row) => row.owner);
   const ttlWidth = width((row) => row.ttl);
   const lines = [
     `; Zone file of ${unicode === ascii ? ascii : `${unicode} (${ascii})`}: ${records.length} ${records.length === 1 ? 'record' : 'records'}`,
-    '; SOA is managed by the provider and is not included.',
     `$ORIGIN ${ascii}.`,
     `$TTL ${DEFAULT_TTL}`,
   ];
-  for (const row of rows) {
+  const write = (row: ZoneRow) => {
     const prefix = `${row.owner.padEnd(ownerWidth)} ${row.ttl.padStart(ttlWidth)} IN ${row.type.padEnd(5)} `;
     const [first = '', ...more] = row.rdata;
     if (more.length === 0) {
       lines.push(`${prefix}${first}`);
-      continue;
+      return;
     }
     const indent = ' '.repeat(prefix.length + 2);
     lines.push(`${prefix}( ${first}`, ...more.map((piece) => `${indent}${piece}`));
     lines[lines.length - 1] += ' )';
+  };
+  if (managed.length > 0) {
+    lines.push('; Managed by the provider: the SOA and the name servers (/ns). An import skips these lines.');
+    for (const row of managed) write(row);
+    lines.push('; The records:');
+  } else {
+    lines.push('; SOA and name servers are managed by the provider and are not included.');
   }
+  for (const row of rows) write(row);
   return `${lines.join('\n')}\n`;
 }
 
@@ -289,6 +361,7 @@ export type SkipReason =
   | {
       key:
         | 'soa'
+        | 'apexNs'
         | 'noOwner'
         | 'srvOwner'
         | 'originArgument'
@@ -459,13 +532,26 @@ export interface ZoneImport {
 /**
  * Parses a zone file or pasted lines: $ORIGIN/$TTL directives, comments (;), parentheses spanning
  * lines, optional class IN, optional ttl (else $TTL or DEFAULT_TTL), blank owner = previous owner,
- * relative names under $ORIGIN, absolute owners inside the domain made relative, '@'. SOA, other
+ * relative names under $ORIGIN, absolute owners inside the domain made relative, '@'. SOA, the
+ * apex NS records of `providerNameServers` (what an export writes as the provider's), other
  * types (CAA, PTR, …), records failing validateRecord and owners outside the domain are
  * reported in `unsupported`, each with a SkipReason (an i18n key and its parameters). A line that does not read as BIND is tried as
  * the one-line grammar (`A www 192.0.2.1`). The domain may be given in Unicode or punycode.
  */
-export function importZone(text: string, domain: string): ZoneImport {
+export function importZone(
+  text: string,
+  domain: string,
+  options: { providerNameServers?: readonly ProviderNameServer[] } = {},
+): ZoneImport {
   const ascii = asciiDomain(domain);
+  // The apex NS records naming the domain's own name servers, and their glue, are the provider's
+  // (set with /ns): an export writes them, an import skips them.
+  const servers = options.providerNameServers ?? [];
+  const providerNs = new Set(servers.map((server) => comparableValue('name', server.ns)));
+  const glue = servers.flatMap((server) => glueOf(server, ascii) ?? []);
+  const isProviderNs = (record: DnsRecordData) =>
+    (record.type === 'NS' && record.host === '@' && providerNs.has(comparableValue('name', record.ns))) ||
+    glue.some((g) => sameRecord(g, { ...record, ttl: g.ttl }));
   const state: ReadState = {
     domain: ascii,
     shownDomain: domain.trim().replace(/\.$/, ''),
@@ -500,7 +586,8 @@ export function importZone(text: string, domain: string): ZoneImport {
     }
     const bind: BindRead = entry.error === undefined ? readBindLine(entry, state) : { kind: 'unreadable' };
     if (bind.kind === 'record') {
-      result.records.push(bind.record);
+      if (isProviderNs(bind.record)) unsupported(bare('apexNs'));
+      else result.records.push(bind.record);
       continue;
     }
     // The one-line grammar, for lines pasted from the bot's own form; a single physical line only.
@@ -511,7 +598,8 @@ export function importZone(text: string, domain: string): ZoneImport {
       asLine && !asLine.ok && uncommented !== undefined ? parseDnsLine(uncommented) : undefined;
     const parsed = asLineWithoutComment?.ok ? asLineWithoutComment : asLine;
     if (parsed?.ok) {
-      result.records.push(parsed.record);
+      if (isProviderNs(parsed.record)) unsupported(bare('apexNs'));
+      else result.records.push(parsed.record);
       continue;
     }
     if (bind.kind === 'problem') {

@@ -140,6 +140,7 @@ describe('skipped-line reasons in words', () => {
     outside: { key: 'outside', params: { owner: 'www.other.by.', domain: 'example.by' } },
     directive: { key: 'directive', params: { directive: '$INCLUDE' } },
     soa: { key: 'soa', params: {} },
+    apexNs: { key: 'apexNs', params: {} },
     noOwner: { key: 'noOwner', params: {} },
     srvOwner: { key: 'srvOwner', params: {} },
     originArgument: { key: 'originArgument', params: {} },

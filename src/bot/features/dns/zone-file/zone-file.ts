@@ -19,10 +19,16 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
   const { router, applyPlan } = deps;
 
   const exportRecords = async (ctx: BotContext, ref: DomainRef) => {
-    const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
+    const api = await ctx.partnerApi();
+    const [listed, servers] = await Promise.all([
+      api.listDnsRecords(ref.orderId),
+      api.listNameServers(ref.orderId),
+    ]);
     const parsed = listed.map(parseListedRecord).filter((r): r is DnsRecordData => r !== undefined);
+    // With the SOA and the name servers, the file is a zone BIND loads (named-checkzone accepts it).
+    const zone = exportZone(ref.domain, parsed, { nameServers: servers, at: new Date() });
     await ctx.replyWithDocument(
-      { source: Buffer.from(exportZone(ref.domain, parsed), 'utf8'), filename: `${ref.domain}.zone` },
+      { source: Buffer.from(zone, 'utf8'), filename: `${ref.domain}.zone` },
       { caption: ctx.t('dns:exported', { count: parsed.length, domain: toUnicodeDomain(ref.domain) }) },
     );
   };
@@ -80,9 +86,15 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
 
   const previewImport: InputHandler = async (ctx, input, text) => {
     const ref = await refOfOrder(ctx, input.orderId);
-    const parsed = importZone(text, ref.domain);
+    // The file's apex NS records naming the domain's name servers are the provider's: skipped.
+    const servers = await (await ctx.partnerApi()).listNameServers(ref.orderId).catch(() => []);
+    const parsed = importZone(text, ref.domain, { providerNameServers: servers });
     // Text with no record at all is no zone: planning it would offer to replace the zone by nothing.
-    if (parsed.records.length === 0) throw new UserInputError('dns:importEmpty');
+    // An exported zone of a domain without records is one (its SOA says so), and changes nothing.
+    const isZone = parsed.unsupported.some(
+      (line) => line.reason.key === 'soa' || line.reason.key === 'apexNs',
+    );
+    if (parsed.records.length === 0 && !isZone) throw new UserInputError('dns:importEmpty');
     await preview(ctx, ref, parsed.records, 'merge', parsed.unsupported);
   };
 
