@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /*
@@ -13,6 +14,21 @@ const emptyAsUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const optionalString = z.preprocess(emptyAsUndefined, z.string().trim().optional());
+
+/** `192.0.2.53`, `127.0.0.1:8753`, `[::1]:53` or `::1`: what node's `dns.setServers` takes. */
+function isResolverAddress(entry: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  const withPort = /^([^:]+):(\d{1,5})$/.exec(entry);
+  const [address, port] = bracketed
+    ? [bracketed[1] ?? '', bracketed[2]]
+    : withPort
+      ? [withPort[1] ?? '', withPort[2]]
+      : [entry, undefined];
+  const portOk = port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
+  return (
+    portOk && (isIP(address) === 4 || (isIP(address) === 6 && (bracketed !== null || port === undefined)))
+  );
+}
 
 /**
  * The values `.env.example` ships with (and an earlier edition's). They pass every format check, so
@@ -121,6 +137,16 @@ const configSchema = z
     DNS_CHECK_PORT: z.preprocess(
       emptyAsUndefined,
       z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65_535).default(53),
+    ),
+    DNS_CHECK_RESOLVERS: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .transform((list) => list.split(/[\s,]+/).filter((entry) => entry !== ''))
+        .refine((list) => list.length <= 8 && list.every(isResolverAddress), {
+          error: 'must be up to 8 resolver addresses, comma-separated: 127.0.0.1:8753, [::1]:53, 192.0.2.53',
+        })
+        .optional(),
     ),
     METRICS_TOKEN: z.preprocess(
       emptyAsUndefined,

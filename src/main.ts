@@ -189,7 +189,11 @@ export async function main(
   // The live check edits its messages after the update that made the change has ended: a Telegram
   // client of its own, as the notification sender has.
   const liveChecks = new LiveChecks({
-    probe: createDnsProbe({ port: config.DNS_CHECK_PORT, ...options.dnsCheck }),
+    probe: createDnsProbe({
+      port: config.DNS_CHECK_PORT,
+      ...(config.DNS_CHECK_RESOLVERS ? { resolvers: config.DNS_CHECK_RESOLVERS } : {}),
+      ...options.dnsCheck,
+    }),
     telegram: new Telegram(config.BOT_TOKEN, { apiRoot: config.TELEGRAM_API_ROOT }),
     logger,
   });

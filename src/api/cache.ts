@@ -17,7 +17,10 @@ const CACHED_METHODS = [
 export interface ApiFactoryOptions {
   /** How long reference data is reused. */
   ttlMs?: number;
-  /** How long the domain order index is reused (it is dropped on every order created). */
+  /**
+   * How long the domain order index and a domain's name servers are reused (the index is dropped on
+   * every order created, the name servers whenever the bot changes them).
+   */
   domainIndexTtlMs?: number;
   /** How many tokens keep a cache at once; the least recently used is dropped. */
   maxTokens?: number;
@@ -86,27 +89,51 @@ export function createApiFactory(transport: PartnerTransport, options: ApiFactor
       };
       Object.assign(cached, { [method]: wrapper });
     }
-    // The domain order index: kept briefly, fetched again on request (a name not found may have
-    // been ordered outside the bot a moment ago) and dropped whenever this token creates a domain order.
-    const INDEX_KEY = 'domainOrderIndex';
-    const domainOrderIndex: PartnerApi['domainOrderIndex'] = (query = {}) => {
-      const hit = cache.get(INDEX_KEY);
-      if (!query.fresh && hit && hit.expires > now())
-        return hit.value as ReturnType<PartnerApi['domainOrderIndex']>;
-      const value = api.domainOrderIndex();
-      cache.set(INDEX_KEY, { expires: now() + indexTtlMs, value });
+    /** A value kept for `indexTtlMs` under `key`; `fresh` asks again. A failure is not kept. */
+    const kept = <T>(key: string, fresh: boolean | undefined, load: () => Promise<T>): Promise<T> => {
+      const hit = cache.get(key);
+      if (!fresh && hit && hit.expires > now()) return hit.value as Promise<T>;
+      const value = load();
+      cache.set(key, { expires: now() + indexTtlMs, value });
       value.catch(() => {
-        if (cache.get(INDEX_KEY)?.value === value) cache.delete(INDEX_KEY);
+        if (cache.get(key)?.value === value) cache.delete(key);
       });
       return value;
     };
+    // The domain order index: kept briefly, fetched again on request (a name not found may have
+    // been ordered outside the bot a moment ago) and dropped whenever this token creates a domain order.
+    const INDEX_KEY = 'domainOrderIndex';
+    const domainOrderIndex: PartnerApi['domainOrderIndex'] = (query = {}) =>
+      kept(INDEX_KEY, query.fresh, () => api.domainOrderIndex());
     const createDomainOrder: PartnerApi['createDomainOrder'] = (request) => {
       // Dropped whatever the outcome: after a timeout the order may exist all the same.
       const created = api.createDomainOrder(request);
       void created.finally(() => cache.delete(INDEX_KEY)).catch(() => undefined);
       return created;
     };
-    return { ...api, ...cached, domainOrderIndex, createDomainOrder };
+    // A domain's name servers: kept as long as the index (the live check after every change asks
+    // for them), dropped for the order whenever this token changes them, whatever the outcome.
+    const nsKey = (orderId: number) => `nameServers:${orderId}`;
+    const listNameServers: PartnerApi['listNameServers'] = (orderId, query = {}) =>
+      kept(nsKey(orderId), query.fresh, () => api.listNameServers(orderId));
+    const dropping =
+      <A extends [number, ...unknown[]], R>(change: (...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> => {
+        const done = change(...args);
+        void done.finally(() => cache.delete(nsKey(args[0]))).catch(() => undefined);
+        return done;
+      };
+    return {
+      ...api,
+      ...cached,
+      domainOrderIndex,
+      createDomainOrder,
+      listNameServers,
+      deleteNameServers: dropping(api.deleteNameServers),
+      setHostingNameServers: dropping(api.setHostingNameServers),
+      setEditorNameServers: dropping(api.setEditorNameServers),
+      setCustomNameServers: dropping(api.setCustomNameServers),
+    };
   };
   return Object.assign(cachedFor, { uncached: (token: string) => createPartnerApi(transport, token) });
 }

@@ -84,7 +84,11 @@ export function createDomainsApi(call: Caller) {
       return (await callGet(call, 'getDomainCertificateUrl', path, urlResponse)).url;
     },
 
-    async listNameServers(orderId: number) {
+    /**
+     * The domain's name servers. The cached client keeps them per order until the bot changes them
+     * (`fresh` asks the provider all the same: a screen that shows them, or a check before a change).
+     */
+    async listNameServers(orderId: number, _query: { fresh?: boolean } = {}) {
       const path = orderPath('listNameServers', 'GET', '/v1/domains/{orderId}/dns/servers', orderId);
       return (await callGet(call, 'listNameServers', path, nameServersResponse)).servers;
     },

@@ -75,3 +75,36 @@ describe('reference data cache', () => {
     expect(agent.pendingInterceptors().filter((i) => String(i.path).includes('invoices'))).toHaveLength(0);
   });
 });
+
+describe('a domain’s name servers', () => {
+  it('are kept per order until the bot changes them; `fresh` asks again', async () => {
+    const asked: string[] = [];
+    agent
+      .get(ORIGIN)
+      .intercept({ path: /^\/v1\/domains\/\d+\/dns\/servers/, method: () => true })
+      .reply((options) => {
+        asked.push(`${options.method} ${options.path.split('?')[0]}`);
+        return {
+          statusCode: 200,
+          data: { servers: [{ ns: 'ns1.example.by', ip: null }] },
+          responseOptions: json,
+        };
+      })
+      .persist();
+    const apiFor = createApiFactory(transport);
+    const api = apiFor('token-a');
+    await api.listNameServers(7);
+    await apiFor('token-a').listNameServers(7);
+    await api.listNameServers(8);
+    expect(asked).toEqual(['GET /v1/domains/7/dns/servers', 'GET /v1/domains/8/dns/servers']);
+    await api.setHostingNameServers(7);
+    await api.listNameServers(7);
+    await api.listNameServers(8);
+    await api.listNameServers(8, { fresh: true });
+    expect(asked.slice(2)).toEqual([
+      'PUT /v1/domains/7/dns/servers/hosting',
+      'GET /v1/domains/7/dns/servers',
+      'GET /v1/domains/8/dns/servers',
+    ]);
+  });
+});

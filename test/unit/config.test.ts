@@ -122,6 +122,7 @@ describe('loadConfig', () => {
       DEFAULT_LOCALE: 'en',
       LOG_LEVEL: 'silent',
       DNS_CHECK_PORT: '8753',
+      DNS_CHECK_RESOLVERS: '127.0.0.1:8753, [::1]:53 192.0.2.53,::1',
     });
     expect(config).toMatchObject({
       TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',
@@ -135,6 +136,7 @@ describe('loadConfig', () => {
       DEFAULT_LOCALE: 'en',
       LOG_LEVEL: 'silent',
       DNS_CHECK_PORT: 8753,
+      DNS_CHECK_RESOLVERS: ['127.0.0.1:8753', '[::1]:53', '192.0.2.53', '::1'],
     });
     expect(config.ALLOWED_USER_IDS).toEqual(new Set([1, 22, 333]));
   });
@@ -206,6 +208,13 @@ describe('loadConfig', () => {
       ['DEFAULT_LOCALE unknown', { DEFAULT_LOCALE: 'de' }, 'DEFAULT_LOCALE'],
       ['DEFAULT_LOCALE upper-case', { DEFAULT_LOCALE: 'RU' }, 'DEFAULT_LOCALE'],
       ['LOG_LEVEL unknown', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+      ['DNS_CHECK_RESOLVERS a host name', { DNS_CHECK_RESOLVERS: 'dns.example.by' }, 'DNS_CHECK_RESOLVERS'],
+      ['DNS_CHECK_RESOLVERS a bad port', { DNS_CHECK_RESOLVERS: '127.0.0.1:99999' }, 'DNS_CHECK_RESOLVERS'],
+      [
+        'DNS_CHECK_RESOLVERS IPv6 port unbracketed',
+        { DNS_CHECK_RESOLVERS: '::1:53:x' },
+        'DNS_CHECK_RESOLVERS',
+      ],
     ];
 
     it.each(cases)('%s', (_name, change, key) => {

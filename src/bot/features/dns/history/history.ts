@@ -88,7 +88,7 @@ export function createDnsHistoryScreens(deps: {
     const api = await ctx.partnerApi();
     const result =
       'nameServers' in entry.change
-        ? planUndo(entry.change, { nameServers: await api.listNameServers(orderId) })
+        ? planUndo(entry.change, { nameServers: await api.listNameServers(orderId, { fresh: true }) })
         : planUndo(entry.change, { records: await currentRecords(api, orderId) });
     if (result.ok) return { ref, entry, result };
     // Refused after an undo of it: most likely a second tap, said plainly.

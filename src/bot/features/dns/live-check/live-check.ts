@@ -163,7 +163,10 @@ export class LiveChecks implements LiveCheckPort {
       (index) => index.byOrderId.get(job.orderId),
       () => undefined,
     );
-    const servers = await api.listNameServers(job.orderId).catch(() => undefined);
+    // After a change the kept list will do (the bot drops it when it changes them); asked on
+    // demand, the check asks the provider afresh.
+    const fresh = job.style === 'report';
+    const servers = await api.listNameServers(job.orderId, { fresh }).catch(() => undefined);
     if (signal.aborted) return;
     if (domain === undefined || servers === undefined) {
       await this.edit(job, `${job.html}\n\n${t('dnscheck:serversUnknown')}`);

@@ -48,7 +48,7 @@ export function createDnsNameServers(deps: {
 
   const showNameServers = async (ctx: BotContext, orderId: number) => {
     const ref = await refOfOrder(ctx, orderId);
-    const servers = await (await ctx.partnerApi()).listNameServers(ref.orderId);
+    const servers = await (await ctx.partnerApi()).listNameServers(ref.orderId, { fresh: true });
     const ask = (label: string, action: string) =>
       Markup.button.callback(ctx.t(label), encodeCallback('nsAsk', ref.orderId, action));
     // The names to paste at another registrar or DNS host, one per line.
@@ -100,7 +100,7 @@ export function createDnsNameServers(deps: {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
     const api = await ctx.partnerApi();
     // The servers before, for the history's undo (read before anything changes).
-    const before = await api.listNameServers(orderId).catch(() => undefined);
+    const before = await api.listNameServers(orderId, { fresh: true }).catch(() => undefined);
     let what = action === 'hosting' || action === 'editor' ? ctx.t(`dns:nsWhat.${action}`) : '';
     if (action === 'hosting') await api.setHostingNameServers(orderId);
     else if (action === 'editor') await api.setEditorNameServers(orderId);
@@ -113,7 +113,8 @@ export function createDnsNameServers(deps: {
       what = describeServers(pending.servers);
     }
     // The change is made: a failed look-up of the new servers costs the history entry, never an error.
-    const after = action === 'delete' ? [] : await api.listNameServers(orderId).catch(() => undefined);
+    const after =
+      action === 'delete' ? [] : await api.listNameServers(orderId, { fresh: true }).catch(() => undefined);
     const entry =
       before && after
         ? await ports.journal.record(ctx, orderId, 'ns', { nameServers: { before, after } })

@@ -22,7 +22,7 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
     const api = await ctx.partnerApi();
     const [listed, servers] = await Promise.all([
       api.listDnsRecords(ref.orderId),
-      api.listNameServers(ref.orderId),
+      api.listNameServers(ref.orderId, { fresh: true }),
     ]);
     const parsed = listed.map(parseListedRecord).filter((r): r is DnsRecordData => r !== undefined);
     // With the SOA and the name servers, the file is a zone BIND loads (named-checkzone accepts it).
