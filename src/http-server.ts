@@ -6,6 +6,10 @@ import type { Logger } from './logger.js';
 
 /** Telegram's webhook bodies are small; anything larger is not an update. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** After a 413, how much more of the body is read (and dropped) before the connection closes. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+/** After a 413, how long the client may take to finish sending before the connection closes. */
+const DRAIN_MS = 15_000;
 
 export interface BotServerOptions {
   port: number;
@@ -47,9 +51,8 @@ function sameSecret(given: string | string[] | undefined, expected: string): boo
 }
 
 /**
- * The body, or `undefined` once it passes MAX_BODY_BYTES. Then the rest is no longer kept: the
- * stream flows on without a listener, so Node discards it until the connection closes. Destroying
- * the request instead would reset the connection before the client could read the 413.
+ * The body, or `undefined` once it passes MAX_BODY_BYTES (then `tooLarge` reads and drops the rest,
+ * so that the client can read the 413).
  */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
@@ -129,10 +132,44 @@ function createRefusalLog(logger: Logger, intervalMs: number) {
  */
 export async function startBotServer(options: BotServerOptions): Promise<BotServer> {
   const refusals = createRefusalLog(options.logger, options.refusalLogIntervalMs ?? 60_000);
-  const tooLarge = (res: ServerResponse) => {
+  /**
+   * Refuses a body over 1 MiB so that the client can read why. The answer goes out at once, but
+   * the connection closes only once the client has sent what it was sending (read and dropped, up
+   * to DRAIN_BYTES or DRAIN_MS): closing with its bytes unread would reset the connection, and a
+   * client that sends the whole body before it reads would see the reset, never the 413.
+   */
+  const tooLarge = (req: IncomingMessage, res: ServerResponse) => {
     refusals.refuse('tooLarge');
-    // Closing after the answer stops the rest of the body; keep-alive would have to read it all.
-    res.writeHead(413, { connection: 'close' }).end();
+    const text = 'Request body over 1 MiB refused\n';
+    res.writeHead(413, {
+      connection: 'close',
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    });
+    res.write(text);
+    let drained = 0;
+    const close = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      if (!res.writableEnded) res.end();
+    };
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_BYTES) {
+        close();
+        req.destroy();
+      }
+    };
+    const timer = setTimeout(() => {
+      close();
+      req.destroy();
+    }, DRAIN_MS);
+    timer.unref();
+    if (req.readableEnded) return close();
+    req.on('data', onData);
+    req.once('end', close);
+    req.once('error', close);
+    req.resume();
   };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -176,12 +213,12 @@ export async function startBotServer(options: BotServerOptions): Promise<BotServ
       return;
     }
     if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
-      tooLarge(res);
+      tooLarge(req, res);
       return;
     }
     const body = await readBody(req);
     if (body === undefined) {
-      tooLarge(res);
+      tooLarge(req, res);
       return;
     }
     let update: Update;

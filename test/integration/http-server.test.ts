@@ -90,6 +90,46 @@ describe('webhook bodies over 1 MiB', () => {
     expect(updates).toEqual([]);
   });
 
+  it('answers 413 that a client sending the whole 10 MB before it reads can read: no broken pipe, no reset', async () => {
+    const url = new URL(await start());
+    const cases = [
+      { chunked: false, secret: SECRET, status: 413, text: 'Request body over 1 MiB refused' },
+      { chunked: true, secret: SECRET, status: 413, text: 'Request body over 1 MiB refused' },
+      // Every refusal reads the same way: the wrong secret's 403 too.
+      { chunked: false, secret: 'wrong-secret-0123456789', status: 403, text: '' },
+    ];
+    for (const { chunked, secret, status, text } of cases) {
+      const socket = connect(Number(url.port), url.hostname);
+      let answer = '';
+      const errors: string[] = [];
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        answer += chunk;
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? String(error)));
+      const length = chunked ? 'transfer-encoding: chunked' : `content-length: ${10 * MIB}`;
+      const head =
+        `POST ${PATH} HTTP/1.1\r\nhost: ${url.host}\r\nx-telegram-bot-api-secret-token: ${secret}\r\n` +
+        `content-type: application/json\r\n${length}\r\n\r\n`;
+      const body = Buffer.alloc(10 * MIB, 'a');
+      const payload = chunked
+        ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')])
+        : body;
+      // Like a blocking client: everything is written before the answer is looked at.
+      await new Promise<void>((resolve) => {
+        socket.write(head);
+        socket.write(payload, () => resolve());
+        socket.once('error', () => resolve());
+      });
+      await eventually(() => answer.includes('\r\n\r\n') || errors.length > 0, 5_000);
+      socket.destroy();
+      expect(errors).toEqual([]);
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      await eventually(() => answer.includes(text), 2_000);
+    }
+    expect(updates).toEqual([]);
+  });
+
   it('answers 413 to a chunked body (no Content-Length) once it passes 1 MiB', async () => {
     const url = await start();
     const chunk = new Uint8Array(64 * 1024).fill(97);
