@@ -12,7 +12,7 @@ import { normalizeTyped } from './text.js';
 
 /*
  * Requisites from one paste: the "label: value" cards companies and people send by e-mail
- * ("УНП: 190123456", "Юридический адрес: 220004, г. Минск, ул. Немига, д. 5, пом. 301",
+ * ("УНП: 190123455", "Юридический адрес: 220004, г. Минск, ул. Немига, д. 5, пом. 301",
  * "Паспорт: MP 1234567, выдан …"), in Russian or English. Every value the parser fills is the
  * value checkField returns for that field, so a pasted value is held to the same rules as a
  * typed one; a value it recognises but the check refuses is reported, never filled.
@@ -161,7 +161,7 @@ const LABELS: readonly (readonly [Slot, RegExp])[] = [
   ['email', /^(e-?mail|email|эл(ектронная)? ?почта|электронный адрес|адрес электронной почты|почта|mail)/],
 ];
 
-/** Labels a value may follow with a space only ("УНП 190123456"). */
+/** Labels a value may follow with a space only ("УНП 190123455"). */
 const BARE_LABEL =
   /^(унп|инн|кпп|огрнип|огрн|бик|bic|swift|iban|р\/с|р\/сч|тел\.?|телефон|e-?mail|фио|паспорт)\s+(.+)$/i;
 
@@ -370,7 +370,7 @@ function parsePassport(
   return out;
 }
 
-/** A registration certificate line: "№ 190123456 от 01.02.2010, выдано Мингорисполкомом". */
+/** A registration certificate line: "№ 190123455 от 01.02.2010, выдано Мингорисполкомом". */
 function parseCertificate(
   text: string,
 ): Partial<Record<'regNumber' | 'regOrganization' | 'regDate', string>> {

@@ -39,6 +39,8 @@ export interface FieldSpec {
   lengths?: readonly number[];
   /** For `digits`: a well-formed value shown in the hint and the error. */
   example?: string;
+  /** For `digits`: the number's control digits are checked (УНП, ИНН, ОГРН and ОГРНИП). */
+  checksum?: Checksum;
   /** For `date`: a date that has happened (a birth, an issue), so not after today. */
   past?: boolean;
   /** Sent as an empty string when skipped (the provider requires the property). */
@@ -61,6 +63,7 @@ export type FieldReason =
   | 'postalCode'
   | 'swift'
   | 'iban'
+  | 'checksum'
   | 'useButtons';
 
 /** The facts a refusal's message needs (numbers and examples, never words of one language). */
@@ -141,6 +144,43 @@ const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^
 const EMAIL_DOMAIN_LABEL = /^(?!-)[\p{L}\p{N}-]{1,63}(?<!-)$/u;
 const EARLIEST_YEAR = 1900;
 
+/** Which registry's control digits a number carries. */
+export type Checksum = 'unp' | 'inn' | 'ogrn';
+
+const weighted = (digits: readonly number[], weights: readonly number[]): number =>
+  weights.reduce((sum, weight, i) => sum + weight * (digits[i] ?? 0), 0);
+
+/** The remainder of a long decimal number, digit by digit (ОГРН does not fit a double exactly). */
+const remainder = (digits: readonly number[], by: number): number =>
+  digits.reduce((rest, digit) => (rest * 10 + digit) % by, 0);
+
+/**
+ * Whether a number's control digits hold. УНП (Belarus): the 9th digit is the sum of the first 8
+ * weighted 29 23 19 17 13 7 5 3, mod 11 (10 never is one). ИНН (Russia): 10 digits, one control
+ * digit; 12 digits, two (the FNS weights, mod 11, mod 10). ОГРН: the first 12 digits mod 11, mod 10;
+ * ОГРНИП: the first 14 mod 13, mod 10.
+ */
+export function controlDigitsHold(kind: Checksum, number: string): boolean {
+  const d = [...number].map(Number);
+  const last = d.at(-1);
+  switch (kind) {
+    case 'unp': {
+      const check = weighted(d, [29, 23, 19, 17, 13, 7, 5, 3]) % 11;
+      return d.length === 9 && check !== 10 && check === last;
+    }
+    case 'inn':
+      if (d.length === 10) return (weighted(d, [2, 4, 10, 3, 5, 9, 4, 6, 8]) % 11) % 10 === last;
+      return (
+        d.length === 12 &&
+        (weighted(d, [7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) % 11) % 10 === d[10] &&
+        (weighted(d, [3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) % 11) % 10 === last
+      );
+    case 'ogrn':
+      if (d.length === 13) return remainder(d.slice(0, 12), 11) % 10 === last;
+      return d.length === 15 && remainder(d.slice(0, 14), 13) % 10 === last;
+  }
+}
+
 /** Whether an IBAN's check digits hold (ISO 13616: the number moved and read mod 97 is 1). */
 function ibanChecksumHolds(iban: string): boolean {
   const moved = `${iban.slice(4)}${iban.slice(0, 4)}`;
@@ -220,9 +260,12 @@ export function checkField(spec: FieldSpec, raw: string, context: FieldContext =
       const digits = text.replace(/\s/g, '');
       const lengths = spec.lengths ?? [];
       const okLength = lengths.length === 0 || lengths.includes(digits.length);
-      if (/^\d+$/.test(digits) && okLength) return { ok: true, value: digits };
       const example = spec.example ?? DIGITS_EXAMPLE.slice(0, lengths[0] ?? 9);
-      return { ok: false, reason: 'digits', params: { lengths, example } };
+      if (!/^\d+$/.test(digits) || !okLength)
+        return { ok: false, reason: 'digits', params: { lengths, example } };
+      if (spec.checksum && !controlDigitsHold(spec.checksum, digits))
+        return { ok: false, reason: 'checksum', params: { lengths, example } };
+      return { ok: true, value: digits };
     }
     case 'postalCode': {
       const code = text.toUpperCase();
@@ -291,7 +334,7 @@ const BANK_FIELDS: FieldSpec[] = [
 ];
 
 /** УНП, the Belarusian taxpayer number the provider takes as `ucn`: nine digits. */
-const UCN: FieldSpec = { path: 'ucn', kind: 'digits', lengths: [9], example: '190123456' };
+const UCN: FieldSpec = { path: 'ucn', kind: 'digits', lengths: [9], example: '190123455', checksum: 'unp' };
 
 function under(prefix: string, fields: FieldSpec[]): FieldSpec[] {
   return fields.map((f) => ({ ...f, path: `${prefix}.${f.path}` }));
@@ -387,8 +430,20 @@ export function whoisFields(rules: 'by' | 'ru' | 'none', type: CustomerType): Fi
         // An individual businessman has a person's ИНН (12 digits) and an ОГРНИП (15), and no КПП
         // of his own; an organisation has a 10-digit ИНН and a 13-digit ОГРН.
         type === 'businessman'
-          ? { path: 'whois_company_requisites.inn', kind: 'digits', lengths: [12], example: '500100732259' }
-          : { path: 'whois_company_requisites.inn', kind: 'digits', lengths: [10], example: '7707083893' },
+          ? {
+              path: 'whois_company_requisites.inn',
+              kind: 'digits',
+              lengths: [12],
+              example: '500100732259',
+              checksum: 'inn',
+            }
+          : {
+              path: 'whois_company_requisites.inn',
+              kind: 'digits',
+              lengths: [10],
+              example: '7707083893',
+              checksum: 'inn',
+            },
         {
           path: 'whois_company_requisites.kpp',
           kind: 'digits',
@@ -402,12 +457,14 @@ export function whoisFields(rules: 'by' | 'ru' | 'none', type: CustomerType): Fi
               kind: 'digits',
               lengths: [15],
               example: '304500116000157',
+              checksum: 'ogrn',
             }
           : {
               path: 'whois_company_requisites.ogrn',
               kind: 'digits',
               lengths: [13],
               example: '1027700132195',
+              checksum: 'ogrn',
             },
       );
     }

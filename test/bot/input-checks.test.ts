@@ -209,10 +209,16 @@ describe('requisites are checked by their format', () => {
     expect(chat.question()).toContain('УНП');
     for (const answer of NOT_A_NUMBER) {
       const reply = await chat.say(answer);
-      expect(reply, answer).toContain('Поле «УНП»: нужно 9 цифр, пример 190123456');
+      expect(reply, answer).toContain('Поле «УНП»: нужно 9 цифр, пример 190123455');
       expect(chat.question(), answer).toContain('Введите: <b>УНП</b>');
     }
-    expect(await chat.say('190 123 456')).toContain('фамилия');
+    // Nine digits with a typo: the control digit says so, in words, and the question stays.
+    const typo = await chat.say('190 123 456');
+    expect(typo).toContain(
+      'Поле «УНП»: последняя цифра номера — контрольная, и она не сходится с остальными',
+    );
+    expect(chat.question()).toContain('Введите: <b>УНП</b>');
+    expect(await chat.say('190 123 455')).toContain('фамилия');
   });
 
   it('emoji, -1 and SQL are refused as a postal code, in the form of the address country', async () => {
@@ -235,8 +241,8 @@ describe('requisites are checked by their format', () => {
       { userId: 8222, chatId: 8222, languageCode: 'en' },
       'Individual businessman',
     );
-    expect(await chat.say('-1')).toContain('Field “tax number (UCN)”: 9 digits are needed, e.g. 190123456.');
-    await chat.say('190123456');
+    expect(await chat.say('-1')).toContain('Field “tax number (UCN)”: 9 digits are needed, e.g. 190123455.');
+    await chat.say('190123455');
     await chat.say('Kowalski');
     await chat.say('Jan');
     await chat.tap('Skip');

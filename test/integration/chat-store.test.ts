@@ -247,11 +247,11 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
       const keyring = parseEncryptionKeys(keyA);
       const data = createChatData({ store, keyring });
       await data.setToken(CHAT, TOKEN);
-      await data.saveProfile(CHAT, { id: 'p1', label: 'ООО Ромашка', data: { unp: '191234567' } });
+      await data.saveProfile(CHAT, { id: 'p1', label: 'ООО Ромашка', data: { unp: '191234563' } });
       const raw = await backend.readRaw(CHAT);
       expect(raw).toBeDefined();
       expect(raw).not.toContain(TOKEN);
-      expect(raw).not.toContain('191234567');
+      expect(raw).not.toContain('191234563');
       expect(raw).not.toContain(Buffer.from(TOKEN).toString('base64'));
       expect(JSON.parse(raw ?? '{}')).toMatchObject({ token: expect.stringMatching(/^v1\.a\./) });
 
@@ -259,7 +259,7 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
       const again = createChatData({ store: open(), keyring: parseEncryptionKeys(keyA) });
       expect(await again.getToken(CHAT)).toBe(TOKEN);
       expect(await again.getProfiles(CHAT)).toEqual([
-        { id: 'p1', label: 'ООО Ромашка', data: { unp: '191234567' } },
+        { id: 'p1', label: 'ООО Ромашка', data: { unp: '191234563' } },
       ]);
     });
 

@@ -91,7 +91,7 @@ const address = {
 };
 const natural = { last_name: 'Иванов', first_name: 'Иван', middle_name: 'Иванович', address };
 const juridical = {
-  ucn: '191234567',
+  ucn: '191234563',
   company_name: 'ООО «Белая пекарня»',
   executive_last_name: 'Петров',
   executive_first_name: 'Пётр',
@@ -973,14 +973,14 @@ describe('sandbox: order creation (4 operations)', () => {
     expect(ruOk.status, ruOk.text).toBe(200);
     // BY individual businessman: both blocks; is_government_company only BY.
     const businessman = {
-      ucn: '192345678',
+      ucn: '192345671',
       last_name: 'Сидоров',
       first_name: 'Сидор',
       middle_name: 'Сидорович',
       legal_address: address,
     };
     const byCompany = {
-      registration_number: '192345678',
+      registration_number: '192345671',
       registration_organization: 'Мингорисполком',
       registration_issue_date: '01.02.2019',
       is_government_company: false,

@@ -125,7 +125,7 @@ describe('request schemas are strict', () => {
       true,
     );
     const juridical = {
-      ucn: '190000000',
+      ucn: '190000005',
       company_name: 'ООО «Пример»',
       executive_last_name: 'Петров',
       executive_first_name: 'Пётр',

@@ -4,13 +4,13 @@ import { CUSTOMER_TYPES, checkField } from '../../src/core/requisites.js';
 import { cardFields, parseAddressLine, parseRequisitesCard } from '../../src/core/requisites-paste.js';
 
 const COMPANY_CARD = `ООО «Пример Плюс»
-УНП: 190123456
+УНП: 190123455
 Юридический адрес: 220004, Республика Беларусь, г. Минск, ул. Немига, д. 5, пом. 301
 Почтовый адрес: 220005, Беларусь, г. Минск, а/я 10, 1
 р/с BY15AKBB30120000000040000000 в ОАО «АСБ Беларусбанк»
 БИК: AKBBBY2X
 Директор: Петров Пётр Петрович
-Свидетельство о регистрации: № 190123456 от 01.02.2010, выдано Минским горисполкомом
+Свидетельство о регистрации: № 190123455 от 01.02.2010, выдано Минским горисполкомом
 Тел.: +375 17 200-00-00
 E-mail: office@example.by`;
 
@@ -29,7 +29,7 @@ describe('a pasted requisites card', () => {
     expect(card.type).toBe('juridical');
     expect(card.refused).toEqual([]);
     expect(card.fields).toMatchObject({
-      ucn: '190123456',
+      ucn: '190123455',
       company_name: 'ООО «Пример Плюс»',
       executive_last_name: 'Петров',
       executive_first_name: 'Пётр',
@@ -48,7 +48,7 @@ describe('a pasted requisites card', () => {
       'bank_requisites.bank_name': 'ОАО «АСБ Беларусбанк»',
       'bank_requisites.swift': 'AKBBBY2X',
       'bank_requisites.iban': 'BY15AKBB30120000000040000000',
-      'whois_company_requisites.registration_number': '190123456',
+      'whois_company_requisites.registration_number': '190123455',
       'whois_company_requisites.registration_organization': 'Минским горисполкомом',
       'whois_company_requisites.registration_issue_date': '01.02.2010',
       phone: '+375172000000',
@@ -115,10 +115,10 @@ describe('a pasted requisites card', () => {
   });
 
   it('takes "ИП Фамилия Имя" with an УНП as an individual businessman', () => {
-    const card = parseRequisitesCard('ИП Козлов Андрей Викторович\nУНП 191234567\nТел: +375 29 765-43-21');
+    const card = parseRequisitesCard('ИП Козлов Андрей Викторович\nУНП 191234563\nТел: +375 29 765-43-21');
     expect(card.type).toBe('businessman');
     expect(card.fields).toMatchObject({
-      ucn: '191234567',
+      ucn: '191234563',
       last_name: 'Козлов',
       first_name: 'Андрей',
       middle_name: 'Викторович',
@@ -140,7 +140,7 @@ describe('a pasted requisites card', () => {
   });
 
   it('is no card when nothing is labelled: chatter, a domain, a number', () => {
-    for (const text of ['привет', 'example.by', '190123456', '', '::::', 'Да']) {
+    for (const text of ['привет', 'example.by', '190123455', '', '::::', 'Да']) {
       expect(parseRequisitesCard(text)).toEqual({ type: undefined, fields: {}, refused: [] });
     }
   });
@@ -206,7 +206,7 @@ const LABELS = [
   'Регистрирующий орган',
 ];
 const VALUE_PIECES = [
-  '190123456',
+  '190123455',
   '7707083893',
   '220004',
   'BY',

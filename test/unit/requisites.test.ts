@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type Checksum,
   CUSTOMER_TYPES,
   checkField,
+  controlDigitsHold,
   customerFields,
   type FieldKind,
   type FieldSpec,
@@ -67,9 +69,9 @@ describe('typed input is normalized before any check', () => {
     expect(normalizeTyped('Ива\u200Bнов\u2060')).toBe('Иванов');
     expect(normalizeTyped('\uFEFFул.\u00A0Ленина\n 1 ')).toBe('ул. Ленина 1');
     expect(checkField(spec('name'), '\u200BИванов\u200D')).toEqual({ ok: true, value: 'Иванов' });
-    expect(checkField(spec('digits', { lengths: [9] }), '190\u200B123\u00A0456')).toEqual({
+    expect(checkField(spec('digits', { lengths: [9] }), '190\u200B123\u00A0455')).toEqual({
       ok: true,
-      value: '190123456',
+      value: '190123455',
     });
   });
 });
@@ -79,8 +81,8 @@ describe('УНП, ИНН, КПП, ОГРН', () => {
   const ruCompany = (type: 'businessman' | 'juridical') => whoisFields('ru', type);
 
   it('takes УНП as exactly 9 digits and says so with an example', () => {
-    expect(checkField(ucn, '190123456')).toEqual({ ok: true, value: '190123456' });
-    expect(checkField(ucn, ' 190 123 456 ')).toEqual({ ok: true, value: '190123456' });
+    expect(checkField(ucn, '190123455')).toEqual({ ok: true, value: '190123455' });
+    expect(checkField(ucn, ' 190 123 455 ')).toEqual({ ok: true, value: '190123455' });
     for (const bad of [
       '😀',
       '-1',
@@ -89,15 +91,21 @@ describe('УНП, ИНН, КПП, ОГРН', () => {
       '19012345',
       '1901234567',
       '19O123456',
-      '+190123456',
+      '+190123455',
     ]) {
       expect(checkField(ucn, bad), bad).toEqual({
         ok: false,
         reason: 'digits',
-        params: { lengths: [9], example: '190123456' },
+        params: { lengths: [9], example: '190123455' },
       });
     }
     expect(field(customerFields('businessman'), 'ucn')).toEqual(ucn);
+    // Nine digits with a typo: the control digit says so.
+    expect(checkField(ucn, '190123456')).toEqual({
+      ok: false,
+      reason: 'checksum',
+      params: { lengths: [9], example: '190123455' },
+    });
   });
 
   it('takes a 10-digit ИНН and 13-digit ОГРН of an organisation, 12 and 15 of a businessman, a 9-digit КПП', () => {
@@ -314,5 +322,54 @@ describe('the request block of each customer type', () => {
       'individual_businessman_requisites',
       'juridical_person_requisites',
     ]);
+  });
+});
+
+describe('control digits', () => {
+  const valid: [Checksum, string][] = [
+    ['unp', '190123455'],
+    ['unp', '100582333'],
+    ['inn', '7707083893'],
+    ['inn', '500100732259'],
+    ['ogrn', '1027700132195'],
+    ['ogrn', '304500116000157'],
+  ];
+
+  it.each(valid)('%s %s holds', (kind, number) => {
+    expect(controlDigitsHold(kind, number)).toBe(true);
+  });
+
+  it('catches every single mistyped digit of the УНП and ИНН examples', () => {
+    for (const [kind, number] of valid) {
+      for (let i = 0; i < number.length; i++) {
+        for (let digit = 0; digit <= 9; digit++) {
+          if (String(digit) === number[i]) continue;
+          const typo = `${number.slice(0, i)}${digit}${number.slice(i + 1)}`;
+          // ОГРН's mod 11 then mod 10 lets one digit in eleven through at the last place; the
+          // weighted sums catch every single typo.
+          if (kind === 'ogrn') continue;
+          expect(controlDigitsHold(kind, typo), `${kind} ${typo}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('refuses a УНП whose control sum is 10 (none is issued), and a wrong length', () => {
+    // 19200000 weighs to 10 mod 11: no ninth digit can follow it.
+    for (let last = 0; last <= 9; last++) expect(controlDigitsHold('unp', `19200000${last}`)).toBe(false);
+    expect(controlDigitsHold('inn', '77070838931')).toBe(false);
+    expect(controlDigitsHold('ogrn', '10277001321950')).toBe(false);
+  });
+
+  it('ИНН and ОГРН with a typo are refused in words, with the right example', () => {
+    const inn = field(whoisFields('ru', 'juridical'), 'whois_company_requisites.inn');
+    const ogrnip = field(whoisFields('ru', 'businessman'), 'whois_company_requisites.ogrn');
+    expect(checkField(inn, '7707083894')).toMatchObject({ ok: false, reason: 'checksum' });
+    expect(checkField(inn, '7707083893')).toEqual({ ok: true, value: '7707083893' });
+    expect(checkField(ogrnip, '304500116000158')).toMatchObject({
+      ok: false,
+      reason: 'checksum',
+      params: { example: '304500116000157' },
+    });
   });
 });

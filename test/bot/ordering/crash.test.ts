@@ -320,7 +320,7 @@ describe('the Keep button', () => {
     const chat = await freshChat();
     await startProfile(chat);
     await chat.tap('Юридическое лицо');
-    await chat.answer('190000001', 'Tom & Jerry <Ltd>');
+    await chat.answer('190000005', 'Tom & Jerry <Ltd>');
     await chat.tap('Назад');
     expect(keepLabel(chat.last)).toBe('Оставить: Tom & Jerry <Ltd>');
   });
@@ -329,7 +329,7 @@ describe('the Keep button', () => {
     const chat = await freshChat();
     await startProfile(chat);
     await chat.tap('Юридическое лицо');
-    await chat.answer('190000001', `ООО «${'Рога и копыта '.repeat(10)}»`);
+    await chat.answer('190000005', `ООО «${'Рога и копыта '.repeat(10)}»`);
     await chat.tap('Назад');
     const label = keepLabel(chat.last);
     expect(label.startsWith('Оставить: ООО «Рога и копыта')).toBe(true);
@@ -346,7 +346,7 @@ describe('a long summary', () => {
     const long = (name: string) => `${name} ${'ж'.repeat(254 - name.length)}`;
     const longName = (name: string) => `${name}${'ж'.repeat(255 - name.length)}`;
     const values = [
-      '190000001',
+      '190000005',
       long('company'),
       longName('Execlast'),
       longName('Execfirst'),

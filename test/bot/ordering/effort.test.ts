@@ -43,13 +43,13 @@ const WHOIS_PERSON = {
 const PERSON = PERSON_ANSWERS;
 
 const COMPANY_CARD = `ООО «Пример Плюс»
-УНП: 190123456
+УНП: 190123455
 Юридический адрес: 220004, Республика Беларусь, г. Минск, ул. Немига, д. 5, пом. 301
 Почтовый адрес: 220005, Республика Беларусь, г. Минск, ул. Притыцкого, д. 10
 р/с BY15AKBB30120000000040000000 в ОАО «АСБ Беларусбанк»
 БИК: AKBBBY2X
 Директор: Петров Пётр Петрович
-Свидетельство о регистрации: № 190123456 от 01.02.2010, выдано Минским горисполкомом
+Свидетельство о регистрации: № 190123455 от 01.02.2010, выдано Минским горисполкомом
 Тел.: +375 17 200-00-00
 E-mail: office@example.by`;
 
@@ -143,7 +143,7 @@ describe('a new juridical person from one pasted card', () => {
     // The card as read, labels in the form's order, then the one thing it cannot say.
     expect(shown).toContain('Из карточки взято:');
     expect(shown).toContain('Заказчик: Юридическое лицо');
-    expect(shown).toContain('УНП: 190123456');
+    expect(shown).toContain('УНП: 190123455');
     expect(shown).toContain('Юридический адрес — улица: ул. Немига');
     expect(shown).toContain('Банк: ОАО «АСБ Беларусбанк»');
     expect(shown).not.toContain('Банк — банк');
@@ -163,7 +163,7 @@ describe('a new juridical person from one pasted card', () => {
       phone: '+375172000000',
       email: 'office@example.by',
       juridical_person_requisites: {
-        ucn: '190123456',
+        ucn: '190123455',
         company_name: 'ООО «Пример Плюс»',
         executive_last_name: 'Петров',
         executive_first_name: 'Пётр',
@@ -194,7 +194,7 @@ describe('a new juridical person from one pasted card', () => {
         },
       },
       whois_company_requisites: {
-        registration_number: '190123456',
+        registration_number: '190123455',
         registration_organization: 'Минским горисполкомом',
         registration_issue_date: '01.02.2010',
         is_government_company: false,
@@ -206,10 +206,10 @@ describe('a new juridical person from one pasted card', () => {
     const chat = await fresh();
     await chat.say('/order domain effort-wrong.com');
     await chat.answer('[1 год]', '[BYN]');
-    const shown = await chat.say(COMPANY_CARD.replace('УНП: 190123456', 'УНП: 1901234'));
+    const shown = await chat.say(COMPANY_CARD.replace('УНП: 190123455', 'УНП: 1901234'));
     expect(shown).toContain('⚠️ Поле «УНП»: нужно 9 цифр');
     expect(lastText(chat.last)).toContain('Введите: <b>УНП</b>');
-    expect(await chat.say('190123456')).toContain('Сохранить этого заказчика');
+    expect(await chat.say('190123455')).toContain('Сохранить этого заказчика');
   });
 
   it('pasted where a saved customer is offered, the card is a new customer', async () => {
@@ -291,7 +291,7 @@ describe('summaries show names, not ids', () => {
     await chat.tap('Изменить');
     await chat.tap('Заказчик');
     await chat.tap('Оставить: Юридическое лицо');
-    expect(await chat.tap('Оставить: 190123456')).toContain('полное наименование');
+    expect(await chat.tap('Оставить: 190123455')).toContain('полное наименование');
     expect(chat.buttonTexts().find((t) => t.startsWith('Оставить'))).toMatch(/^Оставить: ООО «Пример Плюс»/);
   });
 

@@ -72,10 +72,10 @@ function customer(
   }
   if (type === 'businessman') {
     return {
-      answers: ['191111111', 'Петров', 'Пётр', 'Петрович', ...ADDRESS, { tap: t.yes }, { tap: t.no }],
+      answers: ['191111113', 'Петров', 'Пётр', 'Петрович', ...ADDRESS, { tap: t.yes }, { tap: t.no }],
       block: {
         individual_businessman_requisites: {
-          ucn: '191111111',
+          ucn: '191111113',
           last_name: 'Петров',
           first_name: 'Пётр',
           middle_name: 'Петрович',
@@ -86,7 +86,7 @@ function customer(
   }
   return {
     answers: [
-      '192222222',
+      '192222221',
       'ООО «Ромашка»',
       'Сидоров',
       'Сидор',
@@ -98,7 +98,7 @@ function customer(
     ],
     block: {
       juridical_person_requisites: {
-        ucn: '192222222',
+        ucn: '192222221',
         company_name: 'ООО «Ромашка»',
         executive_last_name: 'Сидоров',
         executive_first_name: 'Сидор',
@@ -117,7 +117,7 @@ function whoisBy(
 ): { answers: (string | { tap: string })[]; blocks: Record<string, unknown> } {
   const t = L[lang];
   const person = ['BY', 'MP', '7654321', 'Ленинский РУВД', { tap: t.skip }, '02.03.2019'];
-  const company = ['190000000', 'Мингорисполком', { tap: t.skip }, '01.01.2015', { tap: t.no }];
+  const company = ['190000005', 'Мингорисполком', { tap: t.skip }, '01.01.2015', { tap: t.no }];
   const personBody = {
     citizenship: 'BY',
     series: 'MP',
@@ -126,7 +126,7 @@ function whoisBy(
     date_of_issue: '02.03.2019',
   };
   const companyBody = {
-    registration_number: '190000000',
+    registration_number: '190000005',
     registration_organization: 'Мингорисполком',
     registration_issue_date: '01.01.2015',
     is_government_company: false,

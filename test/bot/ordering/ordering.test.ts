@@ -213,7 +213,7 @@ describe('every kind, every customer type', () => {
     expect(await chat.tap(/^12 months/)).toContain('domain for the hosting');
     expect(await chat.tap('Skip')).toContain('Which currency');
     await chat.answer('[USD]', '[Juridical person]');
-    await chat.answer('190000001', 'ООО «Пример»', 'Петров', 'Пётр', 'Петрович', 'Директор');
+    await chat.answer('190000005', 'ООО «Пример»', 'Петров', 'Пётр', 'Петрович', 'Директор');
     await chat.answer('BY', '220004', 'Минская', 'Минск', 'ул. Немига', '5', '301');
     expect(await chat.tap('No')).toContain('Postal address');
     await chat.answer('BY', '220005', 'Минская', 'Минск', 'а/я 10', '1');
@@ -235,7 +235,7 @@ describe('every kind, every customer type', () => {
       phone: '+375172000000',
       email: 'office@example.by',
       juridical_person_requisites: {
-        ucn: '190000001',
+        ucn: '190000005',
         company_name: 'ООО «Пример»',
         executive_last_name: 'Петров',
         executive_first_name: 'Пётр',
@@ -283,7 +283,7 @@ describe('every kind, every customer type', () => {
     // /requisites lists it, shows it, deletes it after confirmation.
     const list = await chat.say('/requisites');
     expect(list).toContain('Saved customers');
-    expect(await chat.tap('ООО «Пример»')).toContain('190000001');
+    expect(await chat.tap('ООО «Пример»')).toContain('190000005');
     await chat.tap('Delete');
     expect(await chat.tap('Yes')).toContain('Customer deleted');
     expect(await chat.say('/requisites')).toContain('No saved customers');
@@ -300,7 +300,7 @@ describe('every kind, every customer type', () => {
   it('a saved customer that no longer reads as one answers nothing: the customer is asked for', async () => {
     const chat = await fresh('en');
     // Stored by hand, of another shape (an answer that is an object): parsed on read, never trusted.
-    const data = { customerType: 'juridical', 'c:ucn': { digits: '190000001' } };
+    const data = { customerType: 'juridical', 'c:ucn': { digits: '190000005' } };
     await h.chatData.saveProfile(nextUser, { id: 'odd00001', label: 'Odd customer', data });
     const [mailTariff] = await h.api().listMailTariffs();
     await chat.say('/order mail');
@@ -312,7 +312,7 @@ describe('every kind, every customer type', () => {
     await chat.say('/requisites');
     const shown = await chat.tap('Odd customer');
     expect(shown).toContain('Odd customer');
-    expect(shown).not.toContain('190000001');
+    expect(shown).not.toContain('190000005');
     await chat.tap('Delete');
     expect(await chat.tap('Yes')).toContain('Customer deleted');
   });
@@ -322,7 +322,7 @@ describe('every kind, every customer type', () => {
     await chat.say('/order domain newfirm.ru');
     await chat.answer('[1 год]', '[RUB]', '[Индивидуальный предприниматель]');
     await chat.answer(
-      '192000002',
+      '192000012',
       'Сидоров',
       'Сидор',
       '[Пропустить]',
@@ -343,7 +343,7 @@ describe('every kind, every customer type', () => {
     expect(lastText(chat.last)).toContain('Заказ создан');
     const body = createRequests('/v1/orders/domains').at(-1)?.body as Record<string, unknown>;
     expect(body.tariff_id).toBe(407);
-    expect(body.individual_businessman_requisites).toMatchObject({ ucn: '192000002', middle_name: '' });
+    expect(body.individual_businessman_requisites).toMatchObject({ ucn: '192000012', middle_name: '' });
     expect(body.individual_businessman_requisites).not.toHaveProperty('postal_address');
     expect(body.whois_person_requisites).toEqual({
       citizenship: 'RU',

@@ -127,6 +127,8 @@ export function buildRefusal(t: Translate, label: string, refused: Extract<Field
           : 'order:invalid.postalCodeOther';
       return new UserInputError(key, { label, ...words });
     }
+    case 'checksum':
+      return new UserInputError('order:invalid.checksum', { label, example: params.example ?? '' });
     default:
       return new UserInputError(`order:invalid.${refused.reason}`, {
         label,
