@@ -202,6 +202,50 @@ describe('a new juridical person from one pasted card', () => {
     });
   });
 
+  it('pasted at the first field after choosing the type, the card fills the rest: the summary in 7 (was 31)', async () => {
+    const chat = await fresh();
+    await chat.say('/order domain effort-later.by');
+    await chat.answer('[1 год]', '[BYN]');
+    expect(await chat.tap('Юридическое лицо')).toContain('Введите: <b>УНП</b>');
+    const shown = await chat.say(COMPANY_CARD);
+    expect(shown).not.toContain('Слишком длинно');
+    expect(shown).toContain('Из карточки взято:');
+    expect(shown).toContain('Юридический адрес — улица: ул. Немига');
+    expect(lastText(chat.last)).toContain('Это государственная организация');
+    expect(await chat.tap('Нет')).toContain('Сохранить этого заказчика');
+    expect(await chat.tap('Да')).toContain('Итог: регистрация домена');
+    expect(chat.effort).toBe(7);
+    expect(chat.effort).toBeLessThanOrEqual(8);
+    await chat.tap('Подтвердить');
+    expect(lastDomainOrder()).toMatchObject({
+      domain: 'effort-later.by',
+      phone: '+375172000000',
+      juridical_person_requisites: { ucn: '190123455', company_name: 'ООО «Пример Плюс»' },
+    });
+  });
+
+  it('pasted at a later field or sent as a .txt there, the card fills what it has; a field it lacks is asked', async () => {
+    const chat = await fresh();
+    await chat.say('/order domain effort-mid.com');
+    await chat.answer('[1 год]', '[BYN]', '[Юридическое лицо]', '190123455');
+    expect(lastText(chat.last)).toContain('Введите: <b>полное наименование');
+    // The card without its УНП line, as a file: the УНП typed before stays.
+    const withoutUnp = COMPANY_CARD.replace(/^УНП: .*\n/m, '');
+    const shown = await chat.file(withoutUnp, 'card.txt');
+    expect(shown).toContain('Из карточки взято:');
+    expect(shown).toContain('УНП: 190123455');
+    expect(lastText(chat.last)).toContain('Сохранить этого заказчика');
+    // A card that lacks the very field asked: the rest is taken and that field asked.
+    const other = await fresh();
+    await other.say('/order domain effort-mid2.com');
+    await other.answer('[1 год]', '[BYN]', '[Юридическое лицо]');
+    const told = await other.say(withoutUnp);
+    expect(told).toContain('Из карточки взято:');
+    expect(told).toContain('В карточке нет поля «УНП» — введите его.');
+    expect(lastText(other.last)).toContain('Введите: <b>УНП</b>');
+    expect(await other.say('190123455')).toContain('Сохранить этого заказчика');
+  });
+
   it('asks only what the card got wrong, saying why', async () => {
     const chat = await fresh();
     await chat.say('/order domain effort-wrong.com');

@@ -1,4 +1,5 @@
 import { checkField, type FieldSpec, siblingPath } from '../../../core/requisites.js';
+import { UserInputError } from '../../errors.js';
 import {
   answerOf,
   type OrderDraft,
@@ -10,6 +11,7 @@ import {
   type StepEnv,
 } from '../../forms/types.js';
 import type { FieldAnswer } from './answers.js';
+import { isPastedCard, takeCardAtField } from './pasted-card.js';
 import {
   buildRefusal,
   describeAnswer,
@@ -33,10 +35,11 @@ export function createFieldStep(prefix: string, section: Section, field: FieldSp
   const country = { id: `${prefix}${siblingPath(field.path, 'country_code')}`, read: readString };
   const postalId = `${prefix}${siblingPath(field.path, 'postal_code')}`;
   const countryOf = (draft: OrderDraft): string | undefined => answerOf(draft, country);
+  const read = pickFieldReader(field);
   return {
     id,
     section,
-    read: pickFieldReader(field),
+    read,
     async ask({ ctx, draft }) {
       const label = fieldLabel(ctx.t, field.path);
       if (field.kind === 'boolean')
@@ -50,10 +53,16 @@ export function createFieldStep(prefix: string, section: Section, field: FieldSp
     ...(field.kind === 'boolean'
       ? {}
       : {
-          async parseText({ ctx, draft }: StepEnv, text: string): Promise<FieldAnswer> {
-            const checked = checkField(field, text, { country: countryOf(draft) });
-            if (!checked.ok) throw buildRefusal(ctx.t, fieldLabel(ctx.t, field.path), checked);
+          async parseText(env: StepEnv, text: string): Promise<FieldAnswer> {
+            // A whole card pasted at one of its fields fills them all, as where the customer is chosen.
+            if (isPastedCard(text)) return takeCardAtField(env, text, { id, path: field.path, read });
+            const checked = checkField(field, text, { country: countryOf(env.draft) });
+            if (!checked.ok) throw buildRefusal(env.ctx.t, fieldLabel(env.ctx.t, field.path), checked);
             return checked.value;
+          },
+          async parseFile(env: StepEnv, content: string): Promise<FieldAnswer> {
+            if (!isPastedCard(content)) throw new UserInputError('order:notACard');
+            return takeCardAtField(env, content, { id, path: field.path, read });
           },
         }),
     ...(field.kind === 'country'

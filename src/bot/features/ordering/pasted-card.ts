@@ -7,8 +7,14 @@ import {
 import { cardFields, type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderDraft, StepEnv } from '../../forms/types.js';
-import { STEP, toAnswerId } from './answers.js';
-import { type CardEntry, describeRefusal, listCardEntries, renderCustomerCard } from './requisites-views.js';
+import { type FieldAnswer, STEP, toAnswerId } from './answers.js';
+import {
+  type CardEntry,
+  describeRefusal,
+  fieldLabel,
+  listCardEntries,
+  renderCustomerCard,
+} from './requisites-views.js';
 
 /** The block a field belongs to (`legal_address`, `whois_person_requisites`), '' for top-level ones. */
 const findBlock = (path: string) => (path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '');
@@ -67,4 +73,33 @@ export async function applyPastedCard(env: StepEnv): Promise<void> {
   await ctx.reply(renderCustomerCard(ctx.t, { title: ctx.t('order:cardTaken'), entries, problems }), {
     parse_mode: 'HTML',
   });
+}
+
+/** Lines a text must have to be taken for a card where one field is asked (an address is one line). */
+const CARD_LINES = 2;
+
+/**
+ * Whether a text typed where one field of the customer is asked is a pasted card instead: several
+ * lines that read as a customer's requisites.
+ */
+export function isPastedCard(text: string): boolean {
+  const lines = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
+  return lines.length >= CARD_LINES && parseRequisitesCard(text).type !== undefined;
+}
+
+/**
+ * A card pasted (or sent as a .txt) where one field of the customer is asked: everything it gives
+ * is filled, as where the customer is chosen, and the field asked is answered by it. A card without
+ * that field says so, and the field is asked.
+ */
+export async function takeCardAtField(
+  env: StepEnv,
+  text: string,
+  field: { id: string; path: string; read: (value: unknown) => FieldAnswer | undefined },
+): Promise<FieldAnswer> {
+  readPastedCard(env.draft, text);
+  await applyPastedCard(env);
+  const answer = field.read(env.draft.answers[field.id]);
+  if (answer !== undefined) return answer;
+  throw new UserInputError('order:cardWithoutField', { label: fieldLabel(env.ctx.t, field.path) });
 }
