@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Composer, Scenes } from 'telegraf';
 import type { BotContext } from '../context.js';
 import { UserInputError } from '../errors.js';
@@ -57,6 +58,7 @@ export class OrderEngine {
     const draft: OrderDraft = {
       version: DRAFT_VERSION,
       kind,
+      id: randomBytes(4).toString('hex'),
       answers: {},
       previous: {},
       screen: 0,

@@ -34,6 +34,14 @@ const FLOW_KINDS = ['domain', 'hosting', 'mail', 'ssl', ...FORM_KINDS] as const 
 const orderDraft = z.object({
   version: z.literal(DRAFT_VERSION),
   kind: z.enum(FLOW_KINDS),
+  /**
+   * The draft's own id, made once at the start. A step's side effect is keyed by it (the customer
+   * profile "Сохранить? Да" saves has this id), so a step repeated after a kill repeats nothing.
+   */
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
   answers: z.record(z.string(), z.unknown()),
   previous: z.record(z.string(), z.unknown()),
   /** The step being asked. */

@@ -46,7 +46,7 @@ interface Written {
 
 /** Where the kill comes: at a Bot API call of the update (after it was made, or before), or when
  * the provider has received this many requests. */
-type KillPoint = { call: number; sent: boolean } | { requests: number };
+type KillPoint = { call: number; sent: boolean } | { requests: number } | { writes: number };
 
 /**
  * Runs `act` and then kills the bot at `point` of it: the chat's session goes back to the last one
@@ -80,18 +80,21 @@ async function killed(
   store.update = update;
   const at = point(calls, requestsBefore);
   // A write finished before a call was made saw fewer calls recorded than that call's index.
-  const survivors = writes.filter((w) =>
-    'call' in at ? w.calls <= callsBefore + at.call : w.requests <= at.requests,
-  );
+  const survivors =
+    'writes' in at
+      ? writes.slice(0, 1 + at.writes)
+      : writes.filter((w) => ('call' in at ? w.calls <= callsBefore + at.call : w.requests <= at.requests));
   const session = survivors.at(-1)?.session;
   await h.store.update(chatId, ({ session: _lost, ...rest }) =>
     session === undefined ? rest : { ...rest, session },
   );
   await h.restart();
   const seen =
-    'call' in at
-      ? calls.slice(0, at.sent ? at.call + 1 : at.call)
-      : calls.filter((c) => c.providerRequestsBefore <= at.requests);
+    'writes' in at
+      ? calls.slice(0, Math.max(0, (writes[at.writes]?.calls ?? callsBefore) - callsBefore))
+      : 'call' in at
+        ? calls.slice(0, at.sent ? at.call + 1 : at.call)
+        : calls.filter((c) => c.providerRequestsBefore <= at.requests);
   chat.last = seen;
   return seen;
 }
@@ -101,6 +104,8 @@ const lastSend = (calls: BotCall[]) => calls.map((c) => c.method).lastIndexOf('s
 const afterLastSend = (calls: BotCall[]): KillPoint => ({ call: lastSend(calls), sent: true });
 /** The kill comes just before the last message of the update would have been sent. */
 const beforeLastSend = (calls: BotCall[]): KillPoint => ({ call: lastSend(calls), sent: false });
+/** The kill comes right after the update's first write to the chat's data (a step's side effect). */
+const afterFirstWrite = (): KillPoint => ({ writes: 1 });
 
 const PERSON = PERSON_ANSWERS;
 
@@ -166,6 +171,28 @@ describe('a kill -9 mid-form never files an answer into the wrong field', () => 
     const reply = await chat.say('ну что?');
     expect(reply).toContain('Новый заказчик');
     expect(await chat.tap('Сохранить')).toContain('Заказчик сохранён');
+  });
+});
+
+describe('a step’s side effect is not repeated after a kill', () => {
+  it('«Сохранить этого заказчика? Да», killed before the next screen, then «Да» again: one saved customer', async () => {
+    const chat = await freshChat();
+    const [tariff] = await h.api().listMailTariffs();
+    if (!tariff) throw new Error('no mail tariff');
+    await chat.say('/order mail');
+    await chat.tap(tariff.tariff_name);
+    await chat.tap(/^1 мес/);
+    await chat.tap('BYN');
+    await chat.answer('[Физическое лицо]', ...PERSON, '+375291234567', 'ivan@example.by');
+    expect(lastText(chat.last)).toContain('Сохранить этого заказчика');
+    const yes = buttonData(chat.last, 'Да');
+    // The profile is written, the draft never: the partner still sees the question.
+    const seen = await killed(chat, () => h.press(yes, chat.user), afterFirstWrite);
+    expect(texts(seen)).toEqual([]);
+    expect((await h.chatData.getProfiles(chat.user.chatId)).map((p) => p.label)).toEqual(['Иванов Иван']);
+    // The question still on screen: its «Да» is tapped again.
+    expect(lastText(await h.press(yes, chat.user))).toContain('Итог: корпоративная почта');
+    expect((await h.chatData.getProfiles(chat.user.chatId)).map((p) => p.label)).toEqual(['Иванов Иван']);
   });
 });
 

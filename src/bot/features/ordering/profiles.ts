@@ -31,7 +31,8 @@ export async function saveCustomerProfile({ ctx, chatData, account, draft }: Ste
     [data['c:company_name'], data['c:last_name'], data['c:first_name']]
       .filter((v) => typeof v === 'string' && v)
       .join(' ') || ctx.t('order:unnamedCustomer');
-  await chatData.saveProfile(account, { id: randomBytes(4).toString('hex'), label, data });
+  // Keyed by the draft: "Да" taken again after a kill overwrites the same profile, never a second one.
+  await chatData.saveProfile(account, { id: draft.id ?? randomBytes(4).toString('hex'), label, data });
 }
 
 /**
