@@ -184,8 +184,11 @@ export function createFeatures(deps: BotDeps) {
     watches: deps.watches,
     teamOrders,
   });
+  // /cancel (onboarding) closes what every feature keeps open; the features are listed below.
+  const closeOpen = (ctx: BotContext) =>
+    features.map((feature) => feature.closeOpen?.(ctx) ?? false).some((closed) => closed);
   const features: Feature[] = [
-    createOnboardingFeature(deps),
+    createOnboardingFeature({ ...deps, closeOpen }),
     createBillingFeature({ lists, chatData: deps.chatData }),
     // Inline mode (`@bot` in any chat): answers only inline queries and their chosen results.
     createInlineFeature({ logger: deps.logger, chatData: deps.chatData }),

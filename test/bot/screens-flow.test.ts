@@ -146,8 +146,10 @@ describe('toasts and mid-form words', () => {
   it('confirming a record added by buttons says "Добавляю запись…"; a command mid-form names the form', async () => {
     let calls = await h.press(buttonData(await h.send('/dns mysite.by'), 'Добавить'));
     calls = await h.press(buttonData(calls, 'TXT'));
-    const mid = await h.send('/orders');
-    expect(all(mid)).toContain('Сейчас идёт добавление DNS-записи');
+    // /help mid-form: the help, then the question again, naming the form.
+    const mid = await h.send('/help');
+    expect(all(mid)).toContain('Что умеет бот');
+    expect(lastText(mid)).toContain('Сейчас идёт добавление DNS-записи');
     expect(all(mid)).not.toContain('идёт заказ');
     await h.send('toast');
     calls = await h.send('toast-test');
@@ -160,9 +162,14 @@ describe('toasts and mid-form words', () => {
   it('a command while a customer card is being filled names that form, not an order', async () => {
     const start = await h.press(buttonData(await h.send('/requisites'), 'Добавить заказчика'));
     expect(texts(start).length).toBeGreaterThan(0);
-    const mid = await h.send('/invoices');
-    expect(all(mid)).toContain('заполнение карточки заказчика');
+    const mid = await h.send('/help');
+    expect(lastText(mid)).toContain('заполнение карточки заказчика');
+    expect(lastText(mid)).toContain('Тип заказчика');
     expect(all(mid)).not.toContain('идёт заказ');
+    // Any other command closes the form, says so, and runs.
+    const left = await h.send('/zones');
+    expect(texts(left)[0]).toBe('Отменено. Заказчик не сохранён.');
+    expect(lastText(await h.send('Иванов'))).not.toContain('Тип заказчика');
   });
 
   it('in English the add toast is "Adding the record…"', async () => {

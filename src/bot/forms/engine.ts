@@ -3,11 +3,19 @@ import { Composer, Scenes } from 'telegraf';
 import type { BotContext } from '../context.js';
 import { UserInputError } from '../errors.js';
 import type { TeamSeat } from '../features/team/orders.js';
-import { isCommand, sceneAnswers } from '../kit/scene-answers.js';
+import { sceneAnswers } from '../kit/scene-answers.js';
 import { describeError } from '../middlewares/errors.js';
 import type { CallbackRegistrar } from '../registry.js';
 import { listSteps, loadEnv, type OrderEngineDeps, resolveFlow } from './form-state.js';
-import { advance, editSection, loadCurrentScreen, navigate, setAnswer, takeInput } from './navigation.js';
+import {
+  advance,
+  editSection,
+  loadCurrentScreen,
+  navigate,
+  resumeScreen,
+  setAnswer,
+  takeInput,
+} from './navigation.js';
 import { settleInterrupted } from './recovery.js';
 import { confirmOrder } from './submit.js';
 import {
@@ -15,6 +23,7 @@ import {
   type FlowKind,
   ORDER_SCENE,
   type OrderDraft,
+  readDraft,
   type Step,
   type StepEnv,
 } from './types.js';
@@ -100,12 +109,7 @@ export class OrderEngine {
     answers.on('text', async (ctx) => {
       const env = await loadEnv(deps, ctx);
       if (!env) return;
-      await takeInput(deps, env, (step) => {
-        // A command mid-form is refused, not taken for the answer: the form is not lost.
-        if (isCommand(ctx))
-          throw new UserInputError(resolveFlow(deps, env.draft.kind).midFlowKey ?? 'order:commandMidFlow');
-        return readTypedAnswer(env, step, ctx.message.text);
-      });
+      await takeInput(deps, env, (step) => readTypedAnswer(env, step, ctx.message.text));
     });
     answers.on('document', async (ctx) => {
       const env = await loadEnv(deps, ctx);
@@ -119,7 +123,21 @@ export class OrderEngine {
       });
     });
     answers.on('message', (ctx) => ctx.reply(ctx.t('order:textPlease')));
-    scene.use(sceneAnswers(answers, 'stay'));
+    // A command mid-form: /help keeps the form (and says so), any other leaves it, as it says.
+    const flowOf = (ctx: BotContext) => {
+      const draft = readDraft(ctx.scene.state);
+      return draft === undefined || draft === 'outdated' ? undefined : resolveFlow(deps, draft.kind);
+    };
+    scene.use(
+      sceneAnswers(answers, {
+        // The screen again below the help, with a line that the form is still open.
+        stillOpen: async (ctx) => {
+          const env = await loadEnv(deps, ctx);
+          if (env) await resumeScreen(deps, env, ctx.t(flowOf(ctx)?.midFlowKey ?? 'order:commandMidFlow'));
+        },
+        left: (ctx) => ctx.t(flowOf(ctx)?.cancelKey ?? 'order:cancelled'),
+      }),
+    );
     return scene;
   }
 

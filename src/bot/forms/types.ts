@@ -185,7 +185,10 @@ export interface OrderFlow {
   /** i18n keys of the summary's Confirm button and of the message on Cancel. */
   confirmKey?: string;
   cancelKey?: string;
-  /** i18n keys of the toast on Confirm (default "sending the order") and of the refusal of a command mid-form. */
+  /**
+   * i18n keys of the toast on Confirm (default "sending the order") and of the words after /help
+   * mid-form (the form is still open, and how to leave it).
+   */
   submittingKey?: string;
   midFlowKey?: string;
   steps(draft: OrderDraft): Step[];

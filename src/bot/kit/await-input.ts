@@ -2,7 +2,7 @@ import { Composer, Scenes } from 'telegraf';
 import type { BotContext } from '../context.js';
 import { UserInputError } from '../errors.js';
 import { describeError } from '../middlewares/errors.js';
-import { sceneAnswers } from './scene-answers.js';
+import { QUESTION_WORDS, sceneAnswers } from './scene-answers.js';
 
 export const AWAIT_INPUT_SCENE = 'await-input';
 
@@ -55,6 +55,6 @@ export function createAwaitInputScene(
     }),
   );
   answers.on('message', (ctx) => ctx.reply(ctx.t('dns:textOrFile')));
-  scene.use(sceneAnswers(answers));
+  scene.use(sceneAnswers(answers, QUESTION_WORDS));
   return scene;
 }

@@ -55,6 +55,11 @@ export interface Feature<T extends ActionTable> {
   readonly composer: Composer<BotContext>;
   readonly callbacks: readonly CallbackRegistration<T>[];
   readonly scenes: readonly Scenes.BaseScene<BotContext>[];
+  /**
+   * What `/cancel` closes of this feature besides a scene: previews waiting for their Apply or Yes
+   * (their buttons then say they are outdated). Whether anything was open.
+   */
+  readonly closeOpen?: (ctx: BotContext) => boolean;
 }
 
 /**

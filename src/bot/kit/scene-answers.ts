@@ -11,25 +11,44 @@ export function isCommand(ctx: BotContext): boolean {
   return commandOf(ctx) !== undefined;
 }
 
+/** What a scene says about itself around a command typed while it is open. */
+export interface SceneCommandWords {
+  /** After `/help` is answered: says what is still open (the form, the question) and how to leave it. */
+  stillOpen?: (ctx: BotContext) => Promise<unknown>;
+  /** When another command leaves the scene: what was closed, before the command runs. */
+  left?: (ctx: BotContext) => string | undefined;
+}
+
 /**
- * A scene's middleware stack. /cancel always passes on to the global handler, which leaves and
- * says so; so does `/token <token>`, whose message must not stay in the chat. Any other command either leaves the scene and runs as usual (`leave`: short scenes
- * such as the token step, so `/help` is never taken for a token) or reaches the scene's answers,
- * which refuse it and ask again (`stay`: long forms, where a stray command must not lose them).
+ * A scene's middleware stack, one rule for every form and question. `/cancel` passes on to the
+ * global handler, which leaves and says so. `/help` is answered and the scene stays open (its
+ * `stillOpen` words follow the help). `/token <token>` is taken at once (its message must not stay
+ * in the chat) and the scene stays. Any other command leaves the scene, as telegraf's scenes do,
+ * says what was closed (`left`) and runs as usual; it is never taken for an answer.
  */
 export function sceneAnswers(
   answers: Composer<BotContext>,
-  onCommand: 'leave' | 'stay' = 'leave',
+  words: SceneCommandWords = {},
 ): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const command = commandOf(ctx);
     if (command === undefined) return answers.middleware()(ctx, next);
     if (/^\/cancel(@\w+)?(\s|$)/.test(command)) return next();
-    // A token pasted on the command line must be deleted and taken at once, even mid-form; the
-    // form stays (the one-line /token enters no scene).
     if (/^\/token(@\w+)?\s+\S/.test(command)) return next();
-    if (onCommand === 'stay') return answers.middleware()(ctx, next);
+    if (/^\/help(@\w+)?(\s|$)/.test(command)) {
+      await next();
+      await words.stillOpen?.(ctx);
+      return;
+    }
+    const left = words.left?.(ctx);
     await ctx.scene.leave();
+    if (left) await ctx.reply(left, { parse_mode: 'HTML' });
     return next();
   };
 }
+
+/** The words of a one-question scene (a zone file, a token, a domain to check). */
+export const QUESTION_WORDS: SceneCommandWords = {
+  stillOpen: (ctx) => ctx.reply(ctx.t('common:questionStillOpen')),
+  left: (ctx) => ctx.t('common:questionLeft'),
+};

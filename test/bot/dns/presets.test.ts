@@ -228,6 +228,24 @@ describe('/dns <domain> preset', () => {
     expect(all(after)).not.toContain('что изменится');
     expect(writesSince(from)).toEqual([]);
   });
+
+  it('/help keeps the question; /cancel closes an open preview, whose Apply then changes nothing', async () => {
+    const domain = `preset-help-${Date.now()}.com`;
+    const orderId = await orderTestDomain(h.api(), domain);
+    await h.press(buttonData(await h.send(`/dns ${orderId} preset`), 'GitHub Pages'));
+    const help = await h.send('/help');
+    expect(all(help)).toContain('Что умеет бот');
+    expect(lastText(help)).toBe('Вопрос выше ждёт ответа: пришлите его или выйдите — /cancel.');
+    // The question is still open: the answer previews the preset.
+    const preview = await h.send('octo-cat');
+    expect(lastText(preview)).toContain('что изменится');
+    expect(lastText(await h.send('/cancel'))).toBe('Отменено. Ничего не отправлено.');
+    const from = h.sandbox.requests.length;
+    const apply = await h.press(buttonData(preview, 'Применить'));
+    expect(toast(apply)).toContain('устарел');
+    expect(writesSince(from)).toEqual([]);
+    expect(lastText(await h.send('/cancel'))).toContain('нечего');
+  });
 });
 
 describe('a preset applied in a bound group', () => {

@@ -87,7 +87,13 @@ describe('/token', () => {
     await h.send('/token');
     expect(lastText(await h.send('/cancel'))).toContain('Отменено');
     await h.send('/token');
-    expect(lastText(await h.send('/help'))).toContain('Что умеет бот');
+    // /help is answered and the question stays open, as it says.
+    const help = await h.send('/help');
+    expect(texts(help).join('\n')).toContain('Что умеет бот');
+    expect(lastText(help)).toBe('Вопрос выше ждёт ответа: пришлите его или выйдите — /cancel.');
+    // Another command closes the question, says so, and runs.
+    const zones = await h.send('/lang');
+    expect(texts(zones)[0]).toBe('Предыдущий вопрос закрыт.');
     // The next text is not taken for a token any more.
     const calls = await h.send('just chatting');
     expect(calls.some((c) => c.method === 'deleteMessage')).toBe(false);

@@ -156,5 +156,16 @@ export function createDnsFeature(deps: {
     composer,
     callbacks: callbacks.registrations,
     scenes: [createAwaitInputScene(inputHandlers, downloadFile)],
+    closeOpen(ctx) {
+      const { session } = ctx;
+      const open = [session.dnsImport, session.dnsPreset, session.dnsBulk, session.nsPending].some(
+        (preview) => preview !== undefined,
+      );
+      session.dnsImport = undefined;
+      session.dnsPreset = undefined;
+      session.dnsBulk = undefined;
+      session.nsPending = undefined;
+      return open;
+    },
   };
 }

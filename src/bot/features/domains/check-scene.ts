@@ -1,6 +1,6 @@
 import { Composer, Scenes } from 'telegraf';
 import type { BotContext } from '../../context.js';
-import { sceneAnswers } from '../../kit/scene-answers.js';
+import { QUESTION_WORDS, sceneAnswers } from '../../kit/scene-answers.js';
 
 export const CHECK_SCENE = 'check';
 
@@ -14,6 +14,6 @@ export function createCheckScene(check: (ctx: BotContext, text: string) => Promi
     await check(ctx, ctx.message.text);
   });
   answers.on('message', (ctx) => ctx.reply(ctx.t('domains:checkAsText')));
-  scene.use(sceneAnswers(answers));
+  scene.use(sceneAnswers(answers, QUESTION_WORDS));
   return scene;
 }

@@ -17,7 +17,12 @@ import {
 
 /** /start, /help, /token (and its scene), /logout, /lang, /cancel. */
 export function createOnboardingFeature(
-  deps: TokenDeps & { translations: Translations; defaultLocale: Locale },
+  deps: TokenDeps & {
+    translations: Translations;
+    defaultLocale: Locale;
+    /** Closes every feature's open previews (`Feature.closeOpen`); whether one was open. */
+    closeOpen: (ctx: BotContext) => boolean;
+  },
 ): Feature {
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
@@ -114,13 +119,12 @@ export function createOnboardingFeature(
     }
   });
 
+  // /cancel closes whatever is open: a form or a question, and a preview waiting for its Apply.
   composer.command('cancel', async (ctx) => {
-    if (ctx.scene.current) {
-      await ctx.scene.leave();
-      await ctx.reply(ctx.t('onboarding:cancelled'));
-    } else {
-      await ctx.reply(ctx.t('onboarding:nothingToCancel'));
-    }
+    const inScene = ctx.scene.current !== undefined;
+    if (inScene) await ctx.scene.leave();
+    const closed = deps.closeOpen(ctx);
+    await ctx.reply(ctx.t(inScene || closed ? 'onboarding:cancelled' : 'onboarding:nothingToCancel'));
   });
 
   return {

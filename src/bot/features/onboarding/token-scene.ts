@@ -4,7 +4,7 @@ import type { Logger } from '../../../logger.js';
 import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext, WatchPort } from '../../context.js';
-import { sceneAnswers } from '../../kit/scene-answers.js';
+import { QUESTION_WORDS, sceneAnswers } from '../../kit/scene-answers.js';
 
 export const TOKEN_SCENE = 'token';
 
@@ -117,6 +117,6 @@ export function createTokenScene(deps: TokenDeps) {
     await ctx.reply(ctx.t('onboarding:tokenAsText'));
   });
 
-  scene.use(sceneAnswers(answers));
+  scene.use(sceneAnswers(answers, QUESTION_WORDS));
   return scene;
 }

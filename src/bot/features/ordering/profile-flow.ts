@@ -7,6 +7,7 @@ export function createProfileFlow(): OrderFlow {
   return {
     kind: 'profile',
     confirmKey: 'order:saveProfileButton',
+    cancelKey: 'order:profileCancelled',
     submittingKey: 'common:savingProfile',
     midFlowKey: 'common:commandMidProfile',
     // The customer is new by definition: /requisites starts it with customerSource answered.
