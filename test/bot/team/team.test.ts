@@ -56,6 +56,10 @@ describe('binding a group', () => {
     expect(await h.chatData.getToken(GROUP)).toBe(h.sandbox.token);
     expect(await h.chatData.getTeamGroups(OWNER.userId)).toEqual([GROUP]);
 
+    // A member without a token of their own is told whose group it is, not of "another partner".
+    expect(lastText(await h.send('/team', inGroup(PARTNER)))).toBe(
+      'Группу подключил(а) владелец — Анна: здесь работают с партнёрским аккаунтом владельца. Ваша роль: зритель; роли назначает владелец.',
+    );
     await h.connect({ ...PARTNER, chatId: PARTNER.userId });
     expect(lastText(await h.send('/team', inGroup(PARTNER)))).toContain(
       'Эта группа уже подключена другим партнёром (Анна). Ваша роль здесь: зритель.',

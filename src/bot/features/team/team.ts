@@ -130,8 +130,10 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
     if (ctx.from.id !== team.owner) {
       const role = team.members[String(ctx.from.id)] ?? 'viewer';
       if (word === undefined) {
+        // A partner of their own is told the group is taken; a member without a token, whose.
+        const partner = (await chatData.getToken(ctx.from.id)) !== undefined;
         await ctx.reply(
-          ctx.t('team:boundByAnother', {
+          ctx.t(partner ? 'team:boundByAnother' : 'team:boundByOwner', {
             owner: memberName(team, team.owner),
             role: ctx.t(`team:role.${role}`),
           }),
