@@ -211,6 +211,20 @@ describe('unbinding', () => {
     expect(lastText(await h.send('/invoices', inGroup(OWNER)))).toContain('в личном чате');
   });
 
+  it('a new /token in the owner’s private chat moves the owner’s groups to it', async () => {
+    await bind();
+    // The owner's chat and the group hold an older token (revoked at the provider, say).
+    const old = `old-${'x'.repeat(30)}`;
+    await h.chatData.setToken(OWNER.userId, old);
+    await h.chatData.setToken(GROUP, old);
+    const saved = await h.send(`/token ${h.sandbox.token}`, { ...OWNER, chatId: OWNER.userId });
+    expect(lastText(saved)).toBe(
+      'Подключённые вами командные группы (1) теперь тоже работают с новым токеном.',
+    );
+    expect(await h.chatData.getToken(GROUP)).toBe(h.sandbox.token);
+    expect(lastText(await h.send('/dns mysite.by', inGroup(OWNER)))).toContain('DNS-записи mysite.by');
+  });
+
   it('/logout in the owner’s private chat unbinds the groups the owner bound', async () => {
     await bind();
     const ask = await h.send('/logout', { ...OWNER, chatId: OWNER.userId });

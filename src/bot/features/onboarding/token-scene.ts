@@ -5,6 +5,7 @@ import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext, WatchPort } from '../../context.js';
 import { QUESTION_WORDS, sceneAnswers } from '../../kit/scene-answers.js';
+import { rebindOwnerGroups } from '../team/binding.js';
 
 export const TOKEN_SCENE = 'token';
 
@@ -78,9 +79,15 @@ export async function takeToken(ctx: ChatContext, text: string, deps: TokenDeps)
   await deps.chatData.setToken(ctx.chat.id, token);
   if (previous !== undefined && previous !== token) await deps.watches?.disconnect(ctx.chat.id, previous);
   await deps.watches?.connect(ctx.chat.id, token);
+  // The team groups the partner bound with the old token work with the new one from now on.
+  const moved =
+    previous !== undefined && previous !== token && ctx.chat.type === 'private'
+      ? await rebindOwnerGroups(deps, ctx.chat.id, previous, token)
+      : [];
   await leaveTokenStep(ctx);
-  deps.logger.info({ chatId: ctx.chat.id }, 'partner token stored');
+  deps.logger.info({ chatId: ctx.chat.id, groups: moved.length }, 'partner token stored');
   await reply('onboarding:tokenSaved');
+  if (moved.length > 0) await ctx.reply(ctx.t('onboarding:tokenGroupsMoved', { count: moved.length }));
 }
 
 /**

@@ -72,6 +72,29 @@ export async function moveGroup(deps: TeamBindingDeps, from: number, to: number)
   return true;
 }
 
+/**
+ * Moves the groups the partner bound to their new token (a new `/token` in their private chat):
+ * each group still on the old token gets the new one sealed for it and is watched with it. A group
+ * bound again by someone else since keeps theirs. Returns the groups moved.
+ */
+export async function rebindOwnerGroups(
+  deps: TeamBindingDeps,
+  ownerId: number,
+  previous: string,
+  token: string,
+): Promise<number[]> {
+  const moved: number[] = [];
+  for (const groupId of await deps.chatData.getTeamGroups(ownerId)) {
+    if ((await deps.chatData.getTeam(groupId))?.owner !== ownerId) continue;
+    if ((await deps.chatData.getToken(groupId)) !== previous) continue;
+    await deps.chatData.setToken(groupId, token);
+    await deps.watches?.disconnect(groupId, previous);
+    await deps.watches?.connect(groupId, token);
+    moved.push(groupId);
+  }
+  return moved;
+}
+
 /** Unbinds every group the partner bound (their /logout); returns the groups unbound. */
 export async function unbindOwnerGroups(deps: TeamBindingDeps, ownerId: number): Promise<number[]> {
   const unbound: number[] = [];
