@@ -5,7 +5,7 @@ import { productKindOf } from '../../core/product-kinds.js';
 import { errorForLog } from '../../logger.js';
 import { orderKind } from '../features/ordering/kinds.js';
 import { announce } from '../features/team/announce.js';
-import { linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
+import { groupQuery, linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
 import type { OrderEngineDeps } from './form-state.js';
 import { announceTeamOrder } from './team-seat.js';
 import type { OrderDraft, OrderFlow, StepEnv } from './types.js';
@@ -55,10 +55,10 @@ export async function reportCreatedOrder(
     orderId: result.order_id ?? '—',
     invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (invoiceId ?? '—'),
   });
+  // A group's invoice is the group's account's: the picker's query names the group (`#<id> …`).
   const share =
-    // A group's invoice is not among this chat's (inline mode reads the private chat's token).
-    invoice?.state === UNPAID_INVOICE_STATE && draft.team === undefined
-      ? [sendToClientButton(ctx.t, invoice.invoice_number)]
+    invoice?.state === UNPAID_INVOICE_STATE
+      ? [sendToClientButton(ctx.t, groupQuery(draft.team?.chat, invoice.invoice_number))]
       : [];
   const sent = await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
     parse_mode: 'HTML',

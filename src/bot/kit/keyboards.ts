@@ -61,6 +61,22 @@ export function linkKeyboard(
 }
 
 /**
+ * The inline query for an invoice: a team group's (`#<group id> …`: the order is the group's
+ * account's, not the member's own) or the partner's own.
+ */
+export function groupQuery(groupId: number | undefined, query: string): string {
+  return groupId === undefined ? query : `#${groupId} ${query}`;
+}
+
+const GROUP_QUERY = /^#(-\d{1,20})(?:\s+|$)(.*)$/s;
+
+/** Reads a query `groupQuery` made: the group it names (if any) and what is left to search. */
+export function readGroupQuery(query: string): { groupId: number | undefined; typed: string } {
+  const match = GROUP_QUERY.exec(query);
+  return match ? { groupId: Number(match[1]), typed: match[2] ?? '' } : { groupId: undefined, typed: query };
+}
+
+/**
  * "📤 Send to client": opens the inline picker (`@bot <query>`) in a chat the partner chooses; an
  * invoice number as the query preselects that invoice, an empty one lists every unpaid invoice.
  * A switch button carries no callback data.

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  buttons,
+  inlineAnswer,
+  lastText,
+  texts,
+} from '../../helpers/bot-harness.js';
 import { Conversation } from '../../helpers/conversation.js';
 import { NATURAL_PERSON, PERSON_ANSWERS } from '../../helpers/fixtures.js';
 import { GROUP, inGroup, OWNER, privately, useBot } from '../../helpers/use-bot.js';
@@ -64,7 +71,29 @@ describe('an order asked for in the group', () => {
     const chat = await orderPrivately(start, 'Да');
     expect(all(chat.last)).toContain('Заказ создан');
     const mine = chat.last.filter((c) => c.payload.chat_id === ADMIN.userId);
-    expect(buttons(mine).map((b) => b.text)).toEqual(['Открыть счёт', '📋 Копировать ссылку']);
+    expect(buttons(mine).map((b) => b.text)).toEqual([
+      'Открыть счёт',
+      '📋 Копировать ссылку',
+      '📤 Отправить клиенту',
+    ]);
+    // "Send to client" opens the picker on the group's account (the admin has no token of their own).
+    const query = buttons(mine).find((b) => b.switch_inline_query_chosen_chat)
+      ?.switch_inline_query_chosen_chat?.query;
+    expect(query).toMatch(new RegExp(`^#${GROUP} СФ-`));
+    const picker = inlineAnswer(await h.inlineQuery(query ?? '', privately(ADMIN)));
+    expect(picker.results.map((r) => r.title)).toEqual([
+      expect.stringContaining(query?.split(' ')[1] ?? '?'),
+    ]);
+    // Someone without a seat in the group gets no invoices of it, but a word why.
+    const stranger = inlineAnswer(await h.inlineQuery(query ?? '', privately(VIEWER)));
+    expect(stranger.results).toEqual([]);
+    expect(stranger.button?.text).toBe('Нет доступа к счетам этой группы');
+    // The card sent is kept with the group's account, whose watcher sees the payment.
+    const resultId = picker.results[0]?.id ?? '';
+    await h.chosenInlineResult(resultId, query ?? '', privately(ADMIN));
+    const invoiceId = Number(resultId.replace('invoice-', ''));
+    expect(await h.chatData.getSharedCards(GROUP, invoiceId)).toEqual([`im${resultId}`]);
+    expect(await h.chatData.getSharedCards(ADMIN.userId, invoiceId)).toEqual([]);
 
     const created = h.sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/v1/orders/domains');
     expect(created).toHaveLength(1);

@@ -11,14 +11,19 @@ import {
   type InvoiceOrderFacts,
   mayBeOrderNumber,
 } from '../../../core/invoice-search.js';
+import { can } from '../../../core/team.js';
 import type { Logger } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
 import { copyTextButton } from '../../kit/bot-api-today.js';
+import { readGroupQuery } from '../../kit/keyboards.js';
 import type { Feature } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/currencies.js';
 import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';
+
+/** A group's invoices asked by a user whose role there may not share them (or not a member). */
+class NoTeamSeatError extends Error {}
 
 /** How many invoices the picker offers: the latest unpaid ones are what a partner shares. */
 export const INLINE_RESULTS_LIMIT = 20;
@@ -91,8 +96,22 @@ async function linksOf(api: PartnerApi, invoices: readonly Invoice[]) {
   };
 }
 
+/** The account a query is about: the user's own, or a group where their role may share invoices. */
+async function accountOf(
+  chatData: Pick<ChatData, 'getTeam'>,
+  userId: number,
+  query: string,
+): Promise<{ account: number; typed: string } | undefined> {
+  const { groupId, typed } = readGroupQuery(query);
+  if (groupId === undefined) return { account: userId, typed };
+  const role = (await chatData.getTeam(groupId))?.members[String(userId)];
+  return role !== undefined && can(role, 'billing') ? { account: groupId, typed } : undefined;
+}
+
 /** The button above an empty picker: what went wrong, leading to the private chat to fix it. */
 function failureButton(ctx: BotContext, error: unknown): InlineQueryResultsButton {
+  if (error instanceof NoTeamSeatError)
+    return { text: ctx.t('inline:noGroupSeat'), start_parameter: 'inline' };
   if (error instanceof NoTokenError)
     return { text: ctx.t('inline:connectToken'), start_parameter: CONNECT_START_PARAMETER };
   if (error instanceof ApiHttpError && error.isTokenRejected)
@@ -107,14 +126,16 @@ function failureButton(ctx: BotContext, error: unknown): InlineQueryResultsButto
  */
 export function createInlineFeature(deps: {
   logger: Logger;
-  chatData: Pick<ChatData, 'rememberSharedCard'>;
+  chatData: Pick<ChatData, 'rememberSharedCard' | 'getTeam'>;
 }): Feature {
   const composer = new Composer<BotContext>();
 
   /** The picker's results: one article per unpaid invoice the query names, each with its card. */
   const resultsFor = async (ctx: BotContext & { inlineQuery: { query: string } }) => {
-    const api = await ctx.partnerApi();
-    const { found, facts, codes } = await findInvoices(api, ctx.inlineQuery.query);
+    const seat = await accountOf(deps.chatData, ctx.inlineQuery.from.id, ctx.inlineQuery.query);
+    if (seat === undefined) throw new NoTeamSeatError();
+    const api = await ctx.partnerApi(seat.account);
+    const { found, facts, codes } = await findInvoices(api, seat.typed);
     const { withLinks, dropped } = await linksOf(api, found);
     if (dropped > 0) deps.logger.warn({ dropped }, 'invoice links missing from an inline answer');
     return withLinks.map(
@@ -160,11 +181,13 @@ export function createInlineFeature(deps: {
   // With /setinlinefeedback on, Telegram names the card (inline_message_id, when it has a button):
   // kept, sealed, in the partner's chat, so that the payment can be shown on it.
   composer.on('chosen_inline_result', async (ctx) => {
-    const { result_id, inline_message_id } = ctx.chosenInlineResult;
+    const { result_id, inline_message_id, query } = ctx.chosenInlineResult;
     const invoiceId = invoiceIdOf(result_id);
     deps.logger.debug({ invoiceId }, 'invoice card sent in inline mode');
-    if (invoiceId !== undefined && inline_message_id !== undefined) {
-      await deps.chatData.rememberSharedCard(ctx.from.id, invoiceId, inline_message_id);
+    // Kept with the account the invoice is of: its watcher (the group's, for a group's invoice) sees the payment.
+    const seat = await accountOf(deps.chatData, ctx.from.id, query);
+    if (invoiceId !== undefined && inline_message_id !== undefined && seat !== undefined) {
+      await deps.chatData.rememberSharedCard(seat.account, invoiceId, inline_message_id);
     }
   });
 
