@@ -10,6 +10,8 @@ export interface MessageEntity {
   offset: number;
   length: number;
   url?: string;
+  /** A `text_mention`: the user a `tg://user?id=` link names. */
+  user?: { id: number; is_bot: boolean; first_name: string };
   language?: string;
   custom_emoji_id?: string;
 }
@@ -167,6 +169,14 @@ function entityFor(open: OpenTag, length: number): MessageEntity | undefined {
   switch (open.name) {
     case 'a': {
       const href = open.attributes.get('href') ?? '';
+      // Telegram turns a link to a user into a mention of them (what a selective ForceReply aims at).
+      const user = /^tg:\/\/user\?id=(\d{1,15})$/.exec(href);
+      if (user)
+        return {
+          type: 'text_mention',
+          ...base,
+          user: { id: Number(user[1]), is_bot: false, first_name: '' },
+        };
       return href === '' ? undefined : { type: 'text_link', ...base, url: href };
     }
     case 'pre':

@@ -53,6 +53,18 @@ describe('HTML as Telegram parses it', () => {
     expect(callback.message.text).toBe('Счёт <123> & оплатить');
   });
 
+  it('turns a tg://user link into a mention of that user, as Telegram does', async () => {
+    const { telegram } = await start();
+    const sent = await telegram.sendMessage(CHAT, '<a href="tg://user?id=333">Борис</a>, хост?', {
+      parse_mode: 'HTML',
+      reply_markup: { force_reply: true, selective: true },
+    });
+    expect(sent.text).toBe('Борис, хост?');
+    expect(sent.entities).toEqual([
+      { type: 'text_mention', offset: 0, length: 5, user: { id: 333, is_bot: false, first_name: '' } },
+    ]);
+  });
+
   it('refuses tags Telegram does not know, unclosed tags and crossed tags, in its words', async () => {
     const { telegram } = await start();
     const html = (text: string) => telegram.sendMessage(CHAT, text, { parse_mode: 'HTML' });

@@ -3,6 +3,7 @@ import { Markup } from 'telegraf';
 import type { InlineKeyboardButton, Message } from 'telegraf/types';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../core/text.js';
+import { groupQuestion } from '../kit/group-question.js';
 import { inRows } from '../kit/keyboards.js';
 import { encodeCallback } from '../registry.js';
 import { listSteps, type OrderEngineDeps, persistSession, resolveFlow } from './form-state.js';
@@ -43,9 +44,15 @@ export async function askStep(deps: OrderEngineDeps, env: StepEnv, step: Step, n
   }
   row.push(Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', screen, 'cancel')));
   const keyboard = [...inRows(optionButtons, question.perRow ?? 2), nav, row].filter((r) => r.length > 0);
-  const text = note ? `${note}\n\n${question.text}` : question.text;
+  // In a group, a typed answer must be a reply to the bot: a question without choices to tap is a
+  // ForceReply aimed at the member (Back and Cancel give way to /cancel), the others say so.
+  const typedOnly = optionButtons.length === 0 && nav.length === 0;
+  const asked = groupQuestion(ctx, question.text, !typedOnly);
+  const forced = asked.extra.reply_markup !== undefined;
+  const body = forced ? `${asked.text}\n<i>${ctx.t('common:leaveWithCancel')}</i>` : asked.text;
+  const text = note ? `${note}\n\n${body}` : body;
   await presentScreen(deps, env, () =>
-    ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) }),
+    ctx.reply(text, { parse_mode: 'HTML', ...(forced ? asked.extra : Markup.inlineKeyboard(keyboard)) }),
   );
 }
 

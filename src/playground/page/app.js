@@ -131,6 +131,11 @@ function elementFor(entity, text) {
     link.rel = 'noopener noreferrer';
     return link;
   }
+  if (entity.type === 'text_mention') {
+    const mention = document.createElement('span');
+    mention.className = 'mention';
+    return mention;
+  }
   if (entity.type === 'pre') {
     const pre = document.createElement('pre');
     return pre;

@@ -9,6 +9,7 @@ import { UserInputError } from '../../../errors.js';
 import { commandWords } from '../../../kit/arguments.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
 import { copyTextButton } from '../../../kit/bot-api-today.js';
+import { groupQuestion } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -91,7 +92,8 @@ export function createDnsNameServers(deps: {
   router.on('nsAsk', async (ctx, orderId, action) => {
     if (action === 'custom') {
       await ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose: 'nsCustom', orderId } satisfies AwaitedInput, true);
-      await ctx.reply(ctx.t('dns:nsCustomAsk'), { parse_mode: 'HTML' });
+      const asked = groupQuestion(ctx, ctx.t('dns:nsCustomAsk'), false);
+      await ctx.reply(asked.text, { parse_mode: 'HTML', ...asked.extra });
       return;
     }
     await confirmNs(ctx, orderId, action);

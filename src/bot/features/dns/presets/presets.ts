@@ -14,6 +14,7 @@ import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
+import { groupQuestion } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -95,7 +96,9 @@ export function createDnsPresets(deps: {
           ),
         ])
       : {};
-    const sent = await ctx.reply(text, { parse_mode: 'HTML', ...skip });
+    // In a group the answer must be a reply to the bot (privacy mode): the question says so.
+    const asked = groupQuestion(ctx, text, param.optional === true);
+    const sent = await ctx.reply(asked.text, { parse_mode: 'HTML', ...skip, ...asked.extra });
     if (param.optional) ctx.session.dnsPreset = { ...draft, questionMessageId: sent.message_id };
   };
 

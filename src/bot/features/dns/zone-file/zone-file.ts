@@ -7,6 +7,7 @@ import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
+import { groupQuestion } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -35,7 +36,8 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
 
   const askImport = async (ctx: BotContext, orderId: number) => {
     await ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose: 'dnsImport', orderId } satisfies AwaitedInput, true);
-    await ctx.reply(ctx.t('dns:importAsk'));
+    const asked = groupQuestion(ctx, ctx.t('dns:importAsk'), false);
+    await ctx.reply(asked.text, { parse_mode: 'HTML', ...asked.extra });
   };
 
   router.on('dnsExport', async (ctx, orderId) => exportRecords(ctx, await refOfOrder(ctx, orderId)));

@@ -1,0 +1,42 @@
+/**
+ * A question answered by typing, asked in a group. Under privacy mode (the default) the bot sees
+ * only commands and replies to its own messages, so a plain answer in a group never reaches it.
+ * The question is therefore aimed at the member filling it: a selective ForceReply (their Telegram
+ * opens a reply to it; nobody else's does) when it has no buttons of its own, since a message has
+ * one keyboard; with buttons, a line asking for a reply. Either way it names the member when a
+ * button (not their message) brought it up. In a private chat the question is as it was.
+ */
+import type { ForceReply, ReplyParameters } from 'telegraf/types';
+import { escapeHtml } from '../../core/format.js';
+import type { BotContext } from '../context.js';
+
+export interface GroupQuestion {
+  /** The question's HTML, with the member's name and the reply line where they are needed. */
+  text: string;
+  /** The ForceReply and the reply to the member's message, when the question has no buttons. */
+  extra: { reply_markup?: ForceReply; reply_parameters?: ReplyParameters };
+}
+
+const isGroup = (ctx: BotContext) => ctx.chat?.type === 'group' || ctx.chat?.type === 'supergroup';
+
+/** `html` as asked in this chat; `withButtons` when the caller adds an inline keyboard to it. */
+export function groupQuestion(ctx: BotContext, html: string, withButtons: boolean): GroupQuestion {
+  if (!isGroup(ctx) || ctx.from === undefined) return { text: html, extra: {} };
+  const message = ctx.message;
+  // A reply to the member's own message aims a selective ForceReply at them; a question a button
+  // brought up names them instead (a text mention, which also aims it).
+  const mention =
+    message === undefined
+      ? `<a href="tg://user?id=${ctx.from.id}">${escapeHtml(ctx.from.first_name)}</a>, `
+      : '';
+  if (withButtons) return { text: `${mention}${html}\n<i>${ctx.t('common:replyToAnswer')}</i>`, extra: {} };
+  return {
+    text: `${mention}${html}`,
+    extra: {
+      reply_markup: { force_reply: true, selective: true },
+      ...(message === undefined
+        ? {}
+        : { reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true } }),
+    },
+  };
+}
