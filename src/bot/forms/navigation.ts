@@ -144,6 +144,7 @@ export async function navigate(deps: OrderEngineDeps, env: StepEnv, action: stri
 /** Edit from the summary: the section's answers are taken away (offered again as Keep) and asked. */
 export async function editSection(deps: OrderEngineDeps, env: StepEnv, section: string): Promise<void> {
   await env.ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+  if (section === 'given') return advance(deps, env);
   for (const step of listSteps(deps, env.draft).filter((s) => s.section === section)) {
     if (step.id in env.draft.answers) {
       env.draft.previous[step.id] = env.draft.answers[step.id];

@@ -7,7 +7,7 @@ import { groupQuestion } from '../kit/group-question.js';
 import { inRows } from '../kit/keyboards.js';
 import { encodeCallback } from '../registry.js';
 import { listSteps, type OrderEngineDeps, persistSession, resolveFlow } from './form-state.js';
-import type { Question, Step, StepEnv } from './types.js';
+import type { OrderDraft, Question, Section, Step, StepEnv } from './types.js';
 
 /** How much of a kept value the Keep button quotes (UTF-16 units, cut between graphemes). */
 const KEEP_LIMIT = 40;
@@ -100,7 +100,7 @@ export async function showEditMenu(deps: OrderEngineDeps, env: StepEnv, note?: s
   draft.screen += 1;
   draft.nonce = undefined;
   draft.current = undefined;
-  const sections = [...new Set(listSteps(deps, draft).map((s) => s.section))];
+  const sections = editableSections(deps, draft);
   const buttons = sections.map((section) =>
     Markup.button.callback(
       ctx.t(`order:section.${section}`),
@@ -115,6 +115,11 @@ export async function showEditMenu(deps: OrderEngineDeps, env: StepEnv, note?: s
   await presentScreen(deps, env, () =>
     ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard([...inRows(buttons, 2), [back]]) }),
   );
+}
+
+/** The sections the partner may change, in the form's order ('given' ones are not theirs to change). */
+export function editableSections(deps: OrderEngineDeps, draft: OrderDraft): Section[] {
+  return [...new Set(listSteps(deps, draft).map((s) => s.section))].filter((s) => s !== 'given');
 }
 
 /** Every answer as it will be sent, then Confirm, Edit, Back and Cancel; `intro` above. */

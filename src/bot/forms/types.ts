@@ -16,7 +16,18 @@ export type FormKind = (typeof FORM_KINDS)[number];
 export type FlowKind = ProductKind | FormKind;
 
 /** Sections of the summary's Edit menu; each step belongs to one. */
-export type Section = 'product' | 'period' | 'subject' | 'currency' | 'customer' | 'whois' | 'contacts';
+export type Section =
+  | 'product'
+  | 'period'
+  | 'subject'
+  | 'currency'
+  | 'customer'
+  | 'whois'
+  | 'contacts'
+  | 'recordType'
+  | 'record'
+  /** Given by where the form started (the DNS add's domain): never asked, never offered to edit. */
+  | 'given';
 
 /**
  * Version of the stored draft's shape. A draft stored by a bot with another version (steps or

@@ -120,13 +120,27 @@ describe('add by buttons, delete with confirmation', () => {
     calls = await h.send('10');
     calls = await h.press(buttonData(calls, '3600'));
     expect(lastText(calls)).toContain('Добавить запись');
+    // ✏️ Изменить offers the record's own parts, never an order's «Домен / CSR», and leads back.
+    calls = await h.press(buttonData(calls, '✏️ Изменить'));
+    expect(buttons(calls).map((b) => b.text)).toEqual([
+      'Тип записи',
+      'Хост, значение и TTL',
+      expect.any(String),
+    ]);
+    calls = await h.press(buttonData(calls, 'Хост, значение и TTL'));
+    expect(lastText(calls)).toContain('Для какого хоста');
+    calls = await h.press(buttonData(calls, /Оставить/));
+    calls = await h.press(buttonData(calls, /Оставить/));
+    calls = await h.send('20');
+    calls = await h.press(buttonData(calls, /Оставить/));
+    expect(lastText(calls)).toContain('Добавить запись');
     calls = await h.press(buttonData(calls, '✅ Добавить'));
     expect(all(calls)).toContain('Запись добавлена');
     const post = h.sandbox.requests.filter(
       (r) => r.method === 'POST' && r.path === `/v1/domains/${orderId}/dns/records/mx`,
     );
     expect(post.map((p) => p.body)).toEqual([
-      { ttl: 3600, host: '@', mail_server: 'mx.example.by', priority: 10 },
+      { ttl: 3600, host: '@', mail_server: 'mx.example.by', priority: 20 },
     ]);
     expect(lastText(calls)).toContain('mx.example.by');
   });

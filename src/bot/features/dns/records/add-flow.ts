@@ -47,7 +47,7 @@ const readFieldAnswer = (value: unknown): string | number | undefined =>
 function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step<string | number> {
   return {
     id: `dns:${field}`,
-    section: 'subject',
+    section: 'record',
     read: readFieldAnswer,
     async ask({ ctx }) {
       const key = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -85,7 +85,7 @@ export function createDnsAddFlow(deps: {
       {
         // Filled from the button that started the form; never asked.
         id: ORDER,
-        section: 'subject',
+        section: 'given',
         read: readNumber,
         async ask() {
           throw new UserInputError('dns:needDomain', { usageKey: 'dns:usage' });
@@ -93,7 +93,7 @@ export function createDnsAddFlow(deps: {
       } satisfies Step<number>,
       {
         id: TYPE,
-        section: 'subject',
+        section: 'recordType',
         read: readType,
         async ask({ ctx }) {
           return {
@@ -106,7 +106,7 @@ export function createDnsAddFlow(deps: {
       } satisfies Step<DnsType>,
       {
         id: HOST,
-        section: 'subject',
+        section: 'record',
         read: readString,
         async ask({ ctx }) {
           return { text: ctx.t('dns:askHost') };
@@ -118,7 +118,7 @@ export function createDnsAddFlow(deps: {
       ...(type ? DNS_RECORD_TYPES[type].fields.map((field) => fieldStep(type, field)) : []),
       {
         id: TTL,
-        section: 'subject',
+        section: 'record',
         read: readNumber,
         async ask({ ctx }) {
           return {
