@@ -290,7 +290,7 @@ describe('a bulk change in a bound group', () => {
     const preview = await team.send('add A www 192.0.2.8', { ...inGroup(tech), replyToBot: true });
     const applied = await team.press(buttonData(preview, 'Применить'), inGroup(tech));
     expect(texts(applied).filter((t) => t.startsWith('📣'))).toEqual([
-      '📣 Борис (техник) применил(а) массовое изменение DNS — добавить <b>A</b> www → <code>192.0.2.8</code> (TTL 3600): готово 1, пропущено 0, ошибки 0.',
+      '📣 Борис (техник) применил(а) массовое изменение DNS — добавить <b>A</b> www → <code>192.0.2.8</code> · TTL 3600 с: готово 1, пропущено 0, ошибки 0.',
     ]);
   });
 });

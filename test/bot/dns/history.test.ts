@@ -93,11 +93,12 @@ describe('undo of a deleted record', () => {
 
     const ask = await h.send(`/dns ${orderId} del ${original.record_id}`);
     const deleted = await h.press(buttonData(ask, 'Да, удалить'));
-    expect(all(deleted)).toContain(`Запись #${original.record_id} удалена.`);
+    expect(all(deleted)).toContain('🗑 Запись удалена: <b>MX</b> @ → <code>');
+    expect(all(deleted)).not.toContain(`#${original.record_id}`);
     expect((await listed(orderId)).some((r) => r.record_id === original.record_id)).toBe(false);
 
     const preview = await h.press(buttonData(deleted, '↩ Отменить'));
-    expect(lastText(preview)).toContain('+ <b>MX</b> @ → <code>7 mx9.example.by</code> (TTL 600)');
+    expect(lastText(preview)).toContain('+ <b>MX</b> @ → <code>7 mx9.example.by</code> · TTL 600 с');
     const writesBefore = writesTo(orderId).length;
     const done = await h.press(buttonData(preview, 'Да, отменить'));
     expect(all(done)).toContain('↩ Изменение отменено:');
@@ -125,7 +126,7 @@ describe('undo refused after a conflicting change', () => {
 
     const refused = await h.press(buttonData(preview, 'Да, отменить'));
     expect(lastText(refused)).toBe(
-      'Отменить нельзя: добавленной записи <b>A</b> conflict → <code>192.0.2.60</code> (TTL 3600) больше нет в том виде — её удалили или изменили. Я ничего не менял.',
+      'Отменить нельзя: добавленной записи <b>A</b> conflict → <code>192.0.2.60</code> · TTL 3600 с больше нет в том виде — её удалили или изменили. Я ничего не менял.',
     );
     expect(writesTo(orderId)).toHaveLength(before);
     expect((await listed(orderId)).some((r) => r.value === 'conflict 192.0.2.60' && r.ttl === 300)).toBe(

@@ -154,7 +154,10 @@ describe('live check after a change', () => {
     const calls = await h.press(buttonData(h.calls.slice(-3), 'Да, удалить'));
     const deleted = sentWith(calls, 'удалена');
     await h.liveChecks?.idle();
-    expect(String(editsOf(deleted.messageId).at(-1)?.payload.text)).toContain(`✅ Видно на ${SERVERS}`);
+    // A deletion is seen when the servers no longer answer with it, and the line says that.
+    expect(String(editsOf(deleted.messageId).at(-1)?.payload.text)).toContain(
+      `✅ Больше не отвечают этой записью: ${SERVERS}`,
+    );
   });
 
   it('reports a server that does not answer plainly, not as a crash', async () => {

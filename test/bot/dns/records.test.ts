@@ -157,7 +157,7 @@ describe('add by buttons, delete with confirmation', () => {
       false,
     );
     const done = await h.press(buttonData(ask, 'Да, удалить'));
-    expect(all(done)).toContain(`Запись #${record.record_id} удалена`);
+    expect(all(done)).toContain('🗑 Запись удалена: <b>TXT</b> @ → <code>"hello world"</code> · TTL 3600 с');
     const deletes = h.sandbox.requests
       .filter((r) => r.method === 'DELETE' && r.path.includes(`/${orderId}/`))
       .map((r) => r.path);

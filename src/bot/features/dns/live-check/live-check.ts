@@ -56,11 +56,27 @@ export const realClock: LiveCheckClock = {
 };
 
 /** What a run needs to know: the message to edit, and what the servers should show. */
+/** The lines of a change's check: for an added or changed record, and for records deleted. */
+const SEEN_WORDS = {
+  done: 'dnscheck:visibleOn',
+  notYet: 'dnscheck:notYetVisibleOn',
+  gaveUp: 'dnscheck:stillNotVisibleOn',
+  already: 'dnscheck:alreadyVisibleOn',
+} as const;
+const GONE_WORDS = {
+  done: 'dnscheck:goneOn',
+  notYet: 'dnscheck:notYetGoneOn',
+  gaveUp: 'dnscheck:stillNotGoneOn',
+  already: 'dnscheck:alreadyGoneOn',
+} as const;
+
 export interface LiveCheckJob {
   chatId: number;
   messageId: number;
   /** The message's HTML as sent; the check's lines are added below it. */
   html: string;
+  /** The change only deletes records: its lines say the servers no longer answer with them. */
+  gone?: boolean;
   /** The message's buttons, kept when it is edited. */
   keyboard?: InlineKeyboardMarkup | undefined;
   /** The chat's language. */
@@ -271,18 +287,19 @@ export class LiveChecks implements LiveCheckPort {
       return `${job.html}\n${atProvider}\n\n${lines.join('\n')}\n\n${summary}`;
     }
     const parts: string[] = [];
-    if (outcome.done) parts.push(t('dnscheck:visibleOn', { servers: names(outcome.visible) }));
+    // A deletion is "seen" when the servers no longer answer with the record: said so.
+    const words = job.gone ? GONE_WORDS : SEEN_WORDS;
+    if (outcome.done) parts.push(t(words.done, { servers: names(outcome.visible) }));
     else {
       if (outcome.notYet.length > 0) {
         parts.push(
-          t(phase === 'gaveUp' ? 'dnscheck:stillNotVisibleOn' : 'dnscheck:notYetVisibleOn', {
+          t(phase === 'gaveUp' ? words.gaveUp : words.notYet, {
             servers: names(outcome.notYet),
           }),
         );
       }
       parts.push(...failed);
-      if (outcome.visible.length > 0)
-        parts.push(t('dnscheck:alreadyVisibleOn', { servers: names(outcome.visible) }));
+      if (outcome.visible.length > 0) parts.push(t(words.already, { servers: names(outcome.visible) }));
       parts.push(t(`dnscheck:phase.${phase === 'done' ? 'retrying' : phase}`, { hint }));
     }
     return `${job.html}\n\n${parts.join('\n')}`;
@@ -343,5 +360,6 @@ export async function checkChangeLive(
     orderId,
     expect: async (domain) => expectChange(domain, change),
     style: 'change',
+    gone: (change.added ?? []).length === 0,
   });
 }

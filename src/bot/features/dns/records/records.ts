@@ -183,15 +183,18 @@ export function createDnsRecords(deps: {
     const record = parseListedRecord(listed);
     const entry =
       record && (await ports.journal.record(ctx, orderId, 'delete', { records: [{ op: 'delete', record }] }));
-    const text = ctx.t('dns:deleted', { id: recordId });
+    // The record itself, as the partner knows it, not its id.
+    const text = ctx.t('dns:deleted', {
+      record: record ? describeRecord(ctx.t, record) : escapeHtml(listed.value),
+    });
     const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
-    const sent = await ctx.reply(text, keyboard ?? {});
+    const sent = await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ?? {}) });
     await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
     await checkChangeLive(
       ports.liveChecks,
       ctx,
       sent,
-      { html: escapeHtml(text), keyboard: keyboard?.reply_markup },
+      { html: text, keyboard: keyboard?.reply_markup },
       orderId,
       {
         removed: record ? [record] : [],
