@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     const writer = page.getByRole('combobox', { name: 'Пишет' });
     await writer.selectOption({ label: 'Ольга Техник' });
     await group.send('/team');
-    await group.sees(/Ваша роль здесь: зритель/);
+    await group.sees(/Ваша роль: зритель/);
     // The owner's team list now names her, with the role a newcomer gets.
     await writer.selectOption({ label: 'Андрей Партнёр' });
     await group.send('/team');
