@@ -96,11 +96,26 @@ describe('one-line add', () => {
     const bad = all(await h.send('/dns mysite.by add A www 300.1.1.1'));
     // The field in words, the form as the partner types it.
     expect(bad).toContain('Поле «IPv4-адрес»');
-    expect(bad).toContain('A &lt;host&gt; &lt;ipv4&gt;');
-    expect(all(await h.send('/dns mysite.by add MX @ mx.example.by high'))).toContain('Поле «приоритет»');
+    expect(bad).toContain('Форма: <code>A &lt;хост&gt; &lt;IPv4-адрес&gt; [TTL]</code>');
+    const mx = all(await h.send('/dns mysite.by add MX @ mx.example.by high'));
+    expect(mx).toContain('Поле «приоритет»');
+    expect(mx).toContain('MX &lt;хост&gt; &lt;почтовый сервер&gt; &lt;приоритет&gt; [TTL]');
+    expect(all(await h.send('/dns mysite.by add A www 300.1.1.1', en))).toContain(
+      'A &lt;host&gt; &lt;IPv4 address&gt; [TTL]',
+    );
     expect(all(await h.send('/dns mysite.by add LOC @ 1 2 3'))).toContain('Поле «тип»');
-    expect(all(await h.send('/dns mysite.by add A www 192.0.2.1 ttl=0', en))).toContain('ttl');
+    expect(all(await h.send('/dns mysite.by add A www 192.0.2.1 ttl=0', en))).toContain('Field “TTL”');
     expect(writes()).toBe(before);
+  });
+
+  it('a wrong action or record number gets one example for the domain typed, not every form', async () => {
+    const action = lastText(await h.send('/dns mysite.by frobnicate'));
+    expect(action).toBe(
+      'Не понял «frobnicate» после домена. Можно: add, del, import, export, history, preset, check — например <code>/dns mysite.by add A www 192.0.2.1</code>',
+    );
+    const id = lastText(await h.send('/dns mysite.by del abc'));
+    expect(id).toContain('<code>/dns mysite.by del 30001</code>');
+    expect(id).not.toContain('/dns bulk');
   });
 });
 

@@ -1,6 +1,7 @@
 import { Composer, Markup } from 'telegraf';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
+import { echoInput } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderEngine } from '../../forms/engine.js';
@@ -119,7 +120,7 @@ export function createDnsFeature(deps: {
     if (action === 'del' || action === 'delete') {
       const id = words[2];
       if (!id || !/^\d{1,10}$/.test(id))
-        throw new UserInputError('dns:badRecordId', { usageKey: 'dns:usage' });
+        throw new UserInputError('dns:badRecordId', { domain: escapeHtml(toUnicodeDomain(ref.domain)) });
       return records.askDelete(ctx, ref.orderId, Number(id));
     }
     if (action === 'export') return zoneFile.exportRecords(ctx, ref);
@@ -127,7 +128,11 @@ export function createDnsFeature(deps: {
     if (action === 'history') return history.showHistory(ctx, ref);
     if (action === 'preset' || action === 'presets') return presets.choose(ctx, ref);
     if (action === 'check') return checkOnDemand(ports.liveChecks, ctx, ref, words.slice(2));
-    throw new UserInputError('dns:badAction', { usageKey: 'dns:usage' });
+    // One example for the domain typed, not every form of the command.
+    throw new UserInputError('dns:badAction', {
+      word: escapeHtml(echoInput(words[1] ?? '')),
+      domain: escapeHtml(toUnicodeDomain(ref.domain)),
+    });
   });
 
   composer.command('cert', async (ctx) => {

@@ -26,7 +26,7 @@ function remember(ctx: BotContext, ref: DomainRef): DomainRef {
 }
 
 async function lookUp(api: PartnerApi, arg: string | undefined): Promise<DomainRef> {
-  if (arg === undefined) throw new UserInputError('dns:needDomain', { usageKey: 'dns:usage' });
+  if (arg === undefined) throw new UserInputError('dns:needDomain');
   // One list call at most, kept briefly per token; a miss asks once more, since the name may have
   // been ordered outside the bot a moment ago.
   const find = async <K, V>(pick: (index: DomainOrderIndex) => ReadonlyMap<K, V>, key: K) =>

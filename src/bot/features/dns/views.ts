@@ -66,6 +66,29 @@ export function renderNameServers(t: Translate, domain: string, servers: readonl
   ].join('\n');
 }
 
+/**
+ * A one-line form in the chat's language: `A <host> <ipv4> [ttl]` reads «A <хост> <IPv4-адрес>
+ * [TTL]» (the registry's forms name the fields; their names are the locale's).
+ */
+export function localLineForm(t: Translate, form: string): string {
+  return form
+    .replace(/<([a-z0-9_]+)>/g, (_, field: string) => `<${fieldName(t, field)}>`)
+    .replace('[ttl]', '[TTL]');
+}
+
+/** The parameters of `dns:badLine`: the field, why, and the form of the line in words. */
+export function describeLineProblem(
+  t: Translate,
+  read: { field: string; reason: string; form: string | undefined },
+): Record<string, string> {
+  const reason = problemMessage(read);
+  return {
+    field: escapeHtml(fieldName(t, read.field)),
+    reason: escapeHtml(t(reason.key, reason.params)),
+    form: escapeHtml(read.form === undefined ? t('dns:anyForm') : localLineForm(t, read.form)),
+  };
+}
+
 /** A zone-file line the import skipped, and why. */
 export interface SkippedLine {
   line: number;

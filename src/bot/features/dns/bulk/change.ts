@@ -3,8 +3,6 @@ import { Markup } from 'telegraf';
 import { type BulkChange, type BulkDraft, parseBulkLine } from '../../../../core/dns-bulk.js';
 import type { PresetDraft } from '../../../../core/dns-preset-plan.js';
 import { isPresetId, PRESET_IDS, type PresetId } from '../../../../core/dns-presets.js';
-import { problemMessage } from '../../../../core/dns-records.js';
-import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type InputHandler } from '../../../kit/await-input.js';
@@ -13,7 +11,7 @@ import { inRows } from '../../../kit/keyboards.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { presetName } from '../presets/views.js';
-import { fieldName } from '../views.js';
+import { describeLineProblem } from '../views.js';
 import {
   awaitAnswer,
   findAnswerDraft,
@@ -64,12 +62,7 @@ function readChangeLine(t: Translate, text: string): BulkChange {
   if (read.ok) return read.change;
   if (read.error === 'verb') throw new UserInputError('dnsbulk:badVerb');
   if (read.error === 'match') throw new UserInputError(`dnsbulk:badMatch.${read.field}`);
-  const reason = problemMessage(read);
-  throw new UserInputError('dns:badLine', {
-    field: escapeHtml(fieldName(t, read.field)),
-    reason: escapeHtml(t(reason.key, reason.params)),
-    form: escapeHtml(read.form ?? t('dns:anyForm')),
-  });
+  throw new UserInputError('dns:badLine', describeLineProblem(t, read));
 }
 
 /** The typed change line: once it reads, the question's buttons go and the preview follows. */

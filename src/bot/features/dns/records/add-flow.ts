@@ -62,7 +62,7 @@ function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step<string
 /** The record the answers describe (all steps answered), built by its type's descriptor. */
 export function recordOf(draft: OrderDraft): DnsRecordData {
   const type = DNS_TYPES.find((t) => t === draft.answers[TYPE]);
-  if (!type) throw new UserInputError('dns:needDomain', { usageKey: 'dns:usage' });
+  if (!type) throw new UserInputError('dns:needDomain');
   const values: Record<string, string | number> = {};
   for (const { name } of DNS_RECORD_TYPES[type].fields) {
     const answer = draft.answers[`dns:${name}`];
@@ -88,7 +88,7 @@ export function createDnsAddFlow(deps: {
         section: 'given',
         read: readNumber,
         async ask() {
-          throw new UserInputError('dns:needDomain', { usageKey: 'dns:usage' });
+          throw new UserInputError('dns:needDomain');
         },
       } satisfies Step<number>,
       {

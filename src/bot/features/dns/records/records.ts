@@ -1,12 +1,7 @@
 import { Markup } from 'telegraf';
 import { type DnsRecord, dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../../../api/index.js';
 import { parseDnsLine } from '../../../../core/dns-line.js';
-import {
-  type DnsRecordData,
-  parseListedRecord,
-  problemMessage,
-  sameRecord,
-} from '../../../../core/dns-records.js';
+import { type DnsRecordData, parseListedRecord, sameRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
@@ -20,7 +15,7 @@ import { type DomainRef, refOfOrder } from '../domain.js';
 import { undoButtons } from '../history/record.js';
 import { checkChangeLive } from '../live-check/live-check.js';
 import type { DnsPorts } from '../ports.js';
-import { copyValueButton, describeRecord, fieldName, renderRecord } from '../views.js';
+import { copyValueButton, describeLineProblem, describeRecord, renderRecord } from '../views.js';
 
 /** Shows the first page of a domain order's records as a new message. */
 export type ShowRecords = (ctx: BotContext, orderId: number) => Promise<void>;
@@ -158,14 +153,7 @@ export function createDnsRecords(deps: {
   /** `/dns <domain> add <line>`: checked in full before the one add call, then the list. */
   const addFromLine = async (ctx: BotContext, ref: DomainRef, line: string) => {
     const parsed = parseDnsLine(line);
-    if (!parsed.ok) {
-      const reason = problemMessage(parsed);
-      throw new UserInputError('dns:badLine', {
-        field: escapeHtml(fieldName(ctx.t, parsed.field)),
-        reason: escapeHtml(ctx.t(reason.key, reason.params)),
-        form: escapeHtml(parsed.form ?? ctx.t('dns:anyForm')),
-      });
-    }
+    if (!parsed.ok) throw new UserInputError('dns:badLine', describeLineProblem(ctx.t, parsed));
     await (await ctx.partnerApi()).addDnsRecord(ref.orderId, toDnsRecordBody(parsed.record));
     await showAdded(ctx, ref.orderId, parsed.record);
   };
