@@ -36,6 +36,11 @@ describe('undo of an added record', () => {
     // The preview changes nothing.
     expect(writesTo(orderId)).toHaveLength(writesBefore);
     expect(buttons(preview).map((b) => b.text)).toEqual(['↩ Да, отменить', 'Нет']);
+    // «Нет» on another preview of it keeps the change, and says so in those words.
+    const second = await h.press(buttonData(added, '↩ Отменить'));
+    const kept = await h.press(buttonData(second, 'Нет'));
+    expect(lastText(kept)).toContain('Хорошо, не отменяю: изменение остаётся как есть.');
+    expect(lastText(kept)).not.toContain('Отменено');
 
     const done = await h.press(buttonData(preview, 'Да, отменить'));
     expect(done.find((c) => c.method === 'answerCallbackQuery')?.payload.text).toBe('Отменяю изменение…');

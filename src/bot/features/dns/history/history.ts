@@ -109,7 +109,8 @@ export function createDnsHistoryScreens(deps: {
     const planned = await plan(ctx, orderId, entryId);
     if (!planned) return;
     const { ref, entry, result } = planned;
-    const topic = result.plan.type === 'nameServers' ? 'ns' : 'records';
+    // "No" keeps the change: the answer says so, not that something was cancelled.
+    const topic = 'undo';
     await ctx.reply(renderUndoPreview(ctx.t, ctx.locale, ref.domain, entry, result.plan), {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
