@@ -244,7 +244,10 @@ describe('/dns bulk', () => {
     const total = Number(/Выбрано: 0 из (\d+)/.exec(lastText(picker))?.[1]);
     expect(total).toBeGreaterThan(10);
     expect(lastText(picker)).toContain('стр. 1 из');
+    // «Снять все» with nothing chosen is not silent.
+    expect(toast(await h.press(buttonData(picker, 'Снять все')))).toBe('Ничего не выбрано — снимать нечего.');
     const picked = await h.press(buttonData(picker, 'Выбрать все'));
+    expect(toast(picked)).toBe(`Выбраны все домены: ${total}`);
     expect(lastText(picked)).toContain(`Выбрано: ${total} из ${total}`);
     expect(buttons(picked).map((b) => b.text)).toContain(`Готово (${total})`);
     const second = await h.press(buttonData(picked, 'стр. 2 ▶'));
@@ -253,6 +256,7 @@ describe('/dns bulk', () => {
     expect(domainButtons.length).toBeGreaterThan(0);
     expect(domainButtons.every((b) => b.text.startsWith('✅ '))).toBe(true);
     const cleared = await h.press(buttonData(second, 'Снять все'));
+    expect(toast(cleared)).toBe('Выбор снят.');
     expect(lastText(cleared)).toContain(`Выбрано: 0 из ${total}`);
     expect(buttons(cleared).some((b) => b.text.startsWith('✅ '))).toBe(false);
     // A new /dns bulk makes the old picker's buttons stale.

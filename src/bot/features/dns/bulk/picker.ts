@@ -139,11 +139,16 @@ export function registerPickerButtons(router: CallbackRegistrar): void {
       let orderIds = draft.orderIds;
       if (op === 'all') orderIds = orders.slice(0, MAX_BULK_DOMAINS).map(([id]) => id);
       if (op === 'none') orderIds = [];
-      await ctx.answerCbQuery(
-        op === 'all' && orders.length > MAX_BULK_DOMAINS
-          ? ctx.t('dnsbulk:tooMany', { max: MAX_BULK_DOMAINS })
-          : undefined,
-      );
+      // Every tap says what it did, also when there was nothing to do.
+      const toast =
+        op === 'all'
+          ? orders.length > MAX_BULK_DOMAINS
+            ? ctx.t('dnsbulk:tooMany', { max: MAX_BULK_DOMAINS })
+            : ctx.t('dnsbulk:allSelected', { count: orderIds.length })
+          : op === 'none'
+            ? ctx.t(draft.orderIds.length === 0 ? 'dnsbulk:nothingSelected' : 'dnsbulk:noneNowSelected')
+            : undefined;
+      await ctx.answerCbQuery(toast);
       await showChoice(ctx, draft, orderIds, orders, page);
     },
     { selfAnswer: true },
