@@ -250,12 +250,13 @@ describe('bulk preview and report texts', () => {
         i % 2 === 0
           ? {
               domain: p.domain,
+              orderId: p.orderId,
               state: 'failed',
               ok: 0,
               total: 3,
               failures: ['x'.repeat(300), 'y'.repeat(300)],
             }
-          : { domain: p.domain, state: 'skipped', reason: 'limit' },
+          : { domain: p.domain, orderId: p.orderId, state: 'skipped', reason: 'limit' },
       );
       const report = renderBulkReport(t, change, outcomes);
       expect(report.length).toBeLessThanOrEqual(4096);

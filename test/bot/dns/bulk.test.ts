@@ -89,6 +89,13 @@ describe('/dns bulk', () => {
     expect(report).toContain(`❌ ${third.domain}: 0 из 1`);
     expect(report).toContain('Зона домена заблокирована');
     expect(report).toContain(`✅ ${first.domain}: 1 из 1`);
+    // The report leads on to the domains' records, the failed one first.
+    const reportButtons = buttons(applied.filter((c) => c.method === 'sendMessage').slice(-1));
+    expect(reportButtons[0]?.text).toBe(`📋 ${third.domain}`);
+    expect(reportButtons.map((b) => b.text)).toContain(`📋 ${first.domain}`);
+    expect(lastText(await h.press(reportButtons[0]?.callback_data ?? ''))).toContain(
+      `У ${third.domain} нет DNS-записей`,
+    );
     expect(writesSince(from)).toHaveLength(5);
     for (const { orderId } of five.filter((d) => d !== third))
       expect(await listedValues(orderId)).toContain('TXT @ v=spf1 -all');
@@ -185,7 +192,13 @@ describe('/dns bulk', () => {
     const preview = await h.press(buttonData(question, 'Пропустить'));
     const text = lastText(preview);
     expect(text).toContain('Массовое изменение:</b> набор «SPF + DMARC»');
+    // The records the set adds, once, and per domain the record it replaces.
+    expect(text).toContain(`Набор добавит на каждом домене (так — на ${a.domain}):`);
+    expect(text).toContain(
+      '+ <b>TXT</b> @ → <code>&quot;v=spf1 mx ~all&quot;</code>'.replaceAll('&quot;', '"'),
+    );
     expect(text).toContain(`• ${a.domain}: +2 −1`);
+    expect(text).toContain('   − <b>TXT</b> @ → <code>"v=spf1 -all"</code>');
     expect(text).toContain(`• ${b.domain}: пропущу — уже есть`);
     const applied = await h.press(buttonData(preview, 'Применить'));
     expect(lastText(applied)).toContain('Готово: 1, пропущено: 1, ошибки: 0.');

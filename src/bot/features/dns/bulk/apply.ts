@@ -1,11 +1,15 @@
+import { Markup } from 'telegraf';
 import { type BulkDomainPlan, decideBulk } from '../../../../core/dns-bulk.js';
+import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import type { BotContext } from '../../../context.js';
+import { inRows } from '../../../kit/keyboards.js';
 import type { CallbackRegistrar } from '../../../registry.js';
+import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
 import { applyChanges, describeFailure } from '../apply.js';
 import type { DnsPorts } from '../ports.js';
 import { findDraft, refuseStale } from './draft.js';
-import { type BulkOutcome, describeBulkChange, renderBulkReport } from './views.js';
+import { type BulkOutcome, describeBulkChange, renderBulkReport, reportDomains } from './views.js';
 
 /**
  * Apply on the bulk's preview (`ask`: the domains under the delete limit; `force`: all of them):
@@ -25,7 +29,14 @@ export function registerApplyButton(router: CallbackRegistrar, ports: DnsPorts):
       const outcomes = await applyBulk(ctx, ports, plans, mode === 'force');
       const done = outcomes.filter((o) => o.state === 'done').length;
       const failed = outcomes.filter((o) => o.state === 'failed').length;
-      await ctx.reply(renderBulkReport(ctx.t, change, outcomes), { parse_mode: 'HTML' });
+      // The report leads on: each changed domain's records (failed ones first), another bulk.
+      const open = reportDomains(outcomes).map(({ domain, orderId }) =>
+        Markup.button.callback(`📋 ${toUnicodeDomain(domain)}`, encodeCallback('dns', orderId)),
+      );
+      await ctx.reply(renderBulkReport(ctx.t, change, outcomes), {
+        parse_mode: 'HTML',
+        ...Markup.inlineKeyboard([...inRows(open, 2)]),
+      });
       await announce(ctx, 'bulkApplied', {
         change: describeBulkChange(ctx.t, change),
         done,
@@ -54,8 +65,9 @@ async function applyBulk(
   let done = 0;
   for (const [i, decision] of decisions.entries()) {
     const domain = plans[i]?.domain ?? '';
+    const { orderId } = decision;
     if ('skip' in decision) {
-      outcomes.push({ domain, state: 'skipped', reason: decision.skip });
+      outcomes.push({ domain, orderId, state: 'skipped', reason: decision.skip });
       continue;
     }
     // Per domain, not per change: applyChanges' own progress would count one domain's records.
@@ -64,8 +76,14 @@ async function applyBulk(
     const counts = { ok: applied.length, total: decision.changes.length };
     outcomes.push(
       failures.length === 0
-        ? { domain, state: 'done', ...counts }
-        : { domain, state: 'failed', ...counts, failures: failures.map((f) => describeFailure(ctx, f)) },
+        ? { domain, orderId, state: 'done', ...counts }
+        : {
+            domain,
+            orderId,
+            state: 'failed',
+            ...counts,
+            failures: failures.map((f) => describeFailure(ctx, f)),
+          },
     );
     done++;
     await ctx.telegram

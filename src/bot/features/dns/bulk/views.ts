@@ -75,9 +75,10 @@ export function renderBulkPreview(
       ...(plan.add.length > 0 ? [t('dnsbulk:rowAdd', { count: plan.add.length })] : []),
       ...(plan.remove.length > 0 ? [t('dnsbulk:rowRemove', { count: plan.remove.length })] : []),
     ];
-    // A delete by match names what it deletes: the value glob may catch more than meant.
+    // A delete by match, or a preset's replacements, name what they delete: a value glob or a
+    // conflicting MX may catch more than meant.
     const shown =
-      change.kind === 'delete' && plan.remove.length <= 3
+      change.kind !== 'add' && plan.remove.length <= 3
         ? plan.remove.map((r) => `   − ${describeRecord(t, r.record)}`)
         : [];
     return [
@@ -103,19 +104,45 @@ export function renderBulkPreview(
     t('dnsbulk:previewTotals', { change: plans.length - skipped, skip: skipped }),
     ...(overLimit > 0 ? [t('dnsbulk:previewLimit', { count: overLimit })] : []),
   ];
-  const head = t('dnsbulk:previewTitle', { change: describeBulkChange(t, change) });
+  // A preset adds the same records on every domain: they are listed once, from the first domain
+  // it changes (a record built from the domain's name reads as that domain's).
+  const sample =
+    change.kind === 'preset'
+      ? plans.find((plan, i) => skipOf(i) === undefined && plan.add.length > 0)
+      : undefined;
+  const head = [
+    t('dnsbulk:previewTitle', { change: describeBulkChange(t, change) }),
+    ...(sample
+      ? [
+          t('dnsbulk:presetAdds', { domain: name(sample.domain) }),
+          ...sample.add.map((record) => `+ ${describeRecord(t, record)}`),
+          '',
+        ]
+      : []),
+  ].join('\n');
   const tailText = tail.join('\n');
   return `${joinLinesWithin([head, ...rows], MESSAGE_ROOM - tailText.length - 1)}\n${tailText}`;
 }
 
 /** How one domain of a bulk ended. */
-export type BulkOutcome =
-  | { domain: string; state: 'done'; ok: number; total: number }
-  | { domain: string; state: 'failed'; ok: number; total: number; failures: string[] }
-  | { domain: string; state: 'skipped'; reason: BulkSkip | 'limit' };
+export type BulkOutcome = { domain: string; orderId: number } & (
+  | { state: 'done'; ok: number; total: number }
+  | { state: 'failed'; ok: number; total: number; failures: string[] }
+  | { state: 'skipped'; reason: BulkSkip | 'limit' }
+);
 
 /** Failures shown per domain; the rest are counted in its "ok of total". */
 const FAILURES_SHOWN = 3;
+
+/** Domains of a report given a button to their records: the failed ones first, then the changed. */
+const REPORT_BUTTONS = 6;
+
+/** The domains the report offers to open (their records list), failed first, at most REPORT_BUTTONS. */
+export function reportDomains(outcomes: readonly BulkOutcome[]): { domain: string; orderId: number }[] {
+  const failed = outcomes.filter((o) => o.state === 'failed');
+  const done = outcomes.filter((o) => o.state === 'done');
+  return [...failed, ...done].slice(0, REPORT_BUTTONS).map(({ domain, orderId }) => ({ domain, orderId }));
+}
 
 /** The one report of a bulk: counts, then each domain done, skipped or failed with the provider's reason. */
 export function renderBulkReport(t: Translate, change: BulkChange, outcomes: readonly BulkOutcome[]): string {
