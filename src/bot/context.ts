@@ -29,6 +29,8 @@ export interface BotSession extends Scenes.SceneSession<SceneState> {
   dnsBulk?: BulkDraft | undefined;
   /** Custom name servers until their Yes button. */
   nsPending?: PendingNameServers | undefined;
+  /** The nonce of the last Confirm that went through: a second tap on it is told so. */
+  confirmed?: { nonce: string; toast: string } | undefined;
   /** In groups: each member's open form, by user id (middlewares/member-scenes.ts). */
   memberScenes?: Record<string, SceneState> | undefined;
 }

@@ -26,7 +26,9 @@ export async function confirmOrder(
   const draft = env?.draft;
   if (!env || !draft || draft.nonce !== nonce) {
     const submitted = draft?.status === 'submitting';
-    await ctx.answerCbQuery(ctx.t(submitted ? 'order:alreadySubmitted' : 'order:confirmExpired'));
+    // A second tap on a Confirm that went through says so, not that the button is old.
+    const done = ctx.session.confirmed?.nonce === nonce ? ctx.session.confirmed.toast : undefined;
+    await ctx.answerCbQuery(ctx.t(submitted ? 'order:alreadySubmitted' : (done ?? 'order:confirmExpired')));
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
     if (env && draft?.status === 'editing' && draft.unsent)
       await resumeScreen(deps, env, ctx.t('order:reasked'));
@@ -51,6 +53,12 @@ export async function confirmOrder(
  */
 async function submitOrder(deps: OrderEngineDeps, env: StepEnv): Promise<void> {
   const { ctx, draft } = env;
+  const flow = resolveFlow(deps, draft.kind);
+  if (draft.nonce !== undefined)
+    ctx.session.confirmed = {
+      nonce: draft.nonce,
+      toast: flow.submit ? 'order:alreadySubmitted' : 'order:alreadyConfirmed',
+    };
   draft.status = 'submitting';
   draft.nonce = undefined;
   // The nonce proves the summary was shown.
@@ -58,7 +66,6 @@ async function submitOrder(deps: OrderEngineDeps, env: StepEnv): Promise<void> {
   // A list from an earlier attempt would say a create call may have been made; none has yet.
   draft.knownOrderIds = undefined;
   await persistSession(deps, ctx);
-  const flow = resolveFlow(deps, draft.kind);
   await ctx.answerCbQuery(ctx.t(flow.submittingKey ?? 'order:submitting'));
   await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
 

@@ -149,8 +149,14 @@ describe('add by buttons, delete with confirmation', () => {
     calls = await h.send('20');
     calls = await h.press(buttonData(calls, /Оставить/));
     expect(lastText(calls)).toContain('Добавить запись');
-    calls = await h.press(buttonData(calls, '✅ Добавить'));
+    const confirm = buttonData(calls, '✅ Добавить');
+    calls = await h.press(confirm);
     expect(all(calls)).toContain('Запись добавлена');
+    // A second tap on the same Confirm says it is done, and adds nothing.
+    const again = await h.press(confirm);
+    expect(again.find((c) => c.method === 'answerCallbackQuery')?.payload.text).toBe(
+      'Уже сделано — второй раз не отправляю.',
+    );
     const post = h.sandbox.requests.filter(
       (r) => r.method === 'POST' && r.path === `/v1/domains/${orderId}/dns/records/mx`,
     );
