@@ -89,9 +89,16 @@ async function presentScreen(
 ): Promise<void> {
   env.draft.unsent = true;
   await persistSession(deps, env.ctx);
+  const previous = env.draft.messageId;
   const sent = await send();
   env.draft.unsent = undefined;
   env.draft.messageId = sent.message_id;
+  // The screen before loses its buttons: only the screen shown last is live.
+  const chatId = env.ctx.chat?.id;
+  if (previous !== undefined && previous !== sent.message_id && chatId !== undefined)
+    await env.ctx.telegram
+      .editMessageReplyMarkup(chatId, previous, undefined, undefined)
+      .catch(() => undefined);
 }
 
 /** The Edit menu: a button a section of the form, and one back to the summary. */

@@ -127,8 +127,13 @@ describe('add by buttons, delete with confirmation', () => {
     expect(lastText(calls)).toContain('Какого типа');
     calls = await h.press(buttonData(calls, 'MX'));
     expect(lastText(calls)).toContain('Для какого хоста');
+    const hostQuestion = calls.filter((c) => c.method === 'sendMessage').at(-1)?.messageId;
     calls = await h.send('@');
     expect(lastText(calls)).toContain('почтовый сервер');
+    // The answered question loses its buttons: only the screen shown last is live.
+    expect(
+      calls.filter((c) => c.method === 'editMessageReplyMarkup').map((c) => c.payload.message_id),
+    ).toContain(hostQuestion);
     calls = await h.send('mx server');
     expect(all(calls)).toContain('не доменное имя');
     calls = await h.send('mx.example.by');
