@@ -77,8 +77,14 @@ describe('an invoice card shared with a client', () => {
     const card = cardEdits(calls);
     expect(card).toHaveLength(1);
     expect(card[0]?.payload.inline_message_id).toBe(`iminvoice-${created.invoice_id}`);
+    // The client reads the card: the date with the month in words, as on the card itself.
+    const inWords = new Intl.DateTimeFormat('ru-RU', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    }).format(new Date(Number(year), Number(month) - 1, Number(day)));
     expect(String(card[0]?.payload.text)).toBe(
-      `⌛ Срок оплаты счёта № <b>${created.invoice_number}</b> истёк ${due}. Попросите новый счёт.`,
+      `⌛ Срок оплаты счёта № <b>${created.invoice_number}</b> истёк ${inWords} — попросите новый счёт.`,
     );
     expect(card[0]?.payload.reply_markup).toBeUndefined();
     expect(cardEdits(await h.pollWatches())).toEqual([]);

@@ -28,7 +28,12 @@ export function inlineResultTitle(
   });
 }
 
-/** `shop.com.by · оплатить до 27 августа 2026 г.`, or the order id when no domain is known. */
+/**
+ * `shop.com.by · оплатить до 27.08.2026`, or the order id when no domain is known. What the partner
+ * reads (the picker, notifications) gives dates as the provider writes them, DD.MM.YYYY; what the
+ * client reads (the card and its paid or expired edit) gives the month in words, which no country
+ * reads the other way round.
+ */
 export function inlineResultDescription(
   t: Translate,
   locale: Locale,
@@ -36,7 +41,7 @@ export function inlineResultDescription(
   domain: string | undefined,
   now: Date,
 ): string {
-  const due = formatProviderDay(invoice.expiration_date, locale);
+  const due = invoice.expiration_date;
   const line =
     domain === undefined
       ? t('inline:resultOfOrder', { orderId: invoice.order_id, due })

@@ -7,7 +7,7 @@
  */
 import { Markup, type Telegram, TelegramError } from 'telegraf';
 import type { ApiFactory, PartnerApi } from '../../../api/index.js';
-import { escapeHtml } from '../../../core/format.js';
+import { escapeHtml, formatProviderDay } from '../../../core/format.js';
 import {
   type Delivery,
   daysUntil,
@@ -168,16 +168,19 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
   /** What a shared card of the event's invoice says once it is paid or expired; undefined for other events. */
   function settledCard(
     t: Translate,
+    locale: Locale,
     event: NotificationEvent,
   ): { invoiceId: number; text: string } | undefined {
+    // The client reads the card: its dates have the month in words, as the card itself.
+    const day = (date: string) => escapeHtml(formatProviderDay(date, locale));
     if (event.kind === 'paymentArrived') {
       const number = escapeHtml(event.invoiceNumber ?? String(event.invoiceId));
-      const text = t('inline:cardPaid', { number, date: escapeHtml(event.paymentDate) });
+      const text = t('inline:cardPaid', { number, date: day(event.paymentDate) });
       return { invoiceId: event.invoiceId, text };
     }
     if (event.kind === 'invoiceExpired') {
       const number = escapeHtml(event.invoiceNumber);
-      const text = t('inline:cardExpired', { number, date: escapeHtml(event.expirationDate) });
+      const text = t('inline:cardExpired', { number, date: day(event.expirationDate) });
       return { invoiceId: event.invoiceId, text };
     }
     return undefined;
@@ -220,7 +223,7 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
       }
       for (const event of events) {
         if (event.kind === 'paymentArrived') await markPaid(chatId, t, api, event);
-        const card = settledCard(t, event);
+        const card = settledCard(t, locale, event);
         if (card !== undefined) await settleSharedCards(chatId, card.invoiceId, card.text);
       }
       return 'sent';
