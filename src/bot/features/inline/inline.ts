@@ -143,13 +143,7 @@ export function createInlineFeature(deps: {
         type: 'article',
         id: resultId(invoice),
         title: inlineResultTitle(ctx.t, ctx.locale, codes, invoice),
-        description: inlineResultDescription(
-          ctx.t,
-          ctx.locale,
-          invoice,
-          facts.get(invoice.order_id)?.domain,
-          new Date(),
-        ),
+        description: inlineResultDescription(ctx.t, invoice, facts.get(invoice.order_id)?.domain, new Date()),
         input_message_content: {
           message_text: renderInvoiceCard(ctx.t, ctx.locale, codes, invoice),
           parse_mode: 'HTML',

@@ -36,7 +36,6 @@ export function inlineResultTitle(
  */
 export function inlineResultDescription(
   t: Translate,
-  locale: Locale,
   invoice: Invoice,
   domain: string | undefined,
   now: Date,
