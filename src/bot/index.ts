@@ -1,4 +1,4 @@
-import { Scenes, session, Telegraf, type Telegram } from 'telegraf';
+import { type Middleware, Scenes, session, Telegraf, type Telegram } from 'telegraf';
 import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
@@ -104,39 +104,40 @@ export function createBot(deps: BotDeps): PartnerBot {
   // Errors met before the chat's language is known are told in the default one.
   const fallbackT = (ctx: BotContext) =>
     deps.translations.forLocale(pickLocale(ctx.from?.language_code, deps.defaultLocale));
-  bot.use(createErrorBoundary(deps.logger, fallbackT));
-  // First after the boundary, with no await before it: updates dispatched in update-id order
-  // (the polling loop and the webhook hand them over without waiting) join their chat's queue
-  // in that order. A re-delivered update then waits behind the first and is dropped below.
-  bot.use(sequentializer.middleware);
-  bot.use(
+  // One `use` for the whole chain: telegraf composes each `use` around the ones before, so a chain
+  // built by one call per middleware nests a dispatch frame per middleware for every update.
+  const chain: Middleware<BotContext>[] = [
+    createErrorBoundary(deps.logger, fallbackT),
+    // First after the boundary, with no await before it: updates dispatched in update-id order
+    // (the polling loop and the webhook hand them over without waiting) join their chat's queue
+    // in that order. A re-delivered update then waits behind the first and is dropped below.
+    sequentializer.middleware,
     createDedupe(deps.deduper ?? createMemoryDeduper(), (updateId) =>
       deps.logger.info({ updateId }, 'duplicate update ignored'),
     ),
-  );
-  bot.use(createChatContext(deps));
-  bot.use(createAccessGuard(deps.allowedUserIds));
-  // A token stored before the watchers existed (or while they were off) is watched from its next update.
-  if (deps.watches) bot.use(createWatchEnsurer(deps.chatData, deps.watches, deps.logger));
-  // A bound group upgraded to a supergroup carries its binding to the new chat id.
-  bot.use(createGroupMigration(deps));
-  // In groups only commands addressed to the bot and replies to it; token commands only when bound.
-  bot.use(createGroupScope(deps));
-  bot.use(
+    createChatContext(deps),
+    createAccessGuard(deps.allowedUserIds),
+    // A token stored before the watchers existed (or while they were off) is watched from its next update.
+    ...(deps.watches ? [createWatchEnsurer(deps.chatData, deps.watches, deps.logger)] : []),
+    // A bound group upgraded to a supergroup carries its binding to the new chat id.
+    createGroupMigration(deps),
+    // In groups only commands addressed to the bot and replies to it; token commands only when bound.
+    createGroupScope(deps),
     session<BotSession, BotContext>({
       store: deps.chatData.sessionStore<BotSession>(),
       getSessionKey: (ctx) => ctx.chat?.id.toString(),
       defaultSession: () => ({}),
     }),
-  );
-  // In groups each member's form is their own: others' messages do not feed it.
-  bot.use(createMemberScenes());
-  // Roles in groups bound by /team, before any scene, button or command sees the update.
-  bot.use(createTeamGuard(deps));
-  bot.use(stage.middleware());
-  bot.use(router.middleware());
-  // The features' commands, in the order they were built (first match wins).
-  bot.use(...composers);
+    // In groups each member's form is their own: others' messages do not feed it.
+    createMemberScenes(),
+    // Roles in groups bound by /team, before any scene, button or command sees the update.
+    createTeamGuard(deps),
+    stage.middleware(),
+    router.middleware(),
+    // The features' commands, in the order they were built (first match wins).
+    ...composers,
+  ];
+  bot.use(...chain);
 
   // Last resort: the boundary above catches handler errors; this catches the rest (e.g. the
   // boundary's own reply failing) and never prints the update, which may carry a token.

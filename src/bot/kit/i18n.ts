@@ -47,9 +47,22 @@ export function loadTranslations(dir: string = LOCALES_DIR): Translations {
     returnNull: false,
   });
   const fixed = new Map(LOCALES.map((locale) => [locale, instance.getFixedT(locale)] as const));
+  // A key asked without options always reads the same (its `$t(...)` nesting resolved once): it is
+  // kept per locale, so the help and every fixed line cost a map look-up, not i18next's regexes.
+  const resolved = new Map(LOCALES.map((locale) => [locale, new Map<string, string>()] as const));
+  const translate = (locale: Locale, key: string, options?: TOptions): string => {
+    const t = fixed.get(locale) ?? instance.t;
+    if (options !== undefined) return t(key, options) as string;
+    const cache = resolved.get(locale);
+    const hit = cache?.get(key);
+    if (hit !== undefined) return hit;
+    const text = t(key, {}) as string;
+    cache?.set(key, text);
+    return text;
+  };
   return {
-    t: (locale, key, options) => (fixed.get(locale) ?? instance.t)(key, options ?? {}) as string,
-    forLocale: (locale) => (key, options) => (fixed.get(locale) ?? instance.t)(key, options ?? {}) as string,
+    t: translate,
+    forLocale: (locale) => (key, options) => translate(locale, key, options),
     has: (locale, key) => instance.exists(key, { lng: locale, fallbackLng: false }),
   };
 }
