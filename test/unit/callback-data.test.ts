@@ -34,6 +34,7 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   profileShow: { code: 'ps', args: ['word', 'int'] },
   profileDelete: { code: 'pd', args: ['word', 'int'] },
   profileDeleteYes: { code: 'py', args: ['word', 'int'] },
+  profileKeep: { code: 'pk', args: [] },
   dnsAdd: { code: 'da', args: ['int'] },
   dnsDelete: { code: 'dd', args: ['int', 'int'] },
   dnsDeleteYes: { code: 'dy', args: ['int', 'int'] },

@@ -133,6 +133,12 @@ describe('an order asked for in the group', () => {
     expect(buttons(list).map((b) => b.text)).toEqual(['ООО Ромашка']);
     const card = await h.press(buttonData(list, 'ООО Ромашка'), privately(ADMIN));
     expect(all(card)).toContain('ООО Ромашка');
+    // «Нет» is answered in place: the customer stays, and the question says so.
+    const first = await h.press(buttonData(card, 'Удалить'), privately(ADMIN));
+    const kept = await h.press(buttonData(first, 'Нет'), privately(ADMIN));
+    expect(lastText(kept)).toBe('Удалить этого заказчика?\n\n<i>Хорошо, заказчик остаётся.</i>');
+    expect(buttons(kept)).toEqual([]);
+    expect((await h.chatData.getProfiles(GROUP)).map((p) => p.label)).toEqual(['ООО Ромашка']);
     const ask = await h.press(buttonData(card, 'Удалить'), privately(ADMIN));
     expect(all(await h.press(buttonData(ask, 'Да'), privately(ADMIN)))).toContain('удал');
     expect(await h.chatData.getProfiles(GROUP)).toEqual([]);

@@ -13,4 +13,6 @@ export const ORDERING_ACTIONS = {
   profileShow: { code: 'ps', args: ['word', 'int'], need: 'all' },
   profileDelete: { code: 'pd', args: ['word', 'int'], need: 'all' },
   profileDeleteYes: { code: 'py', args: ['word', 'int'], need: 'all' },
+  /** "No" to deleting a saved customer: the question says the customer stays. */
+  profileKeep: { code: 'pk', args: [], need: 'all' },
 } as const satisfies ActionTable;

@@ -164,9 +164,18 @@ export function createOrderingFeature(deps: {
     await ctx.reply(ctx.t('order:profileDeleteConfirm'), {
       ...Markup.inlineKeyboard([
         Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id, owner)),
-        Markup.button.callback(ctx.t('order:no'), encodeCallback('noop')),
+        Markup.button.callback(ctx.t('order:no'), encodeCallback('profileKeep')),
       ]),
     });
+  });
+
+  // "No" is answered in place, never silently: the question says the customer stays.
+  callbacks.on('profileKeep', async (ctx) => {
+    await ctx
+      .editMessageText(`${ctx.t('order:profileDeleteConfirm')}\n\n<i>${ctx.t('order:profileKept')}</i>`, {
+        parse_mode: 'HTML',
+      })
+      .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
   });
 
   callbacks.on('profileDeleteYes', async (ctx, id, owner) => {
