@@ -148,7 +148,8 @@ export interface NewInvoiceEvent extends EventBase<'newInvoice'> {
   readonly expirationDate: string;
 }
 
-export interface InvoiceExpiresTomorrowEvent extends EventBase<'invoiceExpiresTomorrow'> {
+/** An unpaid invoice near or past its last day (a reminder's facts). */
+interface InvoiceDueFacts {
   readonly invoiceId: number;
   readonly invoiceNumber: string;
   readonly order: OrderRef;
@@ -157,15 +158,10 @@ export interface InvoiceExpiresTomorrowEvent extends EventBase<'invoiceExpiresTo
   readonly expirationDate: string;
 }
 
+export interface InvoiceExpiresTomorrowEvent extends EventBase<'invoiceExpiresTomorrow'>, InvoiceDueFacts {}
+
 /** The day after an unpaid invoice's last day: its link no longer takes a payment. */
-export interface InvoiceExpiredEvent extends EventBase<'invoiceExpired'> {
-  readonly invoiceId: number;
-  readonly invoiceNumber: string;
-  readonly order: OrderRef;
-  readonly amount: number;
-  readonly currencyId: number;
-  readonly expirationDate: string;
-}
+export interface InvoiceExpiredEvent extends EventBase<'invoiceExpired'>, InvoiceDueFacts {}
 
 export interface OrderCompletedEvent extends EventBase<'orderCompleted'> {
   readonly orderId: number;

@@ -8,13 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BotApiServer,
-  type RecordedCall,
-  startBotApiServer,
-} from '../../src/playground/bot-api-server.js';
+import type { BotApiServer, RecordedCall } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type BotProcess, startBotProcess } from '../helpers/bot-process.js';
+import { withBotOnLocalApi } from '../helpers/bot-process.js';
 
 const USER = 558_101;
 let sandbox: Sandbox;
@@ -30,26 +26,11 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function withBot(env: Record<string, string>, story: (bot: Chat) => Promise<void>): Promise<void> {
-  const telegram: BotApiServer = await startBotApiServer();
-  const bot: BotProcess = startBotProcess({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PARTNER_API_URL: sandbox.url,
-    DATA_DIR: join(work, `data-${Date.now()}`),
-    PORT: '0',
-    NOTIFY_INTERVAL_S: '0',
-    ...env,
-  });
-  try {
-    await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
-      timeoutMs: 20_000,
-    });
-    await story(new Chat(telegram));
-  } finally {
-    await bot.stop();
-    await telegram.close();
-  }
+function withBot(env: Record<string, string>, story: (bot: Chat) => Promise<void>): Promise<void> {
+  return withBotOnLocalApi(
+    { providerUrl: sandbox.url, dataDir: join(work, `data-${Date.now()}`), env },
+    (telegram) => story(new Chat(telegram)),
+  );
 }
 
 class Chat {

@@ -8,13 +8,9 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BotApiServer,
-  type RecordedCall,
-  startBotApiServer,
-} from '../../src/playground/bot-api-server.js';
+import type { RecordedCall } from '../../src/playground/bot-api-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type BotProcess, startBotProcess } from '../helpers/bot-process.js';
+import { withBotOnLocalApi } from '../helpers/bot-process.js';
 
 const USER = 558_001;
 let sandbox: Sandbox;
@@ -31,51 +27,42 @@ afterAll(async () => {
 });
 
 async function importZone(serverDir: string, env: Record<string, string>): Promise<string> {
-  const telegram: BotApiServer = await startBotApiServer({ local: { dir: serverDir } });
-  const bot: BotProcess = startBotProcess({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PARTNER_API_URL: sandbox.url,
-    DATA_DIR: join(work, `data-${Date.now()}`),
-    PORT: '0',
-    NOTIFY_INTERVAL_S: '0',
-    ...env,
-  });
-  try {
-    await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
-      timeoutMs: 20_000,
-    });
-    const say = async (text: string): Promise<RecordedCall> => {
-      const since = telegram.calls.length;
-      telegram.sendText(text, { chatId: USER, userId: USER });
-      return telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, { since });
-    };
-    await say(`/token ${sandbox.token}`);
-    const list = await say('/dns mysite.by');
-    const rows = (
-      list.params.reply_markup as { inline_keyboard: { text: string; callback_data?: string }[][] }
-    ).inline_keyboard;
-    const importButton = rows.flat().find((b) => b.text.includes('Импорт'));
-    let since = telegram.calls.length;
-    telegram.pressButton(importButton?.callback_data ?? '', { chatId: USER, userId: USER });
-    await telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, { since });
-    since = telegram.calls.length;
-    telegram.sendDocument('$ORIGIN mysite.by.\nlocal-api 3600 IN A 192.0.2.61\n', 'mysite.by.zone', {
-      chatId: USER,
-      userId: USER,
-    });
-    const preview = await telegram.waitForCall(
-      (c) =>
-        c.method === 'sendMessage' &&
-        c.params.chat_id === USER &&
-        String(c.params.text).includes('192.0.2.61'),
-      { since, timeoutMs: env.TELEGRAM_LOCAL_FILES_DIR?.includes('empty') ? 4_000 : 10_000 },
-    );
-    return String(preview.params.text);
-  } finally {
-    await bot.stop();
-    await telegram.close();
-  }
+  let text = '';
+  await withBotOnLocalApi(
+    { providerUrl: sandbox.url, dataDir: join(work, `data-${Date.now()}`), env, local: { dir: serverDir } },
+    async (telegram) => {
+      const say = async (message: string): Promise<RecordedCall> => {
+        const since = telegram.calls.length;
+        telegram.sendText(message, { chatId: USER, userId: USER });
+        return telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, {
+          since,
+        });
+      };
+      await say(`/token ${sandbox.token}`);
+      const list = await say('/dns mysite.by');
+      const rows = (
+        list.params.reply_markup as { inline_keyboard: { text: string; callback_data?: string }[][] }
+      ).inline_keyboard;
+      const importButton = rows.flat().find((b) => b.text.includes('Импорт'));
+      let since = telegram.calls.length;
+      telegram.pressButton(importButton?.callback_data ?? '', { chatId: USER, userId: USER });
+      await telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, { since });
+      since = telegram.calls.length;
+      telegram.sendDocument('$ORIGIN mysite.by.\nlocal-api 3600 IN A 192.0.2.61\n', 'mysite.by.zone', {
+        chatId: USER,
+        userId: USER,
+      });
+      const preview = await telegram.waitForCall(
+        (c) =>
+          c.method === 'sendMessage' &&
+          c.params.chat_id === USER &&
+          String(c.params.text).includes('192.0.2.61'),
+        { since, timeoutMs: env.TELEGRAM_LOCAL_FILES_DIR?.includes('empty') ? 4_000 : 10_000 },
+      );
+      text = String(preview.params.text);
+    },
+  );
+  return text;
 }
 
 describe('a local Bot API server (--local)', () => {

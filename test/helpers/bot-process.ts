@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api-server.js';
 import { createChatData } from '../../src/storage/chat-data.js';
 import type { Locale } from '../../src/storage/chat-store.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
@@ -131,4 +132,34 @@ export async function seedConnectedChats(options: {
     await chatData.setLocale(chat, options.locale ?? 'en');
   }
   await store.close();
+}
+
+/**
+ * The built bot (`node dist/main.js`) polling a local Bot API server against a provider at
+ * `providerUrl`, with `env` on top; `story` runs once the bot polls, and both are stopped after it
+ * (the bot first, so its next poll does not meet a closed port).
+ */
+export async function withBotOnLocalApi(
+  options: { providerUrl: string; dataDir: string; env?: Record<string, string>; local?: { dir: string } },
+  story: (telegram: BotApiServer) => Promise<void>,
+): Promise<void> {
+  const telegram = await startBotApiServer(options.local ? { local: options.local } : {});
+  const bot = startBotProcess({
+    BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    PARTNER_API_URL: options.providerUrl,
+    DATA_DIR: options.dataDir,
+    PORT: '0',
+    NOTIFY_INTERVAL_S: '0',
+    ...options.env,
+  });
+  try {
+    await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
+      timeoutMs: 20_000,
+    });
+    await story(telegram);
+  } finally {
+    await bot.stop();
+    await telegram.close();
+  }
 }

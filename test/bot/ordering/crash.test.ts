@@ -174,16 +174,21 @@ describe('a kill -9 mid-form never files an answer into the wrong field', () => 
   });
 });
 
+/** A chat's mail order filled up to «Сохранить этого заказчика?». */
+async function mailUpToSave(chat: Chat): Promise<void> {
+  const [tariff] = await h.api().listMailTariffs();
+  if (!tariff) throw new Error('no mail tariff');
+  await chat.say('/order mail');
+  await chat.tap(tariff.tariff_name);
+  await chat.tap(/^1 мес/);
+  await chat.tap('BYN');
+  await chat.answer('[Физическое лицо]', ...PERSON, '+375291234567', 'ivan@example.by');
+}
+
 describe('a step’s side effect is not repeated after a kill', () => {
   it('«Сохранить этого заказчика? Да», killed before the next screen, then «Да» again: one saved customer', async () => {
     const chat = await freshChat();
-    const [tariff] = await h.api().listMailTariffs();
-    if (!tariff) throw new Error('no mail tariff');
-    await chat.say('/order mail');
-    await chat.tap(tariff.tariff_name);
-    await chat.tap(/^1 мес/);
-    await chat.tap('BYN');
-    await chat.answer('[Физическое лицо]', ...PERSON, '+375291234567', 'ivan@example.by');
+    await mailUpToSave(chat);
     expect(lastText(chat.last)).toContain('Сохранить этого заказчика');
     const yes = buttonData(chat.last, 'Да');
     // The profile is written, the draft never: the partner still sees the question.
@@ -203,13 +208,7 @@ const creates = () => h.sandbox.requests.filter((r) => r.method === 'POST' && r.
 
 /** A chat at the mail order's summary; returns the Confirm button's data. */
 async function mailSummary(chat: Chat): Promise<string> {
-  const [tariff] = await h.api().listMailTariffs();
-  if (!tariff) throw new Error('no mail tariff');
-  await chat.say('/order mail');
-  await chat.tap(tariff.tariff_name);
-  await chat.tap(/^1 мес/);
-  await chat.tap('BYN');
-  await chat.answer('[Физическое лицо]', ...PERSON, '+375291234567', 'ivan@example.by');
+  await mailUpToSave(chat);
   expect(await chat.tap('Нет')).toContain('Итог: корпоративная почта');
   return buttonData(chat.last, 'Подтвердить');
 }
