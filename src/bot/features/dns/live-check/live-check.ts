@@ -1,6 +1,5 @@
 import type { Telegram } from 'telegraf';
 import type { InlineKeyboardMarkup } from 'telegraf/types';
-import type { PartnerApi } from '../../../../api/index.js';
 import {
   type DnsProbe,
   type Expectation,
@@ -9,7 +8,6 @@ import {
   judge,
   LIVE_CHECK_LIMIT_MS,
   type ProbeResult,
-  type RoundOutcome,
   retryDelay,
   type Sighting,
   serverSighting,
@@ -17,12 +15,13 @@ import {
 } from '../../../../core/dns-check.js';
 import type { DnsRecordData } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
-import { escapeHtml } from '../../../../core/format.js';
-import { cutGraphemes } from '../../../../core/text.js';
 import type { Logger } from '../../../../logger.js';
 import { errorForLog } from '../../../../logger.js';
 import type { BotContext } from '../../../context.js';
-import type { Translate } from '../../../kit/i18n.js';
+import type { LiveCheckJob, ServerRound } from './job.js';
+import { renderLiveCheck } from './views.js';
+
+export type { LiveCheckJob } from './job.js';
 
 /*
  * The live check's runs: after a DNS change (or on `/dns <domain> check`), ask the domain's name
@@ -56,42 +55,6 @@ export const realClock: LiveCheckClock = {
 };
 
 /** What a run needs to know: the message to edit, and what the servers should show. */
-/** The lines of a change's check: for an added or changed record, and for records deleted. */
-const SEEN_WORDS = {
-  done: 'dnscheck:visibleOn',
-  notYet: 'dnscheck:notYetVisibleOn',
-  gaveUp: 'dnscheck:stillNotVisibleOn',
-  already: 'dnscheck:alreadyVisibleOn',
-} as const;
-const GONE_WORDS = {
-  done: 'dnscheck:goneOn',
-  notYet: 'dnscheck:notYetGoneOn',
-  gaveUp: 'dnscheck:stillNotGoneOn',
-  already: 'dnscheck:alreadyGoneOn',
-} as const;
-
-export interface LiveCheckJob {
-  chatId: number;
-  messageId: number;
-  /** The message's HTML as sent; the check's lines are added below it. */
-  html: string;
-  /** The change only deletes records: its lines say the servers no longer answer with them. */
-  gone?: boolean;
-  /** The message's buttons, kept when it is edited. */
-  keyboard?: InlineKeyboardMarkup | undefined;
-  /** The chat's language. */
-  t: Translate;
-  /** The chat's partner API (the domain order's name servers and records). */
-  api: PartnerApi;
-  orderId: number;
-  /** What every server should answer, given the domain (ASCII); on demand, read from the records. */
-  expect(domain: string): Promise<Expectation[]>;
-  /**
-   * `change`: one line about the change, added below the message ("✅ Видно на …").
-   * `report`: what each server answers (the `/dns <domain> check` message).
-   */
-  style: 'change' | 'report';
-}
 
 /** The live check as the bot sees it (a dep of `createBot`, like WatchPort). */
 export interface LiveCheckPort {
@@ -113,15 +76,6 @@ export interface LiveChecksOptions {
 
 /** Telegram's limit for a message text. */
 const MAX_TEXT = 4096;
-/** How much of one server's answer a report shows (a DKIM key is cut; 13 servers still fit). */
-const MAX_VALUES = 200;
-
-/** One round's findings per server: its sighting and, for the report, what it answered. */
-interface ServerRound {
-  server: string;
-  sighting: Sighting;
-  values: string[] | undefined;
-}
 
 /** The runs in flight; `stop()` ends them all (main.ts's stop path). */
 export class LiveChecks implements LiveCheckPort {
@@ -200,7 +154,7 @@ export class LiveChecks implements LiveCheckPort {
     /** An evicted run ends on what it saw last, with the line that asks again later. */
     const stoppedEarly = async () => {
       if (signal.reason === 'evicted' && previous)
-        await this.edit(job, this.render(job, domain, expectations, previous, 'stopped'));
+        await this.edit(job, renderLiveCheck(job, domain, expectations, previous, 'stopped'));
     };
     for (let attempt = 0; ; attempt++) {
       const rounds = await Promise.all(
@@ -218,7 +172,7 @@ export class LiveChecks implements LiveCheckPort {
       const outcome = summarizeRound(rounds);
       const last = outcome.done || this.clock.now() - started + retryDelay(attempt) > this.limitMs;
       const phase = outcome.done ? 'done' : last ? 'gaveUp' : 'retrying';
-      const text = this.render(job, domain, expectations, rounds, phase);
+      const text = renderLiveCheck(job, domain, expectations, rounds, phase);
       if (text !== shown) {
         await this.edit(job, text);
         shown = text;
@@ -249,73 +203,6 @@ export class LiveChecks implements LiveCheckPort {
       sightings.push(judge(expectation, result));
     }
     return { server, sighting: serverSighting(sightings), values };
-  }
-
-  private render(
-    job: LiveCheckJob,
-    domain: string,
-    expectations: Expectation[],
-    rounds: ServerRound[],
-    phase: 'done' | 'retrying' | 'gaveUp' | 'stopped',
-  ): string {
-    const { t } = job;
-    const outcome: RoundOutcome = summarizeRound(rounds);
-    const names = (list: string[]) => list.map(escapeHtml).join(', ');
-    const failed = outcome.failed.map((f) =>
-      t('dnscheck:failedServer', { server: escapeHtml(f.server), reason: t(`dnscheck:failure.${f.reason}`) }),
-    );
-    const hint = this.hint(domain, expectations);
-    if (job.style === 'report') {
-      const lines = rounds.map((r) => {
-        const answer =
-          r.values === undefined
-            ? t(`dnscheck:failure.${r.sighting}`, { defaultValue: '' })
-            : r.values.length === 0
-              ? t('dnscheck:answersNothing')
-              : escapeHtml(cutGraphemes(r.values.join(', '), MAX_VALUES));
-        const mark = r.sighting === 'visible' ? '✅' : r.sighting === 'notYet' ? '⏳' : '❌';
-        return `${mark} ${escapeHtml(r.server)} — ${answer}`;
-      });
-      const shownValues = expectations[0]?.shown ?? [];
-      const atProvider =
-        shownValues.length === 0
-          ? t('dnscheck:atProviderNone')
-          : t('dnscheck:atProvider', {
-              values: escapeHtml(cutGraphemes(shownValues.join(', '), MAX_VALUES)),
-            });
-      const summary = t(`dnscheck:report.${phase}`, { hint });
-      return `${job.html}\n${atProvider}\n\n${lines.join('\n')}\n\n${summary}`;
-    }
-    const parts: string[] = [];
-    // A deletion is "seen" when the servers no longer answer with the record: said so.
-    const words = job.gone ? GONE_WORDS : SEEN_WORDS;
-    if (outcome.done) parts.push(t(words.done, { servers: names(outcome.visible) }));
-    else {
-      if (outcome.notYet.length > 0) {
-        parts.push(
-          t(phase === 'gaveUp' ? words.gaveUp : words.notYet, {
-            servers: names(outcome.notYet),
-          }),
-        );
-      }
-      parts.push(...failed);
-      if (outcome.visible.length > 0) parts.push(t(words.already, { servers: names(outcome.visible) }));
-      parts.push(t(`dnscheck:phase.${phase === 'done' ? 'retrying' : phase}`, { hint }));
-    }
-    return `${job.html}\n\n${parts.join('\n')}`;
-  }
-
-  /** The `/dns … check` line that asks again later, for the first name and type checked. */
-  private hint(domain: string, expectations: Expectation[]): string {
-    const first = expectations[0];
-    if (!first) return '';
-    const host =
-      first.name === domain
-        ? '@'
-        : first.name.endsWith(`.${domain}`)
-          ? first.name.slice(0, -domain.length - 1)
-          : first.name;
-    return `<code>/dns ${escapeHtml(toUnicodeDomain(domain))} check ${escapeHtml(host)} ${first.type}</code>`;
   }
 
   private async edit(job: LiveCheckJob, text: string): Promise<void> {
