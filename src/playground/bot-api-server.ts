@@ -104,6 +104,8 @@ export interface SendTextOptions {
   messageId?: number;
   /** The forum topic the message is written in. */
   threadId?: number;
+  /** The message (in the same chat) this one replies to: its copy goes in `reply_to_message`. */
+  replyToMessageId?: number;
 }
 
 export interface InlineQueryOptions {
@@ -428,6 +430,11 @@ class LocalBotApi implements BotApiServer {
     }
     const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?/.exec(text);
     if (command) message.entities = [{ offset: 0, length: command[0].length, type: 'bot_command' }];
+    const repliedTo =
+      opts.replyToMessageId === undefined
+        ? undefined
+        : this.messages.get(messageKey(chat.id as number, opts.replyToMessageId));
+    if (repliedTo) message.reply_to_message = structuredClone(repliedTo.message);
     this.storeMessage(message, undefined);
     this.events.emit({ type: 'message', chatId: chat.id as number, message });
     return this.pushUpdate({ message: structuredClone(message) });
@@ -1266,6 +1273,9 @@ class LocalBotApi implements BotApiServer {
       this.events.emit({ type: 'reply-keyboard', chatId, keyboard: structuredClone(reply.keyboard) });
     } else if (reply?.remove_keyboard === true) {
       this.events.emit({ type: 'reply-keyboard', chatId });
+    } else if (reply?.force_reply === true) {
+      // A client opens a reply to it (for the users it aims at, when selective).
+      this.events.emit({ type: 'force-reply', chatId, messageId: message.message_id as number });
     }
     return structuredClone(message);
   }

@@ -17,6 +17,8 @@ export type ChatEvent =
   | { seq: number; type: 'action'; chatId: number; action: string; threadId?: number }
   /** answerInlineQuery: the results a user sees above the input. */
   | { seq: number; type: 'inline-results'; queryId: string; userId: number; results: Json[]; button?: Json }
+  /** A message asking for a reply (ForceReply): the client answers it as a reply. */
+  | { seq: number; type: 'force-reply'; chatId: number; messageId: number }
   /** A reply keyboard under the input (`keyboard` absent: removed). */
   | { seq: number; type: 'reply-keyboard'; chatId: number; keyboard?: Json[][] }
   /** setMyCommands, setMyDescription or setMyShortDescription changed what a user is shown. */

@@ -73,9 +73,20 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
 
   const routes: Record<string, Route> = {
     send: route(
-      z.object({ chatId: id, userId: id, text: z.string().min(1).max(8_192), lang: language }),
+      z.object({
+        chatId: id,
+        userId: id,
+        text: z.string().min(1).max(8_192),
+        lang: language,
+        replyTo: id.optional(),
+      }),
       (b) => {
-        botApi.sendText(b.text, { ...where(options, b.chatId), userId: b.userId, languageCode: b.lang });
+        botApi.sendText(b.text, {
+          ...where(options, b.chatId),
+          userId: b.userId,
+          languageCode: b.lang,
+          ...(b.replyTo === undefined ? {} : { replyToMessageId: b.replyTo }),
+        });
       },
     ),
     press: route(

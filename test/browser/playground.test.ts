@@ -151,6 +151,30 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await shoot(page, 'team');
   }, 60_000);
 
+  it('in the team group, the questions asked for a reply are answered as replies, as Telegram apps do', async () => {
+    await page.getByRole('button', { name: /Команда студии/ }).click();
+    const group = partnerOn(page);
+    await page.getByRole('combobox', { name: 'Пишет' }).selectOption({ label: 'Андрей Партнёр' });
+    await group.send('/dns mysite.by');
+    await group.sees('DNS-записи mysite.by');
+    await group.tap('➕ Добавить');
+    await group.tap(/^TXT$/);
+    // The host question is a ForceReply aimed at Андрей: the page sends his answer as a reply to it
+    // (the bot sees only replies in a group), and the form goes on.
+    await group.sees(/Андрей, Для какого хоста/);
+    await group.send('group-pg');
+    await group.sees(/текст/);
+    await group.send('hello from the group');
+    await group.tap('3600');
+    await group.tap('✅ Добавить');
+    await group.sees('Запись добавлена');
+    const added = (await requests()).filter(
+      (r) => r.method === 'POST' && /\/dns\/records\/txt$/.test(r.path),
+    );
+    expect(added.map((r) => r.body)).toEqual([{ host: 'group-pg', text: 'hello from the group', ttl: 3600 }]);
+    await page.getByRole('button', { name: /^Partner Bot/ }).click();
+  }, 60_000);
+
   it('"Send to client" opens the chat picker: the client chat with the invoice among the inline results', async () => {
     const partner = partnerOn(page);
     await partner.send('/invoice 5012');

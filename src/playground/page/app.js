@@ -80,6 +80,8 @@ const state = {
   inlineQueryId: undefined,
   /** chatId → the reply keyboard the bot put under the input. */
   replyKeyboards: new Map(),
+  /** chatId → the bot's message asking for a reply (ForceReply): the next text answers it. */
+  forceReplies: new Map(),
   /** queryId → results, kept for an answer that arrives before the query's id does. */
   inlineAnswers: new Map(),
   statusTimer: undefined,
@@ -409,6 +411,8 @@ function onEvent(event) {
     if (event.queryId === state.inlineQueryId) showInline(event.results);
   } else if (event.type === 'profile') {
     refreshState();
+  } else if (event.type === 'force-reply') {
+    state.forceReplies.set(event.chatId, event.messageId);
   } else if (event.type === 'reply-keyboard') {
     if (event.keyboard) state.replyKeyboards.set(event.chatId, event.keyboard);
     else state.replyKeyboards.delete(event.chatId);
@@ -536,7 +540,16 @@ function toggleMenu(open) {
 
 async function send(text) {
   if (text.trim() === '') return;
-  await call('send', { chatId: state.chatId, userId: sender(), text, lang: state.lang }).catch(showError);
+  // As Telegram's apps do: the answer to a ForceReply question goes as a reply to it.
+  const replyTo = state.forceReplies.get(state.chatId);
+  state.forceReplies.delete(state.chatId);
+  await call('send', {
+    chatId: state.chatId,
+    userId: sender(),
+    text,
+    lang: state.lang,
+    ...(replyTo === undefined ? {} : { replyTo }),
+  }).catch(showError);
 }
 
 async function upload(file) {
