@@ -161,7 +161,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await group.tap(/^TXT$/);
     // The host question is a ForceReply aimed at Андрей: the page sends his answer as a reply to it
     // (the bot sees only replies in a group), and the form goes on.
-    await group.sees(/Андрей, Для какого хоста/);
+    await group.sees(/Андрей, для какого хоста/);
     await group.send('group-pg');
     await group.sees(/текст/);
     await group.send('hello from the group');

@@ -29,9 +29,12 @@ export function groupQuestion(ctx: BotContext, html: string, withButtons: boolea
     message === undefined
       ? `<a href="tg://user?id=${ctx.from.id}">${escapeHtml(ctx.from.first_name)}</a>, `
       : '';
-  if (withButtons) return { text: `${mention}${html}\n<i>${ctx.t('common:replyToAnswer')}</i>`, extra: {} };
+  // After "Борис, " the question goes on in lower case ("Борис, для какого хоста…").
+  const asked =
+    mention === '' ? html : html.replace(/^(\p{Lu})(?=\p{Ll})/u, (letter) => letter.toLowerCase());
+  if (withButtons) return { text: `${mention}${asked}\n<i>${ctx.t('common:replyToAnswer')}</i>`, extra: {} };
   return {
-    text: `${mention}${html}`,
+    text: `${mention}${asked}`,
     extra: {
       reply_markup: { force_reply: true, selective: true },
       ...(message === undefined

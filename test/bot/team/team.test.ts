@@ -256,13 +256,13 @@ describe('forms in a group', () => {
     boris = await h.press(buttonData(boris, 'Добавить'), inGroup(BORIS));
     const typeScreen = boris;
     boris = await h.press(buttonData(boris, 'TXT'), inGroup(BORIS));
-    expect(lastText(boris)).toContain('Для какого хоста');
+    expect(lastText(boris)).toContain('для какого хоста');
     // Under privacy mode only replies reach the bot: the typed question is a ForceReply aimed at
     // him (named, since a button brought it up), with /cancel to leave in words.
     const hostQuestion = boris.filter((c) => c.method === 'sendMessage').at(-1);
     expect(hostQuestion?.payload.reply_markup).toEqual({ force_reply: true, selective: true });
     expect(String(hostQuestion?.payload.text)).toMatch(
-      new RegExp(`^<a href="tg://user\\?id=${BORIS.userId}">Борис &lt;b&gt;</a>, `),
+      new RegExp(`^<a href="tg://user\\?id=${BORIS.userId}">Борис &lt;b&gt;</a>, для какого хоста`),
     );
     expect(lastText(boris)).toContain('Выйти — /cancel.');
 
@@ -283,7 +283,7 @@ describe('forms in a group', () => {
     );
     let own = await h.send(`/dns ${domain}`, inGroup(VERA));
     own = await h.press(buttonData(own, 'Добавить'), inGroup(VERA));
-    expect(lastText(own)).toContain('Какого типа');
+    expect(lastText(own)).toContain('какого типа');
 
     // Борис goes on where he was: his answers, his record.
     boris = await answer(BORIS, '@');
