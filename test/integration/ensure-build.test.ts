@@ -24,9 +24,14 @@ afterEach(async () => {
 });
 
 function prestart() {
-  const result = spawnSync(process.execPath, [SCRIPT], {
+  return ensureBuild([], {});
+}
+
+/** The script as npm runs it for a script (`npm_lifecycle_event`), with its arguments. */
+function ensureBuild(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [SCRIPT, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '' },
+    env: { PATH: process.env.PATH ?? '', ...env },
     encoding: 'utf8',
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -70,6 +75,25 @@ describe('npm start on a fresh clone (prestart)', () => {
     const bare = prestart();
     expect(bare.code).toBe(1);
     expect(bare.stderr.trim()).toBe('npm start: dist/main.js is missing: run npm ci, then npm start.');
+  }, 30_000);
+
+  it('names the command being run and the file it needs (npm run admin)', async () => {
+    const admin = () => ensureBuild(['dist/admin/main.js'], { npm_lifecycle_event: 'admin' });
+    const run = admin();
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'npm run admin: dist/admin/main.js is missing; building it first (npm run build)',
+    );
+    expect(run.stdout).not.toContain('npm start');
+    expect(await builds()).toBe(1);
+
+    await rm(join(root, 'node_modules'), { recursive: true });
+    await rm(join(root, 'dist'), { recursive: true });
+    const bare = admin();
+    expect(bare.code).toBe(1);
+    expect(bare.stderr.trim()).toBe(
+      'npm run admin: dist/admin/main.js is missing: run npm ci, then npm run admin.',
+    );
   }, 30_000);
 
   it('leaves a deployed dist/ without src/ alone', async () => {
