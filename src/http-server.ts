@@ -11,6 +11,21 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 /** After a 413, how long the client may take to finish sending before the connection closes. */
 const DRAIN_MS = 15_000;
 
+/** A route beside the built-in ones: its method and path, and what answers it. */
+export interface HttpRoute {
+  method: 'GET' | 'POST';
+  /** The exact path, or a prefix ending in `/` that takes every path below it. */
+  path: string;
+  /** Answers the request; a throw is logged and answered 500. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+}
+
+/** Whether a route takes a request for `path` with `method`. */
+function routeTakes(route: HttpRoute, method: string | undefined, path: string): boolean {
+  if (route.method !== method) return false;
+  return route.path.endsWith('/') ? path.startsWith(route.path) : path === route.path;
+}
+
 export interface BotServerOptions {
   port: number;
   host?: string;
@@ -31,6 +46,8 @@ export interface BotServerOptions {
   metricsToken?: string | undefined;
   /** `GET /readyz`: why the bot cannot serve now, in words (empty = ready). */
   readiness?: () => Promise<string[]>;
+  /** More routes (the composition root lists them), asked after the built-in ones. */
+  routes?: readonly HttpRoute[];
 }
 
 export interface BotServer {
@@ -198,6 +215,11 @@ export async function startBotServer(options: BotServerOptions): Promise<BotServ
       }
       const { contentType, body } = await options.metrics();
       res.writeHead(200, { 'content-type': contentType }).end(body);
+      return;
+    }
+    const route = options.routes?.find((candidate) => routeTakes(candidate, req.method, path ?? '/'));
+    if (route) {
+      await route.handle(req, res);
       return;
     }
     if (options.webhookPath === undefined || path !== options.webhookPath || req.method !== 'POST') {

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Update } from 'telegraf/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BotServer, startBotServer } from '../../src/http-server.js';
+import { type BotServer, type HttpRoute, startBotServer } from '../../src/http-server.js';
 import { createLogger } from '../../src/logger.js';
 import { eventually } from '../helpers/bot-process.js';
 
@@ -24,7 +24,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(refusalLogIntervalMs = 60_000): Promise<string> {
+async function start(refusalLogIntervalMs = 60_000, routes: HttpRoute[] = []): Promise<string> {
   lines = [];
   updates = [];
   server = await startBotServer({
@@ -36,6 +36,7 @@ async function start(refusalLogIntervalMs = 60_000): Promise<string> {
     health: () => ({}),
     onUpdate: (update) => void updates.push(update),
     refusalLogIntervalMs,
+    routes,
   });
   return `http://127.0.0.1:${server.port}${PATH}`;
 }
@@ -209,5 +210,37 @@ describe('refused webhook requests in the log', () => {
       ['tooLarge', 4],
       ['notAnUpdate', 4],
     ]);
+  });
+});
+
+describe('routes beside the webhook', () => {
+  it('answers an exact route and a prefix route by method, and leaves the webhook and 404s as they were', async () => {
+    const seen: string[] = [];
+    const hook = await start(60_000, [
+      {
+        method: 'GET',
+        path: '/app/ping',
+        handle: (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('pong'),
+      },
+      {
+        method: 'POST',
+        path: '/app/api/',
+        handle: (req, res) => {
+          seen.push(req.url ?? '');
+          res.writeHead(204).end();
+        },
+      },
+    ]);
+    const base = hook.slice(0, -PATH.length);
+    const ping = await fetch(`${base}/app/ping`);
+    expect(ping.status).toBe(200);
+    expect(await ping.text()).toBe('pong');
+    expect((await fetch(`${base}/app/api/records?x=1`, { method: 'POST' })).status).toBe(204);
+    expect(seen).toEqual(['/app/api/records?x=1']);
+    expect((await fetch(`${base}/app/api/records`)).status).toBe(404);
+    expect((await fetch(`${base}/app/pingx`)).status).toBe(404);
+    expect((await post(hook, update(7))).status).toBe(200);
+    await eventually(() => updates.length > 0);
+    expect(updates.map((u) => u.update_id)).toEqual([7]);
   });
 });

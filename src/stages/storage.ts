@@ -1,0 +1,88 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { type ChatData, createChatData } from '../storage/chat-data.js';
+import { type Keyring, loadKeyring } from '../storage/crypto.js';
+import { lockDataDir } from '../storage/data-dir-lock.js';
+import { createDnsHistory, type DnsHistory } from '../storage/dns-history.js';
+import { closeRedis, connectRedis } from '../storage/redis-connection.js';
+import { createStores } from '../storage/stores.js';
+import { createWatchData, type WatchData } from '../storage/watch-data.js';
+
+/** The storage stage's result: every store the other stages read and write, sealed with one key ring. */
+export interface OpenedStorage {
+  keyring: Keyring;
+  /** The shared connection on `STORAGE=redis`; undefined on lowdb. */
+  redis: Redis | undefined;
+  chatData: ChatData;
+  watchData: WatchData;
+  /** The DNS change history behind `/dns <domain> history` and the Undo buttons, per token. */
+  dnsHistory: DnsHistory;
+  /** Chats with stored data (the metrics' gauge). */
+  chatCount(): Promise<number>;
+  /** Resolves when storage answers (readiness): Redis PING, or DATA_DIR writable. */
+  check(): Promise<unknown>;
+  /** Closes the stores, releases DATA_DIR and quits Redis: the last part of a stop. */
+  close(): Promise<void>;
+}
+
+/** Storage: the key ring, Redis (checked at start) or the DATA_DIR lock, and the stores on either. */
+export async function openStorage(config: Config, logger: Logger): Promise<OpenedStorage> {
+  const { keyring, generatedKeyFile } = await loadKeyring({
+    encryptionKeys: config.ENCRYPTION_KEYS,
+    encryptionKeysFile: config.ENCRYPTION_KEYS_FILE,
+    dataDir: config.DATA_DIR,
+  });
+  if (generatedKeyFile) {
+    logger.warn(
+      { file: generatedKeyFile },
+      'generated a new encryption key inside DATA_DIR; move it out, so that a copy of the data does not carry its key: put the line of that file into ENCRYPTION_KEYS (or into a secret file named by ENCRYPTION_KEYS_FILE), restart, then delete the file (docs/operations.md#the-encryption-key)',
+    );
+  }
+
+  // Checked at start: a Redis that does not answer is one clear line and exit 1, not a bot whose
+  // every update hangs. Later outages fail commands fast and the client reconnects by itself.
+  const redis =
+    config.STORAGE === 'redis' && config.REDIS_URL
+      ? await connectRedis({ url: config.REDIS_URL, log: logger })
+      : undefined;
+  // lowdb serves one process: a second one on the same DATA_DIR is refused, not corrupting it.
+  const releaseDataDir = redis ? async () => undefined : await lockDataDir(config.DATA_DIR);
+  const stores = createStores({ redis, prefix: config.REDIS_PREFIX, dataDir: config.DATA_DIR });
+  return {
+    keyring,
+    redis,
+    chatData: createChatData({
+      store: stores.chats,
+      keyring,
+      onUnreadable: (event) =>
+        logger.warn(
+          { chatId: event.chatId, field: event.field, err: event.error.message },
+          'stored secret unreadable',
+        ),
+    }),
+    watchData: createWatchData({
+      store: stores.watches,
+      keyring,
+      onUnreadable: (event) =>
+        logger.warn({ watchId: event.watchId, err: event.error.message }, 'stored watch unreadable'),
+    }),
+    dnsHistory: createDnsHistory({
+      store: stores.dnsHistory,
+      keyring,
+      onUnreadable: (event) =>
+        logger.warn({ entryId: event.entryId, err: event.error.message }, 'dns history author unreadable'),
+    }),
+    chatCount: () => stores.chats.count(),
+    check: () => (redis ? redis.ping() : access(config.DATA_DIR, constants.W_OK)),
+    async close() {
+      await stores.chats.close();
+      await stores.watches.close();
+      await stores.dnsHistory.close();
+      await releaseDataDir();
+      if (redis) await closeRedis(redis);
+    },
+  };
+}
