@@ -23,6 +23,7 @@ import { createInlineFeature } from './features/inline/inline.js';
 import { createNotifyFeature } from './features/notify/notify.js';
 import { createWatchEnsurer } from './features/notify/watch-ensurer.js';
 import { createOnboardingFeature } from './features/onboarding/onboarding.js';
+import { ORDER_KINDS } from './features/ordering/kinds.js';
 import { createOrderFormsFeature, createOrderingFeature } from './features/ordering/ordering.js';
 import { createProfileFlow } from './features/ordering/profile-flow.js';
 import { createOrdersFeature } from './features/orders/orders.js';
@@ -181,9 +182,10 @@ export function createFeatures(deps: BotDeps) {
       profile: createProfileFlow(),
       dnsAdd: createDnsAddFlow({ showAdded }),
     },
+    productFlows: ORDER_KINDS,
     downloadFile,
     watches: deps.watches,
-    teamOrders,
+    teams: teamOrders,
   });
   // /cancel (onboarding) closes what every feature keeps open; the features are listed below.
   const closeOpen = (ctx: BotContext) =>

@@ -3,11 +3,8 @@ import { escapeHtml } from '../../core/format.js';
 import { UNPAID_INVOICE_STATE } from '../../core/invoice-search.js';
 import { productKindOf } from '../../core/product-kinds.js';
 import { errorForLog } from '../../logger.js';
-import { orderKind } from '../features/ordering/kinds.js';
-import { announce } from '../features/team/announce.js';
 import { groupQuery, linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
 import type { OrderEngineDeps } from './form-state.js';
-import { announceTeamOrder } from './team-seat.js';
 import type { OrderDraft, OrderFlow, StepEnv } from './types.js';
 
 /** What the create call of a Confirm did, as far as it can be known. */
@@ -65,24 +62,25 @@ export async function reportCreatedOrder(
     link_preview_options: { is_disabled: true },
     ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url, share, ctx.t('common:copyLink')) : {}),
   });
-  const subject = escapeHtml(describeOrderSubject(draft) ?? '—');
-  const order = result.order_id ?? '—';
-  if (await announceTeamOrder(deps, ctx, draft, { subject, order }, { url, invoiceId })) return;
+  const placed = {
+    kind: draft.kind,
+    subject: escapeHtml(describeOrderSubject(deps, draft) ?? '—'),
+    order: result.order_id ?? '—',
+  };
+  if (draft.team && (await deps.teams.announceGroupOrder(ctx, draft.team, placed, { url, invoiceId }))) {
+    return;
+  }
   // The message carries the invoice's link: it is marked paid when the payment arrives.
   if (url && invoiceId !== undefined && chatId !== undefined) {
     await deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
   }
-  await announce(ctx, 'orderCreated', {
-    kind: ctx.t(`order:kind.${draft.kind}`),
-    subject,
-    order,
-  });
+  await deps.teams.announceInChat(ctx, placed);
 }
 
 /** What an order is for, from the answer its kind's prefill step holds (a domain, a site). */
-function describeOrderSubject(draft: OrderDraft): string | undefined {
+function describeOrderSubject(deps: OrderEngineDeps, draft: OrderDraft): string | undefined {
   const kind = productKindOf(draft.kind);
-  const step = kind === undefined ? null : orderKind(kind).prefillStep;
+  const step = kind === undefined ? null : deps.productFlows[kind].prefillStep;
   const answer = step === null ? undefined : draft.answers[step];
   if (typeof answer === 'string') return answer;
   if (typeof answer !== 'object' || answer === null) return undefined;

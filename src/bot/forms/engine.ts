@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Composer, Scenes } from 'telegraf';
 import type { BotContext } from '../context.js';
 import { UserInputError } from '../errors.js';
-import type { TeamSeat } from '../features/team/orders.js';
 import { sceneAnswers } from '../kit/scene-answers.js';
 import { describeError } from '../middlewares/errors.js';
 import type { CallbackRegistrar } from '../registry.js';
@@ -16,6 +15,7 @@ import {
   setAnswer,
   takeInput,
 } from './navigation.js';
+import type { GroupRef } from './ports.js';
 import { settleInterrupted } from './recovery.js';
 import { confirmOrder } from './submit.js';
 import {
@@ -41,7 +41,8 @@ const MAX_FILE_BYTES = 64 * 1024;
  *
  * This class wires the scene and the buttons; what they do is in the files beside it: navigation
  * (answers and moves), rendering (screens), submit (Confirm), created-order (the report),
- * recovery (an outcome a timeout or a kill left unknown), team-seat (a group's order).
+ * recovery (an outcome a timeout or a kill left unknown); what it needs of team groups and the
+ * product kinds comes through its ports (ports.ts).
  */
 export class OrderEngine {
   /** Forms (a chat's, or a group member's) whose Confirm this process is carrying out right now. */
@@ -59,7 +60,7 @@ export class OrderEngine {
     kind: FlowKind,
     typed: Record<string, unknown> = {},
     chosen: Record<string, unknown> = {},
-    team?: TeamSeat,
+    team?: GroupRef,
   ): Promise<void> {
     const { deps } = this;
     // Fail early without a token, before the first question.

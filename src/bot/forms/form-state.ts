@@ -1,9 +1,7 @@
 import type { Logger } from '../../logger.js';
 import type { ChatData } from '../../storage/chat-data.js';
 import type { BotContext, WatchPort } from '../context.js';
-import { orderKind } from '../features/ordering/kinds.js';
-import type { TeamOrders } from '../features/team/orders.js';
-import { findTeamSeat } from './team-seat.js';
+import type { ProductFlows, TeamOrderPort } from './ports.js';
 import {
   type FlowKind,
   type FormKind,
@@ -19,24 +17,26 @@ import {
 export interface OrderEngineDeps {
   chatData: ChatData;
   logger: Logger;
-  /** The forms that order nothing; the product kinds' flows come from the registry. */
+  /** The forms that order nothing. */
   flows: Record<FormKind, OrderFlow>;
+  /** The product kinds' forms (the ordering feature's registry). */
+  productFlows: ProductFlows;
   /** Downloads a file the user sent (a CSR); the bot passes telegraf's file link + fetch. */
   downloadFile(ctx: BotContext, fileId: string): Promise<string>;
   /** The watchers: an invoice the bot created is never announced to the partner as "new". */
   watches?: WatchPort | undefined;
-  /** Orders of team groups filled in a member's private chat: seats and the group's announcement. */
-  teamOrders?: TeamOrders | undefined;
+  /** Team groups: whether a member may order for one, and telling it of an order. */
+  teams: TeamOrderPort;
 }
 
-/** The flow of a kind: a product's from the registry, a form's from the deps. */
+/** The flow of a kind: a product's or a form's, from the deps. */
 export function resolveFlow(deps: OrderEngineDeps, kind: FlowKind): OrderFlow {
   switch (kind) {
     case 'profile':
     case 'dnsAdd':
       return deps.flows[kind];
     default:
-      return orderKind(kind).flow;
+      return deps.productFlows[kind].flow;
   }
 }
 
@@ -73,7 +73,7 @@ export async function loadEnv(deps: OrderEngineDeps, ctx: BotContext): Promise<S
   }
   // A group's order: only while the member still may order there (a role taken away, the group
   // unbound meanwhile: the form ends, saying why).
-  if ((await findTeamSeat(deps.teamOrders, ctx, draft)) === undefined) {
+  if (!(await deps.teams.mayOrderFor(ctx, team))) {
     await ctx.scene.leave();
     if (ctx.callbackQuery) await ctx.answerCbQuery().catch(() => undefined);
     await ctx.reply(ctx.t('team:seatLost'));

@@ -7,8 +7,10 @@ import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import type { BotContext } from '../../context.js';
+import type { GroupRef, PlacedOrder, TeamOrderPort } from '../../forms/ports.js';
 import type { Translations } from '../../kit/i18n.js';
 import { linkKeyboard } from '../../kit/keyboards.js';
+import { announce } from './announce.js';
 
 /*
  * Ordering for a team group (docs/team-chats.md). Customers' requisites are personal
@@ -71,7 +73,7 @@ export function parseTeamStart(payload: string): TeamStart | undefined {
 
 const isGroup = (chat: BotContext['chat']) => chat?.type === 'group' || chat?.type === 'supergroup';
 
-export class TeamOrders {
+export class TeamOrders implements TeamOrderPort {
   constructor(
     private readonly deps: {
       chatData: ChatData;
@@ -110,6 +112,36 @@ export class TeamOrders {
     return { chat, thread, name: team.names[id] ?? '', role };
   }
 
+  async mayOrderFor(ctx: BotContext, group: GroupRef): Promise<boolean> {
+    return ctx.from !== undefined && (await this.seat(ctx.from.id, group.chat, group.thread)) !== undefined;
+  }
+
+  async announceGroupOrder(
+    ctx: BotContext,
+    group: GroupRef,
+    order: PlacedOrder,
+    invoice: { url: string | undefined; invoiceId: number | undefined },
+  ): Promise<boolean> {
+    const seat = ctx.from === undefined ? undefined : await this.seat(ctx.from.id, group.chat, group.thread);
+    if (seat === undefined) return false;
+    const { url, invoiceId } = invoice;
+    const told = await this.announceOrder(ctx.telegram, seat, order, url || undefined);
+    // The group's message carries the link: it is the one marked paid (the group's token is
+    // watched for the group, not for the member's private chat).
+    if (url && invoiceId !== undefined && told !== undefined) {
+      await this.deps.chatData.rememberInvoiceLink(seat.chat, invoiceId, told);
+    }
+    return true;
+  }
+
+  async announceInChat(ctx: BotContext, order: PlacedOrder): Promise<void> {
+    await announce(ctx, 'orderCreated', {
+      kind: ctx.t(`order:kind.${order.kind}`),
+      subject: order.subject,
+      order: order.order,
+    });
+  }
+
   /**
    * Tells the group that `seat`'s member placed an order, in the group's language and topic, with
    * the invoice's link when there is one. Returns the message id (the link message is marked paid
@@ -118,7 +150,7 @@ export class TeamOrders {
   async announceOrder(
     telegram: Telegram,
     seat: TeamSeat,
-    order: { kind: ProductKind | string; subject: string; order: string | number },
+    order: PlacedOrder,
     url: string | undefined,
   ): Promise<number | undefined> {
     const locale =
