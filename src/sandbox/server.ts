@@ -3,7 +3,7 @@
  * with seeded data, fault injection and a record of every request it received.
  */
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, messages } from './api-errors.js';
@@ -23,6 +23,20 @@ import {
 import { formatDateTime } from './dates.js';
 import { type SandboxDns, startSandboxDns } from './dns-server.js';
 import { type Fault, FaultBook, type FaultRule, parseFaultRule } from './faults.js';
+import {
+  digest,
+  headerValues,
+  hostForUrl,
+  isLoopback,
+  JSON_TYPE,
+  parseMaybeJson,
+  readBody,
+  sendEmpty,
+  sendError,
+  sendJson,
+  sendRaw,
+  TOKEN_HEADERS,
+} from './http-io.js';
 import { renderLink } from './links.js';
 import { matchRoute } from './router.js';
 import { createSeed } from './seed.js';
@@ -96,79 +110,6 @@ export interface Sandbox {
 
 /** The port of the sandbox's DNS server under `npm run sandbox` and `npm run dev`. */
 export const SANDBOX_DNS_PORT = 8753;
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const TOKEN_HEADERS = ['x-api-token', 'x-auth-token'] as const;
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
-function headerValues(req: IncomingMessage, name: string): string[] {
-  const value = req.headers[name];
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function sendEmpty(res: ServerResponse, status: number, jsonType = false): void {
-  res.writeHead(
-    status,
-    jsonType ? { 'content-type': JSON_TYPE, 'content-length': 0 } : { 'content-length': 0 },
-  );
-  res.end();
-}
-
-function sendRaw(res: ServerResponse, status: number, body: string, contentType: string): void {
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function sendError(res: ServerResponse, error: ApiError): void {
-  if (error.bodyMessage === undefined) sendEmpty(res, error.status);
-  else sendJson(res, error.status, { message: error.bodyMessage });
-}
-
-function parseMaybeJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** True for a connection from this machine (127.0.0.0/8 or ::1, also IPv4-mapped). */
-function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  return v4.startsWith('127.') || address === '::1';
-}
-
-function hostForUrl(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
-}
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
