@@ -3,7 +3,7 @@
  * network), the events of the local Bot API server as Server-Sent Events, the user's actions as
  * JSON calls, and the sandbox's control calls as buttons. Listens on 127.0.0.1 only.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -30,10 +30,10 @@ export interface PlaygroundWeb {
 
 const MAX_BODY_BYTES = 12 * 1024 * 1024;
 
-const ASSETS: Record<string, { file: string; type: string }> = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+/** What the page folder may hold, by extension: anything else in it is never served. */
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
 };
 
 /**
@@ -45,6 +45,19 @@ function pageDir(): string {
   const beside = path.join(here, 'page');
   if (existsSync(path.join(beside, 'index.html'))) return beside;
   return path.resolve(here, '..', '..', 'src', 'playground', 'page');
+}
+
+/**
+ * URL path → file of the page folder, listed once at start: the page's ES modules import each other
+ * by name, and only a name found in the folder is served, so no URL can reach outside it.
+ */
+function pageAssets(dir: string): Map<string, { file: string; type: string }> {
+  const assets = new Map([['/', { file: 'index.html', type: 'text/html; charset=utf-8' }]]);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const type = TYPES[path.extname(entry.name)];
+    if (entry.isFile() && type) assets.set(`/${entry.name}`, { file: entry.name, type });
+  }
+  return assets;
 }
 
 const language = z.enum(['ru', 'en']);
@@ -69,6 +82,7 @@ function route<S extends z.ZodType>(schema: S, run: (body: z.output<S>) => unkno
 export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise<PlaygroundWeb> {
   const { botApi, sandbox } = options;
   const dir = pageDir();
+  const assets = pageAssets(dir);
   const streams = new Set<ServerResponse>();
 
   const routes: Record<string, Route> = {
@@ -159,7 +173,7 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
       return;
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const asset = ASSETS[url.pathname];
+    const asset = assets.get(url.pathname);
     if (asset && req.method === 'GET') {
       const content = readFileSync(path.join(dir, asset.file));
       res.writeHead(200, {
