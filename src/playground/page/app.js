@@ -1,185 +1,10 @@
 // The playground's Telegram client: draws the chats from the local Bot API server's events and
 // sends what the user does back as the updates Telegram would make. Plain browser JavaScript.
 
-const WORDS = {
-  ru: {
-    title: 'Playground',
-    language: 'Язык',
-    sandbox: 'Песочница провайдера',
-    token: 'Токен API:',
-    copy: '📋 Копировать',
-    now: 'Время песочницы:',
-    unpaid: 'Неоплаченный счёт',
-    pay: 'Клиент оплатил',
-    pending: 'Заказ в работе',
-    complete: 'Выполнить заказ',
-    completed: 'Выполненный заказ',
-    renew: 'Счёт на продление',
-    plusDay: 'Часы +1 день',
-    plusMonth: 'Часы +30 дней',
-    connect1: 'Как подключиться: нажмите «Начать», затем отправьте /token и вставьте токен песочницы:',
-    start: 'Начать',
-    as: 'Пишет',
-    attach: 'Прикрепить файл',
-    message: 'Сообщение',
-    send: 'Отправить',
-    typing: 'печатает…',
-    uploading: 'отправляет файл…',
-    copied: 'Скопировано',
-    download: 'Скачать',
-    via: 'через',
-    none: '— нет —',
-    done: 'Готово',
-    members: 'участника',
-    bot: 'бот',
-    kinds: { domain: 'домен', hosting: 'хостинг', mail: 'почта', ssl: 'SSL' },
-  },
-  en: {
-    title: 'Playground',
-    language: 'Language',
-    sandbox: 'Provider sandbox',
-    token: 'API token:',
-    copy: '📋 Copy',
-    now: 'Sandbox time:',
-    unpaid: 'Unpaid invoice',
-    pay: 'Client paid',
-    pending: 'Order in progress',
-    complete: 'Complete the order',
-    completed: 'Completed order',
-    renew: 'Renewal invoice',
-    plusDay: 'Clock +1 day',
-    plusMonth: 'Clock +30 days',
-    connect1: 'To connect: press “Start”, then send /token and paste the sandbox token:',
-    start: 'Start',
-    as: 'Writing as',
-    attach: 'Attach a file',
-    message: 'Message',
-    send: 'Send',
-    typing: 'typing…',
-    uploading: 'sending a file…',
-    copied: 'Copied',
-    download: 'Download',
-    via: 'via',
-    none: '— none —',
-    done: 'Done',
-    members: 'members',
-    bot: 'bot',
-    kinds: { domain: 'domain', hosting: 'hosting', mail: 'mail', ssl: 'SSL' },
-  },
-};
-
-const $ = (id) => document.getElementById(id);
-const state = {
-  lang: localStorage.getItem('playground-lang') === 'en' ? 'en' : 'ru',
-  info: undefined,
-  chatId: undefined,
-  /** chatId → Map(messageId → message) */
-  messages: new Map(),
-  unread: new Map(),
-  senders: new Map(),
-  inlineQueryId: undefined,
-  /** chatId → the reply keyboard the bot put under the input. */
-  replyKeyboards: new Map(),
-  /** chatId → the bot's message asking for a reply (ForceReply): the next text answers it. */
-  forceReplies: new Map(),
-  /** queryId → results, kept for an answer that arrives before the query's id does. */
-  inlineAnswers: new Map(),
-  statusTimer: undefined,
-};
-
-const words = () => WORDS[state.lang];
-
-async function call(action, body) {
-  const response = await fetch(`/api/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(answer.error ?? response.statusText);
-  return answer;
-}
-
-function person(id) {
-  return state.info.people.find((p) => p.id === id);
-}
-
-function chat(id) {
-  return state.info.chats.find((c) => c.id === id);
-}
-
-function sender() {
-  const current = chat(state.chatId);
-  return state.senders.get(state.chatId) ?? current.members[0];
-}
-
-// ---- rendering of Telegram's formatting ---------------------------------------------------
-
-const TAGS = {
-  bold: 'strong',
-  italic: 'em',
-  underline: 'u',
-  strikethrough: 's',
-  code: 'code',
-  blockquote: 'blockquote',
-  expandable_blockquote: 'blockquote',
-};
-
-function elementFor(entity, text) {
-  if (entity.type === 'text_link' || entity.type === 'url') {
-    const link = document.createElement('a');
-    link.href = entity.type === 'url' ? text.slice(entity.offset, entity.offset + entity.length) : entity.url;
-    link.target = '_blank';
-    link.rel = 'noopener noreferrer';
-    return link;
-  }
-  if (entity.type === 'text_mention') {
-    const mention = document.createElement('span');
-    mention.className = 'mention';
-    return mention;
-  }
-  if (entity.type === 'pre') {
-    const pre = document.createElement('pre');
-    return pre;
-  }
-  if (entity.type === 'spoiler') {
-    const spoiler = document.createElement('span');
-    spoiler.className = 'spoiler';
-    spoiler.addEventListener('click', () => spoiler.classList.add('shown'));
-    return spoiler;
-  }
-  const element = document.createElement(TAGS[entity.type] ?? 'span');
-  if (entity.type === 'expandable_blockquote') element.className = 'expandable';
-  return element;
-}
-
-/** Text with its entities as DOM nodes (offsets in UTF-16 units, as JavaScript strings count). */
-function renderRange(parent, text, entities, from, to) {
-  let position = from;
-  for (let i = 0; i < entities.length; i += 1) {
-    const entity = entities[i];
-    if (entity.offset >= to) break;
-    if (entity.offset < position) continue;
-    if (entity.offset > position) parent.append(text.slice(position, entity.offset));
-    const end = Math.min(entity.offset + entity.length, to);
-    const inner = entities
-      .slice(i + 1)
-      .filter((e) => e.offset >= entity.offset && e.offset + e.length <= end);
-    const element = elementFor(entity, text);
-    renderRange(element, text, inner, entity.offset, end);
-    parent.append(element);
-    position = end;
-  }
-  if (position < to) parent.append(text.slice(position, to));
-}
-
-function formatted(text, entities) {
-  const body = document.createElement('div');
-  body.className = 'text';
-  const sorted = [...(entities ?? [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
-  renderRange(body, text, sorted, 0, text.length);
-  return body;
-}
+import { formatted } from './formatting.js';
+import { clearStatus, copy, showAction, showAlert, showError, showToast, wireNotices } from './notices.js';
+import { $, chat, chatMessages, person, sender, state, words } from './state.js';
+import { call, fetchState, listen } from './transport.js';
 
 // ---- messages ---------------------------------------------------------------------------------
 
@@ -277,15 +102,6 @@ function bubble(message) {
   const buttons = keyboard(message);
   if (buttons) item.append(buttons);
   return item;
-}
-
-function chatMessages(chatId) {
-  let messages = state.messages.get(chatId);
-  if (!messages) {
-    messages = new Map();
-    state.messages.set(chatId, messages);
-  }
-  return messages;
 }
 
 function drawLog() {
@@ -403,9 +219,7 @@ function onEvent(event) {
     if (event.showAlert) showAlert(event.text);
     else showToast(event.text);
   } else if (event.type === 'action' && event.chatId === state.chatId) {
-    $('chat-status').textContent = event.action === 'typing' ? words().typing : words().uploading;
-    clearTimeout(state.statusTimer);
-    state.statusTimer = setTimeout(() => clearStatus(event.chatId), 5000);
+    showAction(event.chatId, event.action);
   } else if (event.type === 'inline-results') {
     state.inlineAnswers.set(event.queryId, event.results);
     if (event.queryId === state.inlineQueryId) showInline(event.results);
@@ -418,41 +232,6 @@ function onEvent(event) {
     else state.replyKeyboards.delete(event.chatId);
     if (event.chatId === state.chatId) drawReplyKeyboard();
   }
-}
-
-function clearStatus(chatId) {
-  if (chatId !== state.chatId) return;
-  clearTimeout(state.statusTimer);
-  $('chat-status').textContent = chatId === state.info.chats[0].id ? words().bot : '';
-}
-
-function showToast(text) {
-  const toast = $('toast');
-  toast.textContent = text;
-  toast.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => {
-    toast.hidden = true;
-  }, 3500);
-}
-
-function showAlert(text) {
-  $('alert-text').textContent = text;
-  $('alert').hidden = false;
-  $('alert-ok').focus();
-}
-
-function showError(error) {
-  showToast(`⚠ ${error.message}`);
-}
-
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // A page without clipboard rights still shows what would be copied.
-  }
-  showToast(`${words().copied}: ${text}`);
 }
 
 // ---- inline mode ------------------------------------------------------------------------------
@@ -630,7 +409,7 @@ function applyLanguage() {
 }
 
 async function refreshState() {
-  state.info = await (await fetch('/api/state')).json();
+  state.info = await fetchState();
   drawSandbox();
   drawMenu();
 }
@@ -661,9 +440,7 @@ function wire() {
   $('start').addEventListener('click', () => send('/start'));
   $('copy-token').addEventListener('click', () => copy(state.info.sandbox.token));
   $('copy-welcome-token').addEventListener('click', () => copy(state.info.sandbox.token));
-  $('alert-ok').addEventListener('click', () => {
-    $('alert').hidden = true;
-  });
+  wireNotices();
   $('lang').addEventListener('change', (event) => {
     state.lang = event.target.value;
     localStorage.setItem('playground-lang', state.lang);
@@ -694,8 +471,7 @@ async function startPage() {
   await refreshState();
   wire();
   openChat(state.info.chats[0].id);
-  const events = new EventSource('/api/events?after=0');
-  events.addEventListener('message', (message) => onEvent(JSON.parse(message.data)));
+  listen(onEvent);
   // The sandbox's open invoices and orders change as the bot orders and the clock moves.
   setInterval(refreshState, 5000);
   document.body.dataset.ready = 'true';

@@ -1,0 +1,50 @@
+// The page's one state, shared by its modules: what the server said (`info`), which chat is open,
+// what each chat holds and what the user chose. A module changes it in place and keeps no copy, so
+// whichever draws next draws what is true now.
+
+import { WORDS } from './words.js';
+
+/** An element of index.html by its id. */
+export const $ = (id) => document.getElementById(id);
+
+export const state = {
+  lang: localStorage.getItem('playground-lang') === 'en' ? 'en' : 'ru',
+  info: undefined,
+  chatId: undefined,
+  /** chatId → Map(messageId → message) */
+  messages: new Map(),
+  unread: new Map(),
+  senders: new Map(),
+  inlineQueryId: undefined,
+  /** chatId → the reply keyboard the bot put under the input. */
+  replyKeyboards: new Map(),
+  /** chatId → the bot's message asking for a reply (ForceReply): the next text answers it. */
+  forceReplies: new Map(),
+  /** queryId → results, kept for an answer that arrives before the query's id does. */
+  inlineAnswers: new Map(),
+};
+
+export const words = () => WORDS[state.lang];
+
+export function person(id) {
+  return state.info.people.find((p) => p.id === id);
+}
+
+export function chat(id) {
+  return state.info.chats.find((c) => c.id === id);
+}
+
+/** Who writes in the open chat: the member chosen under «Пишет», else its first member. */
+export function sender() {
+  const current = chat(state.chatId);
+  return state.senders.get(state.chatId) ?? current.members[0];
+}
+
+export function chatMessages(chatId) {
+  let messages = state.messages.get(chatId);
+  if (!messages) {
+    messages = new Map();
+    state.messages.set(chatId, messages);
+  }
+  return messages;
+}
