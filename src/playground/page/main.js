@@ -1,12 +1,15 @@
-// The playground's Telegram client: draws the chats from the local Bot API server's events and
-// sends what the user does back as the updates Telegram would make. Plain browser JavaScript.
+// The page's entry (index.html loads it as a module): wires the parts together, draws the state
+// the server gives, then follows the local Bot API server's events. The parts, each a module:
+// chat-list, message-view (with formatting), composer (with inline-mode), sandbox-panel, notices;
+// state and words are shared by all, transport is the only way to the server.
 
+import { drawChats, openChat } from './chat-list.js';
 import { drawMenu, drawReplyKeyboard, wireComposer } from './composer.js';
-import { hideInline, showInline, startInline } from './inline-mode.js';
+import { showInline, startInline } from './inline-mode.js';
 import { drawLog, onSwitchInline } from './message-view.js';
 import { clearStatus, showAction, showAlert, showToast, wireNotices } from './notices.js';
 import { drawSandbox, wireSandbox } from './sandbox-panel.js';
-import { $, chat, chatMessages, person, sender, state, words } from './state.js';
+import { $, chat, chatMessages, state, words } from './state.js';
 import { fetchState, listen } from './transport.js';
 
 /** A "switch inline" button: the chat the query is for opens, with `@bot query` in its input. */
@@ -15,52 +18,7 @@ function switchInline(query, chatId) {
   startInline(query);
 }
 
-function drawChats() {
-  const list = $('chats');
-  list.replaceChildren(
-    ...state.info.chats.map((c) => {
-      const item = document.createElement('li');
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = c.id === state.chatId ? 'current' : '';
-      if (c.id === state.chatId) button.setAttribute('aria-current', 'true');
-      const unread = state.unread.get(c.id) ?? 0;
-      const detail = c.kind === 'group' ? ` · ${c.members.length} ${words().members}` : '';
-      button.textContent = `${c.title}${detail}${unread > 0 ? ` (${unread})` : ''}`;
-      button.addEventListener('click', () => openChat(c.id));
-      item.append(button);
-      return item;
-    }),
-  );
-}
-
-function openChat(chatId) {
-  state.chatId = chatId;
-  state.unread.set(chatId, 0);
-  const current = chat(chatId);
-  $('chat-title').textContent = current.title;
-  $('toast').hidden = true;
-  clearStatus(chatId);
-  const as = $('as');
-  $('as-label').hidden = current.members.length < 2;
-  as.replaceChildren(
-    ...current.members.map((id) => {
-      const option = document.createElement('option');
-      option.value = String(id);
-      const who = person(id);
-      option.textContent = `${who.first_name} ${who.last_name ?? ''}`.trim();
-      return option;
-    }),
-  );
-  as.value = String(sender());
-  hideInline();
-  drawChats();
-  drawLog();
-  drawReplyKeyboard();
-}
-
-// ---- events from the local Bot API server -----------------------------------------------------
-
+/** One event of the local Bot API server (events.ts): the state it changes, redrawn where it shows. */
 function onEvent(event) {
   if (event.type === 'message' || event.type === 'edited') {
     const chatId = event.message.chat.id;
