@@ -1,4 +1,5 @@
-import { type DnsRecordData, toAsciiHostName } from '../core/dns-records.js';
+import { toAsciiHostName } from '../core/dns-host-names.js';
+import type { DnsRecordData } from '../core/dns-records.js';
 import { type Caller, callGet, checkRequest, fillPath, type HttpMethod } from './http.js';
 import { urlResponse } from './schemas/common.js';
 import {

@@ -1,21 +1,16 @@
 import { domainToUnicode } from 'node:url';
+import { comparableValue, type FieldKind, isIpv4, isIpv6 } from './dns-fields.js';
+import { isDomainName, relativeHost, toAsciiHostName } from './dns-host-names.js';
 import { type DnsLineReason, parseDnsLine } from './dns-line.js';
 import {
-  comparableValue,
   DEFAULT_TTL,
   DNS_RECORD_TYPES,
   type DnsRecordData,
   type DnsType,
   decodeZoneText,
-  type FieldKind,
   fieldValues,
   isDnsType,
-  isDomainName,
-  isIpv4,
-  isIpv6,
-  relativeHost,
   sameRecord,
-  toAsciiHostName,
   validateRecord,
 } from './dns-records.js';
 

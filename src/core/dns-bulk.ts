@@ -1,3 +1,4 @@
+import { comparableValue } from './dns-fields.js';
 import { parseDnsLine } from './dns-line.js';
 import { changesToApply, type ListedRecord, type PlannedChange } from './dns-plan.js';
 import {
@@ -6,14 +7,7 @@ import {
   type PresetValues,
   planPreset,
 } from './dns-preset-plan.js';
-import {
-  comparableValue,
-  type DnsRecordData,
-  type DnsType,
-  fieldValues,
-  isDnsType,
-  sameRecord,
-} from './dns-records.js';
+import { type DnsRecordData, type DnsType, fieldValues, isDnsType, sameRecord } from './dns-records.js';
 
 /*
  * Bulk DNS changes (`/dns bulk`): one change — a one-line add, a delete by match, or a preset —

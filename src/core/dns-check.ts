@@ -5,13 +5,9 @@
  * when to ask again. The network part (asking a server) comes in through `DnsProbe`.
  */
 
-import {
-  comparableValue,
-  type DnsRecordData,
-  type DnsType,
-  recordDataText,
-  toAsciiHostName,
-} from './dns-records.js';
+import { comparableValue } from './dns-fields.js';
+import { toAsciiHostName } from './dns-host-names.js';
+import { type DnsRecordData, type DnsType, recordDataText } from './dns-records.js';
 
 /** How long a live check keeps asking after a change before it says "not visible yet" for good. */
 export const LIVE_CHECK_LIMIT_MS = 120_000;

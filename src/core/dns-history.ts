@@ -1,5 +1,6 @@
+import { comparableValue } from './dns-fields.js';
 import type { ListedRecord } from './dns-plan.js';
-import { comparableValue, type DnsRecordData, sameRecord } from './dns-records.js';
+import { type DnsRecordData, sameRecord } from './dns-records.js';
 
 /*
  * The history of DNS and name-server changes made through the bot, and their undo. An entry says

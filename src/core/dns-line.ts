@@ -1,3 +1,4 @@
+import type { RecordReason } from './dns-fields.js';
 import {
   DEFAULT_TTL,
   DNS_RECORD_TYPES,
@@ -6,7 +7,6 @@ import {
   fieldValues,
   isDnsType,
   perRecordType,
-  type RecordReason,
   validateRecord,
 } from './dns-records.js';
 

@@ -1,5 +1,6 @@
 import { diffZone } from './bind.js';
-import { comparableValue, type DnsRecordData } from './dns-records.js';
+import { comparableValue } from './dns-fields.js';
+import type { DnsRecordData } from './dns-records.js';
 
 /*
  * Import planning: what an imported zone changes against the records the provider lists, and

@@ -1,12 +1,7 @@
+import { comparableValue } from './dns-fields.js';
+import { isDomainName } from './dns-host-names.js';
 import type { ListedRecord } from './dns-plan.js';
-import {
-  comparableValue,
-  type DnsRecordData,
-  type DnsType,
-  isDomainName,
-  sameRecord,
-  validateRecord,
-} from './dns-records.js';
+import { type DnsRecordData, type DnsType, sameRecord, validateRecord } from './dns-records.js';
 
 /*
  * DNS presets: ready record sets of a mail or site provider (the data is in dns-presets.ts), and

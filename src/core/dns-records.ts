@@ -1,5 +1,11 @@
-import { isIPv6 } from 'node:net';
-import { domainToASCII } from 'node:url';
+import {
+  checkField,
+  comparableValue,
+  type FieldKind,
+  isIpv4,
+  isIpv6,
+  type RecordProblem,
+} from './dns-fields.js';
 
 /*
  * DNS records as the bot handles them: the seven types the partner API can add, in one registry
@@ -15,10 +21,6 @@ export const DNS_TYPES = ['A', 'AAAA', 'CNAME', 'NS', 'MX', 'TXT', 'SRV'] as con
 export type DnsType = (typeof DNS_TYPES)[number];
 /** The ttl of a record when the user gives none (one hour, the provider's own default in listings). */
 export const DEFAULT_TTL = 3600;
-/** Largest ttl: a signed 32-bit number of seconds (RFC 2181). */
-export const MAX_TTL = 2_147_483_647;
-/** Longest TXT text the bot sends; DKIM keys of 4096 bits fit. */
-export const MAX_TXT_LENGTH = 4000;
 
 /** A record as the bot handles it; host is relative to the domain: '@' for the apex, 'www', '_dmarc', '*'. */
 export type DnsRecordData =
@@ -43,213 +45,6 @@ export type DnsRecordData =
 /** Whether an upper-case string names one of the seven types. */
 export function isDnsType(text: string): text is DnsType {
   return (DNS_TYPES as readonly string[]).includes(text);
-}
-
-// ---- names ------------------------------------------------------------------------------------
-
-/** A label of a host or target: letters, digits, '_' (service labels like _dmarc) and inner '-'. */
-const LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
-const NON_ASCII = /[^\p{ASCII}]/u;
-
-/**
- * The ASCII form of one label, or undefined when it is not a valid label. Labels are converted one
- * by one because domainToASCII reads an all-numeric name as an IPv4 address ('1' → '0.0.0.1').
- */
-function labelToAscii(label: string): string | undefined {
-  const ascii = NON_ASCII.test(label) ? domainToASCII(label) : label;
-  if (!LABEL.test(ascii)) return undefined;
-  // A label that claims to be punycode must decode; domainToASCII answers '' when it does not.
-  if (/^xn--/i.test(ascii) && domainToASCII(ascii) === '') return undefined;
-  return ascii;
-}
-
-/** The ASCII labels of a relative or full name without its trailing dot, or undefined. */
-function asciiLabels(name: string): string[] | undefined {
-  if (name === '') return undefined;
-  const labels: string[] = [];
-  for (const label of name.split('.')) {
-    const ascii = labelToAscii(label);
-    if (ascii === undefined) return undefined;
-    labels.push(ascii);
-  }
-  return labels.join('.').length <= 253 ? labels : undefined;
-}
-
-/**
- * The name with its Unicode labels in punycode; ASCII labels, their case and a trailing dot are
- * kept. A name that cannot be converted comes back as it is, for the caller's checks to refuse.
- */
-export function toAsciiHostName(name: string): string {
-  if (!NON_ASCII.test(name)) return name;
-  const dot = name.endsWith('.') && name !== '.';
-  const bare = dot ? name.slice(0, -1) : name;
-  const converted = bare.split('.').map((label) => (label === '*' ? label : labelToAscii(label)));
-  if (converted.some((label) => label === undefined)) return name;
-  return `${converted.join('.')}${dot ? '.' : ''}`;
-}
-
-/** A name reduced for comparison: lower-case ASCII, no trailing dot, '' for the apex read as '@'. */
-function comparableName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '.') return '.';
-  const bare = trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
-  if (bare === '' || bare === '@') return '@';
-  return bare
-    .split('.')
-    .map((label) => (labelToAscii(label) ?? label).toLowerCase())
-    .join('.');
-}
-
-/**
- * A full name made relative to the domain: '@' for the domain itself, 'www' for www.<domain>;
- * undefined when the name is outside the domain. Either name may be Unicode or punycode, with or
- * without a trailing dot; the relative labels keep the form they were written in.
- */
-export function relativeHost(name: string, domain: string): string | undefined {
-  const labels = (name.endsWith('.') ? name.slice(0, -1) : name).split('.');
-  const domainLabels = comparableName(domain).split('.');
-  if (labels.length < domainLabels.length) return undefined;
-  const tail = labels.slice(labels.length - domainLabels.length).join('.');
-  if (comparableName(tail) !== domainLabels.join('.')) return undefined;
-  const head = labels.slice(0, labels.length - domainLabels.length);
-  return head.length === 0 ? '@' : head.join('.');
-}
-
-// ---- validators -------------------------------------------------------------------------------
-
-const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
-
-/** A dotted quad of 0..255 without leading zeros (01.2.3.4 is refused: some read it as octal). */
-export function isIpv4(text: string): boolean {
-  return IPV4.test(text);
-}
-
-/** An IPv6 address as node:net reads it, without a zone index (fe80::1%eth0 has no place in DNS). */
-export function isIpv6(text: string): boolean {
-  return isIPv6(text) && !text.includes('%');
-}
-
-/** A host relative to the domain: '@', '*', '*.name' or a relative name; IDN labels allowed. */
-export function isHostLabel(host: string): boolean {
-  if (host === '@' || host === '*') return true;
-  const name = host.startsWith('*.') ? host.slice(2) : host;
-  const labels = asciiLabels(name);
-  return labels !== undefined && (host === name || `*.${labels.join('.')}`.length <= 253);
-}
-
-/** A full name for a target (mail_server, ns, canonical, target): two labels or more, trailing dot allowed, IDN allowed. */
-export function isDomainName(name: string): boolean {
-  const bare = name.endsWith('.') ? name.slice(0, -1) : name;
-  const labels = asciiLabels(bare);
-  if (labels === undefined || labels.length < 2) return false;
-  // An all-numeric last label makes it an IP address, which is never a target name here.
-  return !/^\d+$/.test(labels.at(-1) ?? '');
-}
-
-/** A service or protocol label of SRV (RFC 2782): `_sip`, `_tcp`; the underscore is required. */
-const SERVICE_LABEL = /^_[A-Za-z0-9](?:[A-Za-z0-9-]{0,60}[A-Za-z0-9])?$/;
-
-/** Why a field was refused; the partner reads it as `dns:reason.<reason>` with problemParams. */
-export type RecordReason =
-  | 'empty'
-  | 'ipv4'
-  | 'ipv6'
-  | 'host'
-  | 'domain'
-  | 'service'
-  | 'integer'
-  | 'range'
-  | 'tooLong';
-
-/** The first problem of a record: the field it is in and why. */
-export type RecordProblem = { field: string; reason: RecordReason };
-
-type Problem = RecordProblem | undefined;
-
-/** What a field holds, and so how it is checked and read from typed text. */
-export type FieldKind = 'host' | 'ttl' | 'ipv4' | 'ipv6' | 'name' | 'target' | 'service' | 'uint16' | 'text';
-
-/** Integer bounds of the numeric kinds (shown to the partner with a range problem). */
-const BOUNDS = { ttl: { min: 1, max: MAX_TTL }, uint16: { min: 0, max: 65_535 } } as const;
-
-const isBlank = (text: string): boolean => text.trim() === '';
-
-/** The one check of a field value of a kind: every path (line, guided form, BIND) comes here. */
-export function checkField(field: string, kind: FieldKind, value: string | number): Problem {
-  if (kind === 'ttl' || kind === 'uint16') {
-    const { min, max } = BOUNDS[kind];
-    if (typeof value !== 'number' || !Number.isInteger(value)) return { field, reason: 'integer' };
-    return value < min || value > max ? { field, reason: 'range' } : undefined;
-  }
-  const text = String(value);
-  if (isBlank(text)) return { field, reason: 'empty' };
-  switch (kind) {
-    case 'host':
-      return isHostLabel(text) ? undefined : { field, reason: 'host' };
-    case 'ipv4':
-      return isIpv4(text) ? undefined : { field, reason: 'ipv4' };
-    case 'ipv6':
-      return isIpv6(text) ? undefined : { field, reason: 'ipv6' };
-    case 'name':
-      return isDomainName(text) ? undefined : { field, reason: 'domain' };
-    case 'target':
-      // '.' is "no such service here" (RFC 2782), decided once for every path.
-      return text === '.' || isDomainName(text) ? undefined : { field, reason: 'domain' };
-    case 'service':
-      return SERVICE_LABEL.test(text) ? undefined : { field, reason: 'service' };
-    case 'text':
-      return text.length > MAX_TXT_LENGTH ? { field, reason: 'tooLong' } : undefined;
-  }
-}
-
-// ---- equality of values -----------------------------------------------------------------------
-
-/** The 8 groups of an IPv6 address (embedded IPv4 included), or undefined. */
-function ipv6Groups(text: string): number[] | undefined {
-  if (!isIpv6(text)) return undefined;
-  let address = text.toLowerCase();
-  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
-    address = `${address.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = address.split('::');
-  const headGroups = head === '' ? [] : head.split(':');
-  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-  return [...headGroups, ...zeros, ...tailGroups].map((group) => Number.parseInt(group, 16));
-}
-
-/** One spelling per IPv6 address, so 2001:DB8:0::1 and 2001:db8::1 compare equal. */
-function comparableIpv6(text: string): string {
-  return ipv6Groups(text)?.join(':') ?? text.toLowerCase();
-}
-
-/** `_sip` and `sip`, `_TCP` and `_tcp` name the same service and protocol. */
-const comparableServiceLabel = (label: string): string => label.replace(/^_/, '').toLowerCase();
-
-/**
- * A field value reduced for comparison by its kind: names case-insensitive without a trailing dot
- * and in one (ASCII) form, IPv6 in one spelling, service labels with or without '_'; addresses,
- * numbers and text as they are.
- */
-export function comparableValue(kind: FieldKind, value: string | number): string {
-  switch (kind) {
-    case 'host':
-    case 'name':
-    case 'target':
-      return comparableName(String(value));
-    case 'ipv6':
-      return comparableIpv6(String(value));
-    case 'service':
-      return comparableServiceLabel(String(value));
-    case 'ttl':
-    case 'uint16':
-    case 'ipv4':
-    case 'text':
-      return String(value);
-  }
 }
 
 // ---- zone-file text ---------------------------------------------------------------------------
@@ -577,42 +372,10 @@ export function validateRecord(record: DnsRecordData): RecordProblem | undefined
   return undefined;
 }
 
-/** The i18n key and parameters that tell the partner a problem (never the internal code). */
-export function problemMessage(problem: { field: string; reason: string }): {
-  key: string;
-  params: Record<string, string | number>;
-} {
-  const bounds = problem.field === 'ttl' ? BOUNDS.ttl : BOUNDS.uint16;
-  const params: Record<string, string | number> =
-    problem.reason === 'range' ? { ...bounds } : problem.reason === 'tooLong' ? { max: MAX_TXT_LENGTH } : {};
-  return { key: `dns:reason.${problem.reason}`, params };
-}
-
 /** The kind of a field of a type, host and ttl included; undefined for a field the type lacks. */
 export function fieldKind(type: DnsType, field: string): FieldKind | undefined {
   if (field === 'host' || field === 'ttl') return field;
   return DNS_RECORD_TYPES[type].fields.find((f) => f.name === field)?.kind;
-}
-
-/**
- * A field typed alone (the guided form): numbers are read as whole decimal numbers, text keeps
- * its spaces, everything else is trimmed; then the same check as every other path.
- */
-export function readField(
-  field: string,
-  kind: FieldKind,
-  text: string,
-): { ok: true; value: string | number } | { ok: false; problem: RecordProblem } {
-  let value: string | number = kind === 'text' ? text : text.trim();
-  if (kind === 'ttl' || kind === 'uint16') {
-    const word = String(value);
-    if (!/^[+-]?\d+$/.test(word)) return { ok: false, problem: { field, reason: 'integer' } };
-    // `+ 0` turns -0 into 0, as the one-line grammar reads it.
-    value = Number(word) + 0;
-    if (!Number.isSafeInteger(value)) return { ok: false, problem: { field, reason: 'range' } };
-  }
-  const problem = checkField(field, kind, value);
-  return problem ? { ok: false, problem } : { ok: true, value };
 }
 
 // ---- listed records and equality ---------------------------------------------------------------

@@ -1,7 +1,8 @@
 /** fast-check building blocks for valid DNS records, shared by the BIND and one-line format tests. */
 
 import fc from 'fast-check';
-import { type DnsRecordData, MAX_TTL } from '../../src/core/dns-records.js';
+import { MAX_TTL } from '../../src/core/dns-fields.js';
+import type { DnsRecordData } from '../../src/core/dns-records.js';
 
 const asciiLabel = fc
   .stringMatching(/^[a-z0-9_](?:[a-z0-9_-]{0,14}[a-z0-9_])?$/)

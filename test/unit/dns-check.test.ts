@@ -14,7 +14,8 @@ import {
   retryDelay,
   summarizeRound,
 } from '../../src/core/dns-check.js';
-import { type DnsRecordData, toAsciiHostName } from '../../src/core/dns-records.js';
+import { toAsciiHostName } from '../../src/core/dns-host-names.js';
+import type { DnsRecordData } from '../../src/core/dns-records.js';
 import { hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 /** A name as a resolver may hand it back: ASCII, in another case, with the root dot. */

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportZone, importZone } from '../../src/core/bind.js';
+import { type FieldKind, readField } from '../../src/core/dns-fields.js';
 import { formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
 import {
   DNS_RECORD_TYPES,
   type DnsRecordData,
-  type FieldKind,
   fieldKind,
-  readField,
   validateRecord,
 } from '../../src/core/dns-records.js';
 import { recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { comparableValue } from '../../src/core/dns-fields.js';
 import {
   changesToApply,
   isEmptyPlan,
@@ -7,7 +8,7 @@ import {
   needsForce,
   planImport,
 } from '../../src/core/dns-plan.js';
-import { comparableValue, type DnsRecordData, sameRecord } from '../../src/core/dns-records.js';
+import { type DnsRecordData, sameRecord } from '../../src/core/dns-records.js';
 import { recordArbitrary } from '../helpers/dns-arbitraries.js';
 
 const a = (host: string, ipv4 = '192.0.2.1'): DnsRecordData => ({ type: 'A', host, ttl: 3600, ipv4 });

@@ -1,16 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toDnsRecordBody as toApiInput } from '../../src/api/domains.js';
-import {
-  type DnsRecordData,
-  isDomainName,
-  isHostLabel,
-  isIpv4,
-  isIpv6,
-  relativeHost,
-  sameRecord,
-  validateRecord,
-} from '../../src/core/dns-records.js';
+import { isIpv4, isIpv6 } from '../../src/core/dns-fields.js';
+import { isDomainName, isHostLabel, relativeHost } from '../../src/core/dns-host-names.js';
+import { type DnsRecordData, sameRecord, validateRecord } from '../../src/core/dns-records.js';
 
 const octet = fc.integer({ min: 0, max: 255 });
 

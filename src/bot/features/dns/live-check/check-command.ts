@@ -1,12 +1,6 @@
 import { expectListed, fullName, isDelegation } from '../../../../core/dns-check.js';
-import {
-  checkField,
-  DNS_TYPES,
-  type DnsRecordData,
-  isDnsType,
-  parseListedRecord,
-  problemMessage,
-} from '../../../../core/dns-records.js';
+import { checkField, problemMessage } from '../../../../core/dns-fields.js';
+import { DNS_TYPES, type DnsRecordData, isDnsType, parseListedRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { echoInput } from '../../../../core/text.js';

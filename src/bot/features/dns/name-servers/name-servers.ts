@@ -1,6 +1,6 @@
 import { Composer, Markup } from 'telegraf';
 import type { NameServerInput } from '../../../../api/index.js';
-import { isIpv4, isIpv6 } from '../../../../core/dns-records.js';
+import { isIpv4, isIpv6 } from '../../../../core/dns-fields.js';
 import { toAsciiDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { echoInput } from '../../../../core/text.js';

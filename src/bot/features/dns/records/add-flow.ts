@@ -1,14 +1,12 @@
 import { toDnsRecordBody } from '../../../../api/index.js';
+import { type FieldKind, problemMessage, readField } from '../../../../core/dns-fields.js';
 import {
   DEFAULT_TTL,
   DNS_RECORD_TYPES,
   DNS_TYPES,
   type DnsRecordData,
   type DnsType,
-  type FieldKind,
   type FieldSpec,
-  problemMessage,
-  readField,
 } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
