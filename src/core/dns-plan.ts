@@ -1,6 +1,6 @@
-import { diffZone } from './bind.js';
 import { comparableValue } from './dns-fields.js';
 import type { DnsRecordData } from './dns-records.js';
+import { diffZone } from './zone-reader.js';
 
 /*
  * Import planning: what an imported zone changes against the records the provider lists, and

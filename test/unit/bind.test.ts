@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffZone, exportZone, importZone } from '../../src/core/bind.js';
 import {
   DNS_TYPES,
   type DnsRecordData,
@@ -8,6 +7,7 @@ import {
   sameRecord,
   validateRecord,
 } from '../../src/core/dns-records.js';
+import { diffZone, exportZone, importZone } from '../../src/core/zone-reader.js';
 import { dkimArb, hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 // ---- generated valid records ------------------------------------------------------------------

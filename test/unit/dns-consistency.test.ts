@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exportZone, importZone } from '../../src/core/bind.js';
 import { type FieldKind, readField } from '../../src/core/dns-fields.js';
 import { formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
 import {
@@ -9,6 +8,7 @@ import {
   fieldKind,
   validateRecord,
 } from '../../src/core/dns-records.js';
+import { exportZone, importZone } from '../../src/core/zone-reader.js';
 import { recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 /*

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeSkipReason } from '../../src/bot/features/dns/views.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
-import { exportZone, importZone, type SkipReason } from '../../src/core/bind.js';
 import { formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
 import {
   DNS_RECORD_TYPES,
@@ -11,6 +10,7 @@ import {
   type DnsType,
   sameRecord,
 } from '../../src/core/dns-records.js';
+import { exportZone, importZone, type SkipReason } from '../../src/core/zone-reader.js';
 import { hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 /*

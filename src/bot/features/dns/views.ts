@@ -1,11 +1,11 @@
 import type { DnsRecord, NameServer } from '../../../api/index.js';
-import type { SkipReason } from '../../../core/bind.js';
 import { problemMessage } from '../../../core/dns-fields.js';
 import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
 import { type DnsRecordData, parseListedRecord, recordDataText } from '../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { cutGraphemes, joinLinesWithin } from '../../../core/text.js';
+import type { SkipReason } from '../../../core/zone-reader.js';
 import { copyTextButton } from '../../kit/bot-api-today.js';
 import type { Translate } from '../../kit/i18n.js';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
-import { exportZone, importZone } from '../../../../core/bind.js';
 import { type ImportMode, isEmptyPlan, planImport } from '../../../../core/dns-plan.js';
 import { type DnsRecordData, parseListedRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
+import { exportZone, importZone } from '../../../../core/zone-reader.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
