@@ -91,3 +91,8 @@ export function isDomainName(name: string): boolean {
   // An all-numeric last label makes it an IP address, which is never a target name here.
   return !/^\d+$/.test(labels.at(-1) ?? '');
 }
+
+/** The ASCII form of a domain without its trailing dot, lower-case. */
+export function asciiDomain(domain: string): string {
+  return toAsciiHostName(domain.trim().replace(/\.$/, '')).toLowerCase();
+}

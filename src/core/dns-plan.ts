@@ -1,6 +1,5 @@
 import { comparableValue } from './dns-fields.js';
-import type { DnsRecordData } from './dns-records.js';
-import { diffZone } from './zone-reader.js';
+import { type DnsRecordData, sameRecord } from './dns-records.js';
 
 /*
  * Import planning: what an imported zone changes against the records the provider lists, and
@@ -113,4 +112,34 @@ export function changesToApply(
     ...plan.remove.map((r): PlannedChange => ({ op: 'delete', id: r.id, record: r.record })),
     ...plan.add.map((record): PlannedChange => ({ op: 'add', record })),
   ];
+}
+
+/** What to add and delete so that the current records become the wanted ones; `unchanged` are current items kept. */
+export interface ZoneDiff<T> {
+  toAdd: DnsRecordData[];
+  toDelete: T[];
+  unchanged: T[];
+}
+
+/**
+ * What to add and delete so that `current` becomes `wanted` (sameRecord); `current` items carry
+ * the caller's ids. Records are matched one to one, so duplicates count: two equal wanted records
+ * against one current record keep it and add one.
+ */
+export function diffZone<T extends { record: DnsRecordData }>(
+  current: readonly T[],
+  wanted: readonly DnsRecordData[],
+): ZoneDiff<T> {
+  const kept = new Set<number>();
+  const toAdd: DnsRecordData[] = [];
+  for (const record of wanted) {
+    const match = current.findIndex((item, index) => !kept.has(index) && sameRecord(item.record, record));
+    if (match < 0) toAdd.push(record);
+    else kept.add(match);
+  }
+  return {
+    toAdd,
+    toDelete: current.filter((_, index) => !kept.has(index)),
+    unchanged: current.filter((_, index) => kept.has(index)),
+  };
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { diffZone } from '../../src/core/dns-plan.js';
 import {
   DNS_TYPES,
   type DnsRecordData,
@@ -7,7 +8,8 @@ import {
   sameRecord,
   validateRecord,
 } from '../../src/core/dns-records.js';
-import { diffZone, exportZone, importZone } from '../../src/core/zone-reader.js';
+import { importZone } from '../../src/core/zone-reader.js';
+import { exportZone } from '../../src/core/zone-writer.js';
 import { dkimArb, hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 // ---- generated valid records ------------------------------------------------------------------

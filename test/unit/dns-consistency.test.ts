@@ -8,7 +8,8 @@ import {
   fieldKind,
   validateRecord,
 } from '../../src/core/dns-records.js';
-import { exportZone, importZone } from '../../src/core/zone-reader.js';
+import { importZone } from '../../src/core/zone-reader.js';
+import { exportZone } from '../../src/core/zone-writer.js';
 import { recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 /*

@@ -10,7 +10,8 @@ import {
   type DnsType,
   sameRecord,
 } from '../../src/core/dns-records.js';
-import { exportZone, importZone, type SkipReason } from '../../src/core/zone-reader.js';
+import { importZone, type SkipReason } from '../../src/core/zone-reader.js';
+import { exportZone } from '../../src/core/zone-writer.js';
 import { hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
 
 /*
