@@ -1,13 +1,11 @@
 import {
   BANK_REQUISITES_FIELDS,
   type CustomerType,
-  checkField,
   customerFields,
-  type FieldCheck,
-  type FieldSpec,
   POSTAL_ADDRESS_FIELDS,
   whoisFields,
 } from './requisites.js';
+import { checkField, type FieldCheck, type FieldSpec } from './requisites-fields.js';
 import { normalizeTyped } from './text.js';
 
 /*

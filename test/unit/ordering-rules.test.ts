@@ -4,12 +4,12 @@ import {
   buildFromAnswers,
   CUSTOMER_TYPES,
   type CustomerType,
-  checkField,
   customerFields,
   looksLikeCsr,
   whoisBlocks,
   whoisFields,
 } from '../../src/core/requisites.js';
+import { checkField } from '../../src/core/requisites-fields.js';
 import { findZone, whoisRulesOf, zonePeriods } from '../../src/core/zones.js';
 import { CSR_PEM } from '../helpers/fixtures.js';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_TYPES, checkField } from '../../src/core/requisites.js';
+import { CUSTOMER_TYPES } from '../../src/core/requisites.js';
+import { checkField } from '../../src/core/requisites-fields.js';
 import { cardFields, parseAddressLine, parseRequisitesCard } from '../../src/core/requisites-paste.js';
 
 const COMPANY_CARD = `ООО «Пример Плюс»

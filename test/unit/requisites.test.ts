@@ -1,17 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  type Checksum,
   CUSTOMER_TYPES,
-  checkField,
-  controlDigitsHold,
   customerFields,
-  type FieldKind,
-  type FieldSpec,
   POSTAL_ADDRESS_FIELDS,
   REQUISITES_BLOCK,
   whoisFields,
 } from '../../src/core/requisites.js';
+import { type Checksum, controlDigitsHold } from '../../src/core/requisites-control-digits.js';
+import { checkField, type FieldKind, type FieldSpec } from '../../src/core/requisites-fields.js';
 import { normalizeTyped } from '../../src/core/text.js';
 
 const spec = (kind: FieldKind, extra: Partial<FieldSpec> = {}): FieldSpec => ({ path: 'x', kind, ...extra });

@@ -1,4 +1,5 @@
-import { checkField, type FieldSpec, siblingPath } from '../../../core/requisites.js';
+import { siblingPath } from '../../../core/requisites.js';
+import { checkField, type FieldSpec } from '../../../core/requisites-fields.js';
 import { UserInputError } from '../../errors.js';
 import {
   answerOf,

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../../core/format.js';
-import { type FieldCheck, type FieldSpec, postalFormOf } from '../../../core/requisites.js';
+import { type FieldCheck, type FieldSpec, postalFormOf } from '../../../core/requisites-fields.js';
 import { cardFields } from '../../../core/requisites-paste.js';
 import { UserInputError } from '../../errors.js';
 import type { Translate } from '../../kit/i18n.js';
