@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_TYPES } from '../../src/core/requisites.js';
+import { parseAddressLine } from '../../src/core/requisites-card-values.js';
 import { checkField } from '../../src/core/requisites-fields.js';
-import { cardFields, parseAddressLine, parseRequisitesCard } from '../../src/core/requisites-paste.js';
+import { cardFields, parseRequisitesCard } from '../../src/core/requisites-paste.js';
 
 const COMPANY_CARD = `ООО «Пример Плюс»
 УНП: 190123455
