@@ -1,5 +1,5 @@
-import { providerDateToMinutes } from './format.js';
 import { UNPAID_INVOICE_STATE } from './invoice-search.js';
+import { isoOfDay, minskDay, providerDay } from './minsk-time.js';
 
 /*
  * Notification diffing (docs/notifications.md). The provider has no events, so
@@ -191,42 +191,6 @@ export type NotificationEvent =
 export interface DiffOptions {
   /** Invoice ids the bot created itself: they are never announced as new. */
   readonly createdByBot: ReadonlySet<number>;
-}
-
-// ---- Minsk days ----------------------------------------------------------------------------
-
-const MINSK_OFFSET_MS = 3 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The Minsk calendar day of an instant, as days since 1970-01-01. */
-export function minskDay(now: Date): number {
-  return Math.floor((now.getTime() + MINSK_OFFSET_MS) / DAY_MS);
-}
-
-/** The hour (0-23) on a Minsk clock. */
-export function minskHour(now: Date): number {
-  return new Date(now.getTime() + MINSK_OFFSET_MS).getUTCHours();
-}
-
-/** A provider `DD.MM.YYYY` date as days since 1970-01-01, or undefined. */
-function providerDay(text: string | null | undefined): number | undefined {
-  if (!text) return undefined;
-  const minutes = providerDateToMinutes(text);
-  return Number.isNaN(minutes) ? undefined : Math.floor(minutes / 1440);
-}
-
-/**
- * Whole Minsk days from `now` until a provider date (0 = today, negative = passed), or undefined
- * for a date that does not parse. A message told later than it was found (held by quiet hours)
- * says "tomorrow" or "in 7 days" as of when it is read.
- */
-export function daysUntil(date: string, now: Date): number | undefined {
-  const day = providerDay(date);
-  return day === undefined ? undefined : day - minskDay(now);
-}
-
-function isoOfDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
 // ---- the rule ------------------------------------------------------------------------------
@@ -437,37 +401,4 @@ export function diff(
 
   events.sort(compareEvents);
   return { events, next: snapshotOf(lists, [...told]) };
-}
-
-// ---- delivery ------------------------------------------------------------------------------
-
-export type Delivery =
-  | { readonly kind: 'single'; readonly event: NotificationEvent }
-  | { readonly kind: 'digest'; readonly events: readonly NotificationEvent[] };
-
-/** More than `digestOver` events at once arrive as one digest; otherwise one message each. */
-export function groupForDelivery(
-  events: readonly NotificationEvent[],
-  options: { readonly digestOver: number },
-): Delivery[] {
-  if (events.length > options.digestOver) return [{ kind: 'digest', events: [...events] }];
-  return events.map((event) => ({ kind: 'single', event }));
-}
-
-export interface QuietHours {
-  /** Minsk hour (0-23) the quiet starts at, inclusive. */
-  readonly from: number;
-  /** Minsk hour (0-24) the quiet ends at, exclusive; below `from` means it wraps midnight. */
-  readonly to: number;
-}
-
-/** Whether `now` falls into the quiet hours (Minsk time); `from === to` means no quiet hours. */
-export function isQuietHour(now: Date, quiet: QuietHours): boolean {
-  const { from, to } = quiet;
-  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || from > 23 || to < 0 || to > 24) {
-    throw new RangeError(`quiet hours ${from}-${to} are not hours of a day`);
-  }
-  const hour = minskHour(now);
-  if (from === to) return false;
-  return from < to ? hour >= from && hour < to : hour >= from || hour < to;
 }

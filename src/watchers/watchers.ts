@@ -6,14 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type ApiFactory, ApiHttpError, ApiInterruptedError } from '../api/index.js';
-import {
-  type Delivery,
-  diff,
-  groupForDelivery,
-  isQuietHour,
-  type NotificationEvent,
-  type NotifyLists,
-} from '../core/notify.js';
+import { diff, type NotificationEvent, type NotifyLists } from '../core/notify.js';
+import { type Delivery, groupForDelivery, isQuietHour } from '../core/notify-delivery.js';
 import { errorForLog, type Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { WatchData } from '../storage/watch-data.js';

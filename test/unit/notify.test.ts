@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type DomainOrderItem,
   diff,
-  groupForDelivery,
   type InvoiceItem,
-  isQuietHour,
   NOTIFICATION_KIND_LIST,
   NOTIFICATION_KINDS,
   type NotificationEvent,
@@ -15,6 +13,7 @@ import {
   type Snapshot,
   snapshotOf,
 } from '../../src/core/notify.js';
+import { groupForDelivery, isQuietHour } from '../../src/core/notify-delivery.js';
 
 // ---- builders ---------------------------------------------------------------------------------
 

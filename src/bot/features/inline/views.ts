@@ -1,6 +1,6 @@
 import type { Invoice } from '../../../api/index.js';
 import { escapeHtml, formatMoney, formatProviderDay } from '../../../core/format.js';
-import { daysUntil } from '../../../core/notify.js';
+import { daysUntil } from '../../../core/minsk-time.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import type { Translate } from '../../kit/i18n.js';
 import type { CurrencyCodes } from '../billing/views.js';

@@ -8,13 +8,9 @@
 import { Markup, type Telegram, TelegramError } from 'telegraf';
 import type { ApiFactory, PartnerApi } from '../../../api/index.js';
 import { escapeHtml, formatProviderDay } from '../../../core/format.js';
-import {
-  type Delivery,
-  daysUntil,
-  type NotificationEvent,
-  type OrderRef,
-  type PaymentArrivedEvent,
-} from '../../../core/notify.js';
+import { daysUntil } from '../../../core/minsk-time.js';
+import type { NotificationEvent, OrderRef, PaymentArrivedEvent } from '../../../core/notify.js';
+import type { Delivery } from '../../../core/notify-delivery.js';
 import { splitMessage } from '../../../core/text.js';
 import type { Logger } from '../../../logger.js';
 import { errorForLog } from '../../../logger.js';

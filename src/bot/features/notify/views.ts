@@ -1,6 +1,6 @@
 import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { daysUntil } from '../../../core/minsk-time.js';
 import {
-  daysUntil,
   NOTIFICATION_KIND_LIST,
   type NotificationEvent,
   type NotificationKind,
