@@ -11,8 +11,8 @@ import {
  * DNS records as the bot handles them: the seven types the partner API can add, in one registry
  * (DNS_RECORD_TYPES): their fields and checks, reading the provider's listed values back, and
  * record equality for the zone diff. The one-line grammar (dns-line.ts) and the zone files
- * (bind.ts) read and write every type from its entry. Hosts are relative to the domain ('@' is
- * the apex); targets are full names.
+ * (zone-reader.ts, zone-writer.ts) read and write every type from its entry. Hosts are relative
+ * to the domain ('@' is the apex); targets are full names.
  */
 
 /** The record types the partner API can add and delete. */
