@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { describeStartError, main } from '../main.js';
 import { sandboxInstant } from '../sandbox/dates.js';
 import { startKeptSandbox } from '../sandbox/persist.js';
-import { startBotApiServer } from './bot-api-server.js';
+import { startBotApiServer } from './bot-api/index.js';
 import { CHATS, PEOPLE, TEAM_GROUP } from './people.js';
 import { startPlaygroundWeb } from './web.js';
 

@@ -2,7 +2,7 @@
  * Who is in the playground: a partner, the partner's team in a group, and a client to share an
  * invoice with. Fixed ids, so a restart finds the same chats in the bot's kept data.
  */
-import type { ChatProfile, UserProfile } from './bot-api-server.js';
+import type { ChatProfile, UserProfile } from './bot-api/index.js';
 
 export interface PlaygroundPerson extends UserProfile {
   /** What the page calls this person's part. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Sandbox } from '../sandbox/server.js';
-import type { BotApiServer } from './bot-api-server.js';
+import type { BotApiServer } from './bot-api/index.js';
 import type { ChatEvent } from './events.js';
 import type { PlaygroundChat, PlaygroundPerson } from './people.js';
 

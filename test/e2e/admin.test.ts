@@ -14,7 +14,7 @@ import {
   type BotApiServer,
   type RecordedCall,
   startBotApiServer,
-} from '../../src/playground/bot-api-server.js';
+} from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { eventually, spawnCaptured, startBotProcess } from '../helpers/bot-process.js';

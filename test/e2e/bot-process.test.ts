@@ -7,7 +7,7 @@ import {
   type BotApiServer,
   type RecordedCall,
   startBotApiServer,
-} from '../../src/playground/bot-api-server.js';
+} from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotProcess, eventually, MAIN_JS, startBotProcess } from '../helpers/bot-process.js';
 

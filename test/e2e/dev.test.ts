@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiServer, DEFAULT_TOKEN, startBotApiServer } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, DEFAULT_TOKEN, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import { type CapturedProcess, eventually, MAIN_JS, spawnCaptured } from '../helpers/bot-process.js';
 
 /**

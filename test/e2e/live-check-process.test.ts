@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BotApiServer, RecordedCall } from '../../src/playground/bot-api-server.js';
+import type { BotApiServer, RecordedCall } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { withBotOnLocalApi } from '../helpers/bot-process.js';
 

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotProcess, eventually, freePort, startBotProcess } from '../helpers/bot-process.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import { createChatData } from '../../src/storage/chat-data.js';
 import type { Locale } from '../../src/storage/chat-store.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';

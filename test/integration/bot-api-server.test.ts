@@ -10,7 +10,7 @@ import {
   fileParam,
   RecordedFile,
   startBotApiServer,
-} from '../../src/playground/bot-api-server.js';
+} from '../../src/playground/bot-api/index.js';
 
 /** Cleanups run after each test, last registered first. */
 const cleanups: Array<() => Promise<void>> = [];

@@ -5,11 +5,7 @@
  */
 import { Markup, Telegram } from 'telegraf';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type BotApiServer,
-  DEFAULT_USER_ID,
-  startBotApiServer,
-} from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, DEFAULT_USER_ID, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import type { ChatEvent } from '../../src/playground/events.js';
 
 const servers: BotApiServer[] = [];

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api-server.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import { CHATS, PEOPLE } from '../../src/playground/people.js';
 import { type PlaygroundWeb, startPlaygroundWeb } from '../../src/playground/web.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';

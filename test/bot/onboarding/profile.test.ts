@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerCommandMenus } from '../../../src/bot/index.js';
 import { loadTranslations } from '../../../src/bot/kit/i18n.js';
 import { createLogger } from '../../../src/logger.js';
-import { type BotApiServer, startBotApiServer } from '../../../src/playground/bot-api-server.js';
+import { type BotApiServer, startBotApiServer } from '../../../src/playground/bot-api/index.js';
 
 let server: BotApiServer | undefined;
 afterEach(async () => {

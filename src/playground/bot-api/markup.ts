@@ -4,9 +4,9 @@
  * request_chat, inline query results, and the chat actions it knows.
  */
 import { Buffer } from 'node:buffer';
-import { badRequest } from './bot-api-failures.js';
-import { isRecord, type Json, recordOrUndefined } from './bot-api-wire.js';
-import { applyParseMode, HtmlParseError } from './telegram-html.js';
+import { applyParseMode, HtmlParseError } from '../telegram-html.js';
+import { badRequest } from './failures.js';
+import { isRecord, type Json, recordOrUndefined } from './wire.js';
 
 /** The chat actions Telegram knows (sendChatAction refuses others). */
 export const CHAT_ACTIONS = new Set([

@@ -40,8 +40,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BotApiFailure, badRequest, NOT_MODIFIED, type TelegramErrorBody } from './bot-api-failures.js';
-import { CHAT_ACTIONS, inlineMarkup, validateReplyMarkup, validInlineResults } from './bot-api-markup.js';
+import { type ChatEvent, EventLog } from '../events.js';
+import { applyParseMode, HtmlParseError } from '../telegram-html.js';
+import { BotApiFailure, badRequest, NOT_MODIFIED, type TelegramErrorBody } from './failures.js';
+import { CHAT_ACTIONS, inlineMarkup, validateReplyMarkup, validInlineResults } from './markup.js';
 import {
   isRecord,
   type Json,
@@ -51,12 +53,10 @@ import {
   recordOrUndefined,
   stringOrUndefined,
   toInteger,
-} from './bot-api-wire.js';
-import { type ChatEvent, EventLog } from './events.js';
-import { applyParseMode, HtmlParseError } from './telegram-html.js';
+} from './wire.js';
 
-export { BotApiFailure, type TelegramErrorBody } from './bot-api-failures.js';
-export { RecordedFile } from './bot-api-wire.js';
+export { BotApiFailure, type TelegramErrorBody } from './failures.js';
+export { RecordedFile } from './wire.js';
 
 /**
  * One Bot API request the server received.
