@@ -42,6 +42,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ChatEvent, EventLog } from '../events.js';
 import { applyParseMode, HtmlParseError } from '../telegram-html.js';
+import { CallLog, type RecordedCall, respond } from './calls.js';
 import { BotApiFailure, badRequest, NOT_MODIFIED, type TelegramErrorBody } from './failures.js';
 import { CHAT_ACTIONS, inlineMarkup, validateReplyMarkup, validInlineResults } from './markup.js';
 import {
@@ -53,38 +54,12 @@ import {
   recordOrUndefined,
   stringOrUndefined,
   toInteger,
+  writeJson,
 } from './wire.js';
 
+export { fileParam, type RecordedCall } from './calls.js';
 export { BotApiFailure, type TelegramErrorBody } from './failures.js';
-export { RecordedFile } from './wire.js';
-
-/**
- * One Bot API request the server received.
- *
- * `params` is the JSON body as sent, or — for `application/x-www-form-urlencoded`, multipart and
- * query-string requests — the fields decoded the way Telegram reads them:
- * - file parts become `RecordedFile` instances (`params.document instanceof RecordedFile`);
- * - fields that carry JSON (`reply_markup`, `entities`, `caption_entities`, `reply_parameters`,
- *   `link_preview_options`, `allowed_updates`, `commands`, `scope`, `media`, …) are parsed;
- * - integer fields (`chat_id`, `message_id`, `user_id`, `offset`, `limit`, `timeout`, …) become numbers
- *   when they look like integers, and known flags ('true'/'false') become booleans;
- * - everything else stays a string;
- * - the `method` field telegraf adds to every multipart body is dropped (the URL names the method).
- */
-export interface RecordedCall {
-  method: string;
-  params: Record<string, unknown>;
-  /** `Date.now()` when the request was received. */
-  at: number;
-  /** Position in `calls`; pass `index + 1` as `since` to wait for a later call. */
-  index: number;
-  /** 'request': an HTTP request to the API; 'webhook-reply': a method in a webhook's response body. */
-  via: 'request' | 'webhook-reply';
-  /** What the server answered; absent while a long poll is still waiting. */
-  response?: ApiResponse;
-}
-
-export type ApiResponse = { ok: true; result: unknown } | ({ ok: false } & TelegramErrorBody);
+export { type ApiResponse, RecordedFile } from './wire.js';
 
 export interface BotInfo {
   id: number;
@@ -253,15 +228,6 @@ export const DEFAULT_USER_ID = 100_001;
 export const DEFAULT_GROUP_CHAT_ID = -4_000_000_001;
 export const DEFAULT_SUPERGROUP_CHAT_ID = -1_001_000_000_001;
 
-/** Narrow a recorded param to a file; throws naming the field when it is not one. */
-export function fileParam(call: RecordedCall, field: string): RecordedFile {
-  const value = call.params[field];
-  if (!(value instanceof RecordedFile)) {
-    throw new Error(`${call.method}.${field} is not a file: ${describe(value)}`);
-  }
-  return value;
-}
-
 /** Update types Telegram leaves out when allowed_updates is empty or never set. */
 const OPT_IN_UPDATE_TYPES = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
 
@@ -311,16 +277,10 @@ interface Webhook {
   lastErrorMessage: string | undefined;
 }
 
-interface CallWaiter {
-  matches: (c: RecordedCall) => boolean;
-  since: number;
-  resolve: (c: RecordedCall) => void;
-  reject: (error: Error) => void;
-}
-
 class LocalBotApi implements BotApiServer {
   apiRoot = '';
-  readonly calls: RecordedCall[] = [];
+  private readonly log = new CallLog();
+  readonly calls: RecordedCall[] = this.log.calls;
   readonly botInfo: BotInfo;
 
   private readonly server: Server;
@@ -334,7 +294,6 @@ class LocalBotApi implements BotApiServer {
   private delivering = false;
   private readonly failures = new Map<string, TelegramErrorBody[]>();
   private readonly handlers = new Map<string, { name: string; run: MethodHandler }>();
-  private readonly waiters = new Set<CallWaiter>();
   private readonly chats = new Map<number, Json>();
   private readonly lastMessageId = new Map<number, number>();
   private readonly messages = new Map<string, StoredMessage>();
@@ -372,7 +331,7 @@ class LocalBotApi implements BotApiServer {
     this.server = createServer((req, res) => {
       this.onRequest(req, res).catch((error: unknown) => {
         if (!res.headersSent) {
-          this.writeJson(res, {
+          writeJson(res, {
             ok: false,
             error_code: 500,
             description: `Internal Server Error: ${String(error)}`,
@@ -594,37 +553,7 @@ class LocalBotApi implements BotApiServer {
     match: string | ((c: RecordedCall) => boolean),
     opts: { timeoutMs?: number; since?: number } = {},
   ): Promise<RecordedCall> {
-    const matches = typeof match === 'string' ? (c: RecordedCall) => c.method === match : match;
-    const since = opts.since ?? 0;
-    const timeoutMs = opts.timeoutMs ?? 5000;
-    const found = this.calls.find((c) => c.index >= since && matches(c));
-    if (found) return Promise.resolve(found);
-    return new Promise<RecordedCall>((resolve, reject) => {
-      const waiter: CallWaiter = {
-        matches,
-        since,
-        resolve: (c) => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          resolve(c);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          reject(error);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        const wanted = typeof match === 'string' ? match : 'a call matching the predicate';
-        reject(
-          new Error(
-            `Timed out after ${timeoutMs} ms waiting for ${wanted} (since #${since}).\n${this.describeCalls()}`,
-          ),
-        );
-      }, timeoutMs);
-      this.waiters.add(waiter);
-    });
+    return this.log.waitForCall(match, opts);
   }
 
   failNext(method: string, error: TelegramErrorBody, times = 1): void {
@@ -669,17 +598,13 @@ class LocalBotApi implements BotApiServer {
       // As if the poll's timeout ran out: the bot sees an empty batch, not a network error.
       this.pendingPoll = undefined;
       clearTimeout(poll.timer);
-      this.respond(poll.res, poll.call, { ok: true, result: [] });
+      respond(poll.res, poll.call, { ok: true, result: [] });
       // Let the answer leave before the connection is cut.
       if (!poll.res.writableFinished) {
         await Promise.race([new Promise((resolve) => poll.res.once('finish', resolve)), sleep(200)]);
       }
     }
-    for (const waiter of [...this.waiters]) {
-      waiter.reject(
-        new Error(`The local Bot API server was closed while waiting for a call.\n${this.describeCalls()}`),
-      );
-    }
+    this.log.rejectWaiters();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       // telegraf keeps connections alive (Node's global agent); without this close() would wait for them.
@@ -698,13 +623,13 @@ class LocalBotApi implements BotApiServer {
     }
     const apiRoute = /^\/bot([^/]+)\/([A-Za-z0-9_]+)\/?$/.exec(url.pathname);
     if (!apiRoute) {
-      this.writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
+      writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
       return;
     }
     if (decodeURIComponent(apiRoute[1] ?? '') !== this.token) {
       // Drain the body so the client sees the answer rather than a reset connection.
       await readBody(req);
-      this.writeJson(res, { ok: false, error_code: 401, description: 'Unauthorized' });
+      writeJson(res, { ok: false, error_code: 401, description: 'Unauthorized' });
       return;
     }
     const body = await readBody(req);
@@ -712,7 +637,7 @@ class LocalBotApi implements BotApiServer {
     try {
       params = await parseParams(req.headers['content-type'], body, url.searchParams);
     } catch (error) {
-      this.writeJson(res, { ok: false, error_code: 400, description: `Bad Request: ${String(error)}` });
+      writeJson(res, { ok: false, error_code: 400, description: `Bad Request: ${String(error)}` });
       return;
     }
     this.dispatch(apiRoute[2] ?? '', params, 'request', res);
@@ -732,16 +657,12 @@ class LocalBotApi implements BotApiServer {
     ) {
       delete params.method;
     }
-    const call: RecordedCall = { method, params, at: Date.now(), index: this.calls.length, via };
-    this.calls.push(call);
-    for (const waiter of [...this.waiters]) {
-      if (call.index >= waiter.since && waiter.matches(call)) waiter.resolve(call);
-    }
+    const call = this.log.record(method, params, via);
 
     // An injected failure is for the bot to see, so it is not spent on webhook replies it can't see.
     const injected = via === 'request' ? this.failures.get(method)?.shift() : undefined;
     if (injected) {
-      this.respond(res, call, { ok: false, ...injected });
+      respond(res, call, { ok: false, ...injected });
       return;
     }
     if (method === 'getUpdates' && res) {
@@ -750,20 +671,20 @@ class LocalBotApi implements BotApiServer {
     }
     const handler = this.handlers.get(method.toLowerCase());
     if (!handler) {
-      this.respond(res, call, { ok: false, error_code: 404, description: 'Not Found: method not found' });
+      respond(res, call, { ok: false, error_code: 404, description: 'Not Found: method not found' });
       return;
     }
     const fail = (error: unknown) => {
       if (!(error instanceof BotApiFailure)) throw error;
-      this.respond(res, call, { ok: false, ...error.body });
+      respond(res, call, { ok: false, ...error.body });
     };
     try {
       const result = handler.run(params);
       if (result instanceof Promise) {
         result.then(
-          (value: unknown) => this.respond(res, call, { ok: true, result: value }),
+          (value: unknown) => respond(res, call, { ok: true, result: value }),
           (error: unknown) =>
-            this.respond(
+            respond(
               res,
               call,
               error instanceof BotApiFailure
@@ -773,47 +694,24 @@ class LocalBotApi implements BotApiServer {
         );
         return;
       }
-      this.respond(res, call, { ok: true, result });
+      respond(res, call, { ok: true, result });
     } catch (error) {
       fail(error);
     }
   }
 
-  private respond(res: ServerResponse | undefined, call: RecordedCall, body: ApiResponse): void {
-    call.response = body;
-    if (res) this.writeJson(res, body);
-  }
-
-  private writeJson(res: ServerResponse, body: ApiResponse): void {
-    if (res.writableEnded || res.destroyed) return;
-    const status = body.ok ? 200 : body.error_code;
-    const payload = JSON.stringify(body);
-    const headers: Record<string, string | number> = {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(payload),
-    };
-    const retryAfter = body.ok ? undefined : body.parameters?.retry_after;
-    if (typeof retryAfter === 'number') headers['retry-after'] = retryAfter;
-    // telegraf reads statusText, not the body, for 5xx answers.
-    const statusText =
-      !body.ok && status >= 500 && /^[\x20-\x7e]*$/.test(body.description) ? body.description : undefined;
-    if (statusText === undefined) res.writeHead(status, headers);
-    else res.writeHead(status, statusText, headers);
-    res.end(payload);
-  }
-
   private serveFile(res: ServerResponse, token: string, filePath: string): void {
     if (this.localDir !== undefined) {
-      this.writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
+      writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
       return;
     }
     if (token !== this.token) {
-      this.writeJson(res, { ok: false, error_code: 401, description: 'Unauthorized' });
+      writeJson(res, { ok: false, error_code: 401, description: 'Unauthorized' });
       return;
     }
     const file = [...this.files.values()].find((f) => f.file_path === filePath);
     if (!file) {
-      this.writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
+      writeJson(res, { ok: false, error_code: 404, description: 'Not Found' });
       return;
     }
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.content.length });
@@ -825,7 +723,7 @@ class LocalBotApi implements BotApiServer {
   private getUpdates(call: RecordedCall, res: ServerResponse): void {
     const { params } = call;
     if (this.webhook) {
-      this.respond(res, call, {
+      respond(res, call, {
         ok: false,
         error_code: 409,
         description:
@@ -840,7 +738,7 @@ class LocalBotApi implements BotApiServer {
     this.forgetBefore(offset);
     const batch = this.deliverable(limit);
     if (batch.length > 0 || timeout === 0) {
-      this.respond(res, call, { ok: true, result: batch });
+      respond(res, call, { ok: true, result: batch });
       return;
     }
     this.abortPendingPoll(
@@ -907,7 +805,7 @@ class LocalBotApi implements BotApiServer {
     if (!poll) return;
     this.pendingPoll = undefined;
     clearTimeout(poll.timer);
-    this.respond(poll.res, poll.call, { ok: true, result: this.deliverable(poll.limit) });
+    respond(poll.res, poll.call, { ok: true, result: this.deliverable(poll.limit) });
   }
 
   private abortPendingPoll(description: string): void {
@@ -915,7 +813,7 @@ class LocalBotApi implements BotApiServer {
     if (!poll) return;
     this.pendingPoll = undefined;
     clearTimeout(poll.timer);
-    this.respond(poll.res, poll.call, { ok: false, error_code: 409, description });
+    respond(poll.res, poll.call, { ok: false, error_code: 409, description });
   }
 
   /**
@@ -1488,21 +1386,6 @@ class LocalBotApi implements BotApiServer {
   private isFromBot(message: Json): boolean {
     return isRecord(message.from) && message.from.id === this.botInfo.id;
   }
-
-  private describeCalls(): string {
-    if (this.calls.length === 0) return 'No calls were made.';
-    const lines = this.calls.slice(-40).map((c) => {
-      const params = c.method === 'getUpdates' ? '' : ` ${truncate(describe(c.params), 300)}`;
-      const outcome =
-        c.response === undefined
-          ? ' → (waiting)'
-          : c.response.ok
-            ? ''
-            : ` → ${c.response.error_code} ${c.response.description}`;
-      return `  #${c.index} ${c.method}${c.via === 'webhook-reply' ? ' (webhook reply)' : ''}${params}${outcome}`;
-    });
-    return `Calls seen (${this.calls.length}${this.calls.length > 40 ? ', last 40 shown' : ''}):\n${lines.join('\n')}`;
-  }
 }
 
 /** Starts the local Bot API server on 127.0.0.1 (port 0 unless given). */
@@ -1557,14 +1440,4 @@ function loopbackTarget(url: string): string | undefined {
 function guessMimeType(fileName: string): string {
   const dot = fileName.lastIndexOf('.');
   return (dot >= 0 ? MIME_TYPES[fileName.slice(dot).toLowerCase()] : undefined) ?? 'application/octet-stream';
-}
-
-function describe(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v instanceof RecordedFile ? `<file ${v.filename}, ${v.size} bytes>` : v,
-  );
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

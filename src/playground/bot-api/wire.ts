@@ -1,12 +1,17 @@
 /**
  * How a Bot API request reads on the wire, as Telegram reads it: JSON, form-urlencoded or
  * multipart bodies and query strings, with file parts kept as files and JSON, integer and flag
- * fields decoded by name; and the small readers of the decoded values.
+ * fields decoded by name; how an answer goes back (the status Telegram would give); and the small
+ * readers of the decoded values.
  */
 import { Buffer } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TelegramErrorBody } from './failures.js';
 
 export type Json = Record<string, unknown>;
+
+/** What the server answers to a call: its result, or Telegram's error body. */
+export type ApiResponse = { ok: true; result: unknown } | ({ ok: false } & TelegramErrorBody);
 
 /** A file part of a multipart request, as recorded in `RecordedCall.params`. */
 export class RecordedFile {
@@ -126,6 +131,28 @@ export async function parseParams(
     return params;
   }
   throw new Error(`unsupported content type "${contentType ?? ''}"`);
+}
+
+/**
+ * Write an answer as Telegram does: the HTTP status is the error_code, and a 429 also says
+ * Retry-After.
+ */
+export function writeJson(res: ServerResponse, body: ApiResponse): void {
+  if (res.writableEnded || res.destroyed) return;
+  const status = body.ok ? 200 : body.error_code;
+  const payload = JSON.stringify(body);
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+  };
+  const retryAfter = body.ok ? undefined : body.parameters?.retry_after;
+  if (typeof retryAfter === 'number') headers['retry-after'] = retryAfter;
+  // telegraf reads statusText, not the body, for 5xx answers.
+  const statusText =
+    !body.ok && status >= 500 && /^[\x20-\x7e]*$/.test(body.description) ? body.description : undefined;
+  if (statusText === undefined) res.writeHead(status, headers);
+  else res.writeHead(status, statusText, headers);
+  res.end(payload);
 }
 
 /** Read a text field the way Telegram would, by its name. */
