@@ -1,0 +1,54 @@
+/**
+ * Chats and members: the users and groups a test names, the chat a call names (refused when it
+ * names none), and forum topics — createForumTopic, and the `message_thread_id` a call writes in,
+ * refused when the forum has no such topic.
+ */
+import { badRequest } from './failures.js';
+import type { BotApiState, ChatProfile, UserProfile } from './state.js';
+import { type Json, stringOrUndefined, toInteger } from './wire.js';
+
+/** Name a user for the updates the server makes. */
+export function defineUser(state: BotApiState, user: UserProfile): void {
+  state.users.set(user.id, structuredClone(user));
+}
+
+/** Name a group for the updates the server makes. */
+export function defineChat(state: BotApiState, chat: ChatProfile): void {
+  state.chats.set(chat.id, {
+    ...structuredClone(chat),
+    ...(chat.type === 'supergroup' ? { is_forum: chat.is_forum ?? false } : {}),
+  });
+}
+
+/** The chat a call names; chats are made up on first use, so only a missing or odd id is refused. */
+export function requireChat(p: Json): number {
+  const raw = p.chat_id;
+  if (raw === undefined || raw === '') throw badRequest('chat_id is empty');
+  const chatId = toInteger(raw);
+  if (chatId === undefined) throw badRequest('chat not found');
+  return chatId;
+}
+
+/** The forum topic a call writes in; a topic a forum does not have is refused, as by Telegram. */
+export function checkThread(state: BotApiState, chatId: number, p: Json): number | undefined {
+  const threadId = toInteger(p.message_thread_id);
+  if (threadId === undefined) return undefined;
+  const chat = state.chats.get(chatId);
+  const topics = state.topics.get(chatId);
+  if (chat?.is_forum === true && threadId !== 1 && !topics?.has(threadId)) {
+    throw badRequest('message thread not found');
+  }
+  return threadId;
+}
+
+export function createForumTopic(state: BotApiState, p: Json): Json {
+  const chatId = requireChat(p);
+  if (state.chats.get(chatId)?.is_forum !== true) throw badRequest('the chat is not a forum');
+  const name = stringOrUndefined(p.name) ?? '';
+  if (name.length < 1 || name.length > 128) throw badRequest('TOPIC_TITLE_EMPTY');
+  const topics = state.topics.get(chatId) ?? new Set<number>();
+  const threadId = state.takeMessageId(chatId, undefined);
+  topics.add(threadId);
+  state.topics.set(chatId, topics);
+  return { message_thread_id: threadId, name, icon_color: 7322096 };
+}
