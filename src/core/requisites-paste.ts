@@ -128,9 +128,11 @@ const LABELS: readonly (readonly [Slot, RegExp])[] = [
   ],
   ['innKpp', /^(инн ?\/ ?кпп|inn ?\/ ?kpp)$/],
   ['ucn', /^(унп|ucn|unp|учетный номер плательщика|payer (account )?number|taxpayer number|tax id)/],
-  ['inn', /^(инн|inn|tin)\b/],
-  ['kpp', /^(кпп|kpp)\b/],
-  ['ogrn', /^(огрн(ип)?|ogrn(ip)?|psrn)\b/],
+  // `\b` knows only Latin letters, so a Cyrillic «ИНН» would never end a word: the name ends
+  // where no letter follows.
+  ['inn', /^(инн|inn|tin)(?!\p{L})/u],
+  ['kpp', /^(кпп|kpp)(?!\p{L})/u],
+  ['ogrn', /^(огрн(ип)?|ogrn(ip)?|psrn)(?!\p{L})/u],
   ['swift', /^(бик|bic|swift|код банка|bank code)/],
   [
     'iban',

@@ -116,6 +116,21 @@ describe('a pasted requisites card', () => {
     expect(card.fields.ucn).toBeUndefined();
   });
 
+  it('reads the Russian labels ИНН, КПП, ОГРН and ОГРНИП, with a colon or a space', () => {
+    const company = parseRequisitesCard(
+      ['Наименование: ООО «Ромашка»', 'ИНН: 7707083893', 'КПП 770701001', 'ОГРН: 1027700132195'].join('\n'),
+    );
+    expect(company.fields).toMatchObject({
+      'whois_company_requisites.inn': '7707083893',
+      'whois_company_requisites.kpp': '770701001',
+      'whois_company_requisites.ogrn': '1027700132195',
+    });
+    // A person's name with an ОГРНИП is an individual businessman.
+    const businessman = parseRequisitesCard('ФИО: Сидоров Сидор Сидорович\nОГРНИП: 304500116000157');
+    expect(businessman.type).toBe('businessman');
+    expect(businessman.fields['whois_company_requisites.ogrn']).toBe('304500116000157');
+  });
+
   it('takes "ИП Фамилия Имя" with an УНП as an individual businessman', () => {
     const card = parseRequisitesCard('ИП Козлов Андрей Викторович\nУНП 191234563\nТел: +375 29 765-43-21');
     expect(card.type).toBe('businessman');
