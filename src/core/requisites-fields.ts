@@ -39,10 +39,38 @@ export interface FieldSpec {
   example?: string;
   /** For `digits`: the number's control digits are checked (УНП, ИНН, ОГРН and ОГРНИП). */
   checksum?: Checksum;
+  /** For `digits`: the register whose name may be typed before the number («УНП 591705582»). */
+  register?: NumberRegister;
   /** For `date`: a date that has happened (a birth, an issue), so not after today. */
   past?: boolean;
   /** Sent as an empty string when skipped (the provider requires the property). */
   emptyWhenSkipped?: boolean;
+}
+
+/** The registers whose numbers the digit fields ask for: УНП, ИНН, КПП and ОГРН (ОГРНИП too). */
+export type NumberRegister = 'unp' | 'inn' | 'kpp' | 'ogrn';
+
+/**
+ * The names a register's number goes by, in Russian and in Latin letters, the longer first where
+ * one begins another. People copy a number from a document with its name before it, so a typed
+ * answer and a card's line both read the number after one of these.
+ */
+export const REGISTER_NAMES: Record<NumberRegister, readonly string[]> = {
+  unp: ['унп', 'unp', 'ucn'],
+  inn: ['инн', 'inn', 'tin'],
+  kpp: ['кпп', 'kpp'],
+  ogrn: ['огрнип', 'огрн', 'ogrnip', 'ogrn', 'psrn'],
+};
+
+/**
+ * The text without its register's name before the number: «УНП: 591 705 582» → «591 705 582».
+ * Only the field's own register counts, and only when digits follow (a colon or № between is
+ * allowed), so «ИНН 591705582» at the УНП step is still refused rather than read as a УНП.
+ */
+export function stripRegisterName(text: string, register: NumberRegister | undefined): string {
+  if (register === undefined) return text;
+  const names = REGISTER_NAMES[register].join('|');
+  return text.replace(new RegExp(`^(?:${names})(?!\\p{L})\\s*(?:[:№]\\s*)?(?=\\d)`, 'iu'), '');
 }
 
 /** Why a typed value was refused (the suffix of its `order:invalid.*` message key). */
@@ -207,7 +235,7 @@ export function checkField(spec: FieldSpec, raw: string, context: FieldContext =
         ? { ok: true, value: text.toUpperCase() }
         : { ok: false, reason: 'country' };
     case 'digits': {
-      const digits = text.replace(/\s/g, '');
+      const digits = stripRegisterName(text, spec.register).replace(/\s/g, '');
       const lengths = spec.lengths ?? [];
       const okLength = lengths.length === 0 || lengths.includes(digits.length);
       const example = spec.example ?? DIGITS_EXAMPLE.slice(0, lengths[0] ?? 9);

@@ -19,7 +19,7 @@ import {
   phoneIn,
   swiftIn,
 } from './requisites-card-values.js';
-import { checkField, type FieldCheck, type FieldSpec } from './requisites-fields.js';
+import { checkField, type FieldCheck, type FieldSpec, REGISTER_NAMES } from './requisites-fields.js';
 import { normalizeTyped } from './text.js';
 
 /*
@@ -175,6 +175,15 @@ const LABELS: readonly (readonly [Slot, RegExp])[] = [
   ['email', /^(e-?mail|email|эл(ектронная)? ?почта|электронный адрес|адрес электронной почты|почта|mail)/],
 ];
 
+/**
+ * A register's name with its number after a space or none («UNP 190123455», «унп190123455»): the
+ * names a typed answer may start with (REGISTER_NAMES), so a card reads what a form step reads.
+ */
+const NUMBER_AFTER_NAME = new RegExp(
+  `^(${Object.values(REGISTER_NAMES).flat().join('|')})(?!\\p{L})\\s*(\\d.*)$`,
+  'iu',
+);
+
 /** Labels a value may follow with a space only ("УНП 190123455"). */
 const BARE_LABEL =
   /^(унп|инн|кпп|огрнип|огрн|бик|bic|swift|iban|р\/с|р\/сч|тел\.?|телефон|e-?mail|фио|паспорт)\s+(.+)$/i;
@@ -198,6 +207,8 @@ function splitLine(line: string): { label?: string; value: string } {
     return { label: colon[1], value: colon[2] };
   const dash = /^(.{1,60}?)\s+[—–-]\s+(.+)$/.exec(line) ?? /^([^\t]{1,60})\t+(.+)$/.exec(line);
   if (dash?.[1] && dash[2] && slotOf(dash[1])) return { label: dash[1], value: dash[2] };
+  const number = NUMBER_AFTER_NAME.exec(line);
+  if (number?.[1] && number[2]) return { label: number[1], value: number[2] };
   const bare = BARE_LABEL.exec(line);
   if (bare?.[1] && bare[2]) return { label: bare[1], value: bare[2] };
   if (colon?.[1] !== undefined && colon[2] !== undefined) return { label: colon[1], value: colon[2] };
@@ -294,7 +305,8 @@ function typeOf(slots: Map<Slot, string>): CustomerType | undefined {
   const person = slots.has('fullName') || slots.has('lastName');
   const ucn = slots.get('ucn') ?? '';
   const inn = (slots.get('inn') ?? '').replace(/\D/g, '');
-  if (person && (/\d{9}/.test(ucn) || inn.length === 12 || slots.has('ogrn'))) return 'businessman';
+  if (person && (/\d{9}/.test(ucn.replace(/\s/g, '')) || inn.length === 12 || slots.has('ogrn')))
+    return 'businessman';
   if (person || slots.has('series') || slots.has('number')) return 'natural';
   return undefined;
 }

@@ -33,7 +33,14 @@ const BANK_FIELDS: FieldSpec[] = [
 ];
 
 /** УНП, the Belarusian taxpayer number the provider takes as `ucn`: nine digits. */
-const UCN: FieldSpec = { path: 'ucn', kind: 'digits', lengths: [9], example: '190123455', checksum: 'unp' };
+const UCN: FieldSpec = {
+  path: 'ucn',
+  kind: 'digits',
+  lengths: [9],
+  example: '190123455',
+  checksum: 'unp',
+  register: 'unp',
+};
 
 function under(prefix: string, fields: FieldSpec[]): FieldSpec[] {
   return fields.map((f) => ({ ...f, path: `${prefix}.${f.path}` }));
@@ -135,6 +142,7 @@ export function whoisFields(rules: 'by' | 'ru' | 'none', type: CustomerType): Fi
               lengths: [12],
               example: '500100732259',
               checksum: 'inn',
+              register: 'inn',
             }
           : {
               path: 'whois_company_requisites.inn',
@@ -142,12 +150,14 @@ export function whoisFields(rules: 'by' | 'ru' | 'none', type: CustomerType): Fi
               lengths: [10],
               example: '7707083893',
               checksum: 'inn',
+              register: 'inn',
             },
         {
           path: 'whois_company_requisites.kpp',
           kind: 'digits',
           lengths: [9],
           example: '770701001',
+          register: 'kpp',
           optional: type === 'businessman',
         },
         type === 'businessman'
@@ -157,6 +167,7 @@ export function whoisFields(rules: 'by' | 'ru' | 'none', type: CustomerType): Fi
               lengths: [15],
               example: '304500116000157',
               checksum: 'ogrn',
+              register: 'ogrn',
             }
           : {
               path: 'whois_company_requisites.ogrn',
@@ -164,6 +175,7 @@ export function whoisFields(rules: 'by' | 'ru' | 'none', type: CustomerType): Fi
               lengths: [13],
               example: '1027700132195',
               checksum: 'ogrn',
+              register: 'ogrn',
             },
       );
     }

@@ -131,6 +131,33 @@ describe('a pasted requisites card', () => {
     expect(businessman.fields['whois_company_requisites.ogrn']).toBe('304500116000157');
   });
 
+  it('reads УНП, ИНН and ОГРН after their name as a form step does: a space, a colon, none, Latin letters', () => {
+    const company = (line: string) => parseRequisitesCard(`ООО «Пример»\n${line}`).fields;
+    for (const line of [
+      'УНП 591705582',
+      'УНП: 591705582',
+      'UNP 591705582',
+      'unp591705582',
+      'УНП591705582',
+      'УНП 591 705 582',
+    ]) {
+      expect(company(line).ucn, line).toBe('591705582');
+    }
+    for (const line of ['ИНН 7707083893', 'INN 7707083893', 'inn7707083893', 'ИНН 770 708 3893']) {
+      expect(company(line)['whois_company_requisites.inn'], line).toBe('7707083893');
+    }
+    for (const line of [
+      'ОГРН 1027700132195',
+      'OGRN 1027700132195',
+      'ogrn1027700132195',
+      'ОГРН 1 027 700 132 195',
+    ]) {
+      expect(company(line)['whois_company_requisites.ogrn'], line).toBe('1027700132195');
+    }
+    // A person with an УНП written with spaces is a businessman, as with one written without.
+    expect(parseRequisitesCard('ФИО: Козлов Андрей Викторович\nУНП 191 234 563').type).toBe('businessman');
+  });
+
   it('takes "ИП Фамилия Имя" with an УНП as an individual businessman', () => {
     const card = parseRequisitesCard('ИП Козлов Андрей Викторович\nУНП 191234563\nТел: +375 29 765-43-21');
     expect(card.type).toBe('businessman');

@@ -124,6 +124,63 @@ describe('УНП, ИНН, КПП, ОГРН', () => {
     expect(field(businessman, kpp).optional).toBe(true);
   });
 
+  it('reads УНП, ИНН, КПП and ОГРН typed after their name or with spaces inside as the number', () => {
+    const juridical = ruCompany('juridical');
+    const ogrnip = field(ruCompany('businessman'), 'whois_company_requisites.ogrn');
+    const cases: [FieldSpec, string, string[]][] = [
+      [
+        ucn,
+        '591705582',
+        [
+          'УНП 591705582',
+          'УНП: 591705582',
+          'UNP 591705582',
+          'unp591705582',
+          '591 705 582',
+          'УНП 591 705 582',
+          'унп № 591705582',
+          'UCN: 591705582',
+        ],
+      ],
+      [
+        field(juridical, 'whois_company_requisites.inn'),
+        '7707083893',
+        ['ИНН 7707083893', 'ИНН: 7707083893', 'INN 7707083893', 'inn7707083893', '770 708 3893'],
+      ],
+      [field(juridical, 'whois_company_requisites.kpp'), '770701001', ['КПП 770701001', 'kpp: 770 701 001']],
+      [
+        field(juridical, 'whois_company_requisites.ogrn'),
+        '1027700132195',
+        ['ОГРН 1027700132195', 'OGRN: 1027700132195', 'огрн1027700132195', '1 027 700 132 195'],
+      ],
+      [
+        ogrnip,
+        '304500116000157',
+        ['ОГРНИП 304500116000157', 'ОГРНИП: 304 500 116 000 157', 'ogrnip304500116000157'],
+      ],
+    ];
+    for (const [spec, number, typed] of cases) {
+      for (const text of typed) expect(checkField(spec, text), text).toEqual({ ok: true, value: number });
+    }
+  });
+
+  it('drops only the name of the field’s own register, and only before digits', () => {
+    const inn = field(ruCompany('juridical'), 'whois_company_requisites.inn');
+    for (const text of [
+      'ИНН 591705582',
+      'КПП: 591705582',
+      'УНПП 591705582',
+      'номер 591705582',
+      'УНП',
+      'УНП: abc',
+    ]) {
+      expect(checkField(ucn, text), text).toMatchObject({ ok: false, reason: 'digits' });
+    }
+    expect(checkField(inn, 'УНП 7707083893')).toMatchObject({ ok: false, reason: 'digits' });
+    // A field of no register keeps refusing letters.
+    expect(checkField(spec('digits', { lengths: [9] }), 'УНП 591705582')).toMatchObject({ ok: false });
+  });
+
   it('never takes anything but digits as a digit field', () => {
     fc.assert(
       fc.property(
