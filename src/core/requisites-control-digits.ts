@@ -1,6 +1,8 @@
 /*
  * Control digits of the numbers registries issue: the Belarusian УНП, the Russian ИНН, ОГРН and
  * ОГРНИП, and the check digits of an IBAN. A number whose control digits do not hold was mistyped.
+ * Besides its control digit, an ОГРН's first digit is a sign the register sets, which a number
+ * typed at the wrong field (or a record number copied instead) does not carry.
  */
 
 /** Which registry's control digits a number carries. */
@@ -38,6 +40,20 @@ export function controlDigitsHold(kind: Checksum, number: string): boolean {
       if (d.length === 13) return remainder(d.slice(0, 12), 11) % 10 === last;
       return d.length === 15 && remainder(d.slice(0, 14), 13) % 10 === last;
   }
+}
+
+/**
+ * The first digits the register gives a main state registration number, by its length. The first
+ * digit is the sign of the record: 1 or 5 an organisation's ОГРН (13 digits), 3 an individual
+ * entrepreneur's ОГРНИП (15); 2, 4 and 6–9 begin the numbers of later records (ГРН), no ОГРН.
+ */
+const OGRN_FIRST_DIGITS: Readonly<Record<number, string>> = { 13: '15', 15: '3' };
+
+/** Whether a number starts as its register starts such numbers; of the three, only ОГРН has a sign. */
+export function hasIssuedFirstDigit(kind: Checksum, number: string): boolean {
+  if (kind !== 'ogrn') return true;
+  const first = OGRN_FIRST_DIGITS[number.length];
+  return first === undefined || first.includes(number.charAt(0));
 }
 
 /** Whether an IBAN's check digits hold (ISO 13616: the number moved and read mod 97 is 1). */

@@ -1,4 +1,9 @@
-import { type Checksum, controlDigitsHold, ibanChecksumHolds } from './requisites-control-digits.js';
+import {
+  type Checksum,
+  controlDigitsHold,
+  hasIssuedFirstDigit,
+  ibanChecksumHolds,
+} from './requisites-control-digits.js';
 import { normalizeTyped } from './text.js';
 
 /*
@@ -90,6 +95,8 @@ export type FieldReason =
   | 'swift'
   | 'iban'
   | 'checksum'
+  | 'ogrnFirstDigit'
+  | 'ogrnipFirstDigit'
   | 'useButtons';
 
 /** The facts a refusal's message needs (numbers and examples, never words of one language). */
@@ -97,6 +104,8 @@ export interface FieldProblemParams {
   max?: number;
   lengths?: readonly number[];
   example?: string;
+  /** For a first-digit refusal: the digit the number was typed with. */
+  firstDigit?: string;
   /** For `postalCode`: the address's country and the form its codes take. */
   country?: string;
   postalForm?: PostalForm;
@@ -241,6 +250,11 @@ export function checkField(spec: FieldSpec, raw: string, context: FieldContext =
       const example = spec.example ?? DIGITS_EXAMPLE.slice(0, lengths[0] ?? 9);
       if (!/^\d+$/.test(digits) || !okLength)
         return { ok: false, reason: 'digits', params: { lengths, example } };
+      // A wrong first digit says more than a wrong last one: the number is not of this kind at all.
+      if (spec.checksum && !hasIssuedFirstDigit(spec.checksum, digits)) {
+        const reason = digits.length === 15 ? 'ogrnipFirstDigit' : 'ogrnFirstDigit';
+        return { ok: false, reason, params: { lengths, example, firstDigit: digits.charAt(0) } };
+      }
       if (spec.checksum && !controlDigitsHold(spec.checksum, digits))
         return { ok: false, reason: 'checksum', params: { lengths, example } };
       return { ok: true, value: digits };

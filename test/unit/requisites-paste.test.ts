@@ -183,6 +183,15 @@ describe('a pasted requisites card', () => {
     ]);
   });
 
+  it('refuses a record number (ГРН) given as the ОГРН, as a form step does', () => {
+    const card = parseRequisitesCard('Наименование: ООО «Тест»\nИНН: 7707083893\nОГРН: 2027700132194');
+    expect(card.fields['whois_company_requisites.ogrn']).toBeUndefined();
+    expect(card.refused.find((r) => r.path === 'whois_company_requisites.ogrn')?.check).toMatchObject({
+      reason: 'ogrnFirstDigit',
+      params: { firstDigit: '2' },
+    });
+  });
+
   it('is no card when nothing is labelled: chatter, a domain, a number', () => {
     for (const text of ['привет', 'example.by', '190123455', '', '::::', 'Да']) {
       expect(parseRequisitesCard(text)).toEqual({ type: undefined, fields: {}, refused: [] });

@@ -427,3 +427,48 @@ describe('control digits', () => {
     });
   });
 });
+
+describe('the first digit of ОГРН and ОГРНИП', () => {
+  const ogrn = field(whoisFields('ru', 'juridical'), 'whois_company_requisites.ogrn');
+  const ogrnip = field(whoisFields('ru', 'businessman'), 'whois_company_requisites.ogrn');
+  /** The number after `head` with its control digit (ОГРН mod 11, ОГРНИП mod 13, then mod 10). */
+  const withControlDigit = (head: string) =>
+    `${head}${(BigInt(head) % (head.length === 12 ? 11n : 13n)) % 10n}`;
+
+  it('takes an organisation’s ОГРН starting with 1 or 5 and an entrepreneur’s ОГРНИП starting with 3', () => {
+    for (const number of ['1027700132195', withControlDigit('502770013219')]) {
+      expect(checkField(ogrn, number), number).toEqual({ ok: true, value: number });
+    }
+    expect(checkField(ogrnip, '304500116000157')).toEqual({ ok: true, value: '304500116000157' });
+  });
+
+  it('refuses a number whose first digit no register gives such a number, though its control digit holds', () => {
+    for (const first of '02346789') {
+      const number = withControlDigit(`${first}02770013219`);
+      expect(controlDigitsHold('ogrn', number)).toBe(true);
+      expect(checkField(ogrn, number), number).toEqual({
+        ok: false,
+        reason: 'ogrnFirstDigit',
+        params: { lengths: [13], example: '1027700132195', firstDigit: first },
+      });
+    }
+    for (const first of '012456789') {
+      const number = withControlDigit(`${first}0450011600015`);
+      expect(controlDigitsHold('ogrn', number)).toBe(true);
+      expect(checkField(ogrnip, number), number).toEqual({
+        ok: false,
+        reason: 'ogrnipFirstDigit',
+        params: { lengths: [15], example: '304500116000157', firstDigit: first },
+      });
+    }
+  });
+
+  it('names the first digit before the control digit: a ГРН is no ОГРН even with a typo in it', () => {
+    expect(checkField(ogrn, '2027700132195')).toMatchObject({ ok: false, reason: 'ogrnFirstDigit' });
+    // ИНН and УНП carry no such sign.
+    expect(checkField(field(customerFields('juridical'), 'ucn'), '591705582')).toEqual({
+      ok: true,
+      value: '591705582',
+    });
+  });
+});

@@ -56,4 +56,29 @@ describe('register numbers typed at their step', () => {
       juridical_person_requisites: { ucn: '591705582', company_name: 'ООО «Метка»' },
     });
   });
+
+  it('an ОГРН starting with 2 is refused with the reason, though its control digit holds, and asked again', async () => {
+    const chat = await fresh();
+    await chat.say('/order domain ogrn-sign.ru');
+    await chat.answer('[1 год]', '[RUB]', '[Юридическое лицо]', '190000005', 'ООО «Признак»', ...EXECUTIVE);
+    await chat.answer('RU', '125009', 'Москва', 'Москва', 'Тверская', '1', '[Пропустить]', '[Да]', '[Нет]');
+    await chat.answer('7707083893', '770701001');
+    const asked = 'Введите: <b>WHOIS (организация) — ОГРН</b>';
+    expect(lastText(chat.last)).toContain(asked);
+    // 202770013219 mod 11 mod 10 is 4: a record number (ГРН) whose control digit holds.
+    const refused = await chat.say('2027700132194');
+    expect(refused).toContain('Поле «WHOIS (организация) — ОГРН»: первая цифра номера — признак записи');
+    expect(refused).toContain('у ОГРН организации это 1 или 5, а не 2');
+    expect(refused).toContain('номера записей (ГРН)');
+    expect(refused).not.toContain('контрольная');
+    expect(lastText(chat.last)).toContain(asked);
+    expect(await chat.say('1027700132195')).toContain('контактный телефон');
+    const summary = await chat.answer('+79161234567', 'office@example.ru', '[Нет]');
+    expect(summary).toContain('Итог: регистрация домена');
+    await chat.tap('Подтвердить');
+    expect(lastDomainOrder()).toMatchObject({
+      domain: 'ogrn-sign.ru',
+      whois_company_requisites: { inn: '7707083893', kpp: '770701001', ogrn: '1027700132195' },
+    });
+  });
 });

@@ -129,6 +129,13 @@ export function buildRefusal(t: Translate, label: string, refused: Extract<Field
     }
     case 'checksum':
       return new UserInputError('order:invalid.checksum', { label, example: params.example ?? '' });
+    case 'ogrnFirstDigit':
+    case 'ogrnipFirstDigit':
+      return new UserInputError(`order:invalid.${refused.reason}`, {
+        label,
+        digit: params.firstDigit ?? '',
+        example: params.example ?? '',
+      });
     default:
       return new UserInputError(`order:invalid.${refused.reason}`, {
         label,
