@@ -1,0 +1,189 @@
+import { comparableValue } from './dns-fields.js';
+import type { ListedRecord, PlannedChange } from './dns-plan.js';
+import {
+  DNS_RECORD_TYPES,
+  type DnsRecordData,
+  type DnsType,
+  fieldValues,
+  sameRecord,
+  validateRecord,
+} from './dns-records.js';
+
+/*
+ * Changing records, not only adding and deleting them. The provider has no update call, so a
+ * change is an add and a delete; made in that order, the name keeps answering throughout (the
+ * "never a gap" rule). Where the old and the new cannot stand together — a CNAME beside any other
+ * record of its name (RFC 1034 §3.6.2) — the delete goes first, and the partner is told.
+ */
+
+/** What a change does: records deleted (by the ids they have now) and added, in a safe order. */
+export interface RecordChangePlan {
+  remove: ListedRecord[];
+  add: DnsRecordData[];
+  /** The deletes must come first: a CNAME would stand beside another record of its name. */
+  deleteFirst: boolean;
+}
+
+/**
+ * Why a change is not made:
+ * - `same`: the records are already so (a change of the TTL alone is a change, not this);
+ * - `cnameBeside`: a CNAME would stand beside other records of its name that the change keeps
+ *   (`types` names them), which DNS does not allow;
+ * - `notFound`: nothing matches what was typed;
+ * - `badValue`: the new value fits none of the records whose value it would replace.
+ */
+export type ChangeRefusal =
+  | { reason: 'same' }
+  | { reason: 'badValue' }
+  | { reason: 'cnameBeside'; host: string; types: DnsType[] }
+  | { reason: 'notFound' };
+
+export type ChangeResult = { ok: true; plan: RecordChangePlan } | ({ ok: false } & ChangeRefusal);
+
+/** Two hosts of one zone are the same name ('@', 'www', in any case or script). */
+export function sameHost(a: string, b: string): boolean {
+  return comparableValue('host', a) === comparableValue('host', b);
+}
+
+/** Two records equal but for their TTL: what `del` and a bulk replace match by. */
+export function sameRecordData(a: DnsRecordData, b: DnsRecordData): boolean {
+  return sameRecord(a, { ...b, ttl: a.ttl });
+}
+
+/**
+ * The field a change asks first, the one partners change: the address, the target, the text
+ * (an MX's server, an SRV's target); the numbers and an SRV's labels stay as they were.
+ */
+export function valueField(type: DnsType): string {
+  const field = DNS_RECORD_TYPES[type].fields.find((f) => f.kind !== 'uint16' && f.kind !== 'service');
+  return field?.name ?? DNS_RECORD_TYPES[type].fields[0]?.name ?? 'host';
+}
+
+/** The records of one type and host among those listed. */
+export function recordsAt(records: readonly ListedRecord[], type: DnsType, host: string): ListedRecord[] {
+  return records.filter((r) => r.record.type === type && sameHost(r.record.host, host));
+}
+
+/**
+ * Listed records matching what `del` was given: a type and a host, and, when given, the data
+ * (compared without the TTL, as a partner types it).
+ */
+export function matchRecords(
+  records: readonly ListedRecord[],
+  type: DnsType,
+  host: string,
+  data?: DnsRecordData,
+): ListedRecord[] {
+  const here = recordsAt(records, type, host);
+  return data === undefined ? here : here.filter((r) => sameRecordData(r.record, data));
+}
+
+/** Checks a plan against the records it leaves: no CNAME beside another record of its name. */
+function checkPlan(
+  records: readonly ListedRecord[],
+  remove: ListedRecord[],
+  add: DnsRecordData[],
+): ChangeResult {
+  if (remove.length === 0 && add.length === 0) return { ok: false, reason: 'same' };
+  const removed = new Set(remove.map((r) => r.id));
+  const kept = records.filter((r) => !removed.has(r.id)).map((r) => r.record);
+  const after = [...kept, ...add];
+  for (const record of add) {
+    const others = after.filter((r) => r !== record && sameHost(r.host, record.host));
+    const clash =
+      record.type === 'CNAME'
+        ? others.filter((r) => !(r.type === 'CNAME' && sameRecord(r, record)))
+        : others.filter((r) => r.type === 'CNAME');
+    if (clash.length > 0) {
+      return {
+        ok: false,
+        reason: 'cnameBeside',
+        host: record.host,
+        types: [...new Set(clash.map((r) => r.type))],
+      };
+    }
+  }
+  // Old and new at one name: with a CNAME on either side they cannot stand together for a moment.
+  const deleteFirst = add.some((a) =>
+    remove.some((r) => sameHost(r.record.host, a.host) && (a.type === 'CNAME' || r.record.type === 'CNAME')),
+  );
+  return { ok: true, plan: { remove, add, deleteFirst } };
+}
+
+/** Replacing one listed record by another (the ✏️ Change of a record's card). */
+export function planRecordChange(
+  records: readonly ListedRecord[],
+  old: ListedRecord,
+  next: DnsRecordData,
+): ChangeResult {
+  if (sameRecord(old.record, next)) return { ok: false, reason: 'same' };
+  return checkPlan(records, [old], [next]);
+}
+
+/**
+ * `set`: makes the records of `wanted`'s type and host exactly `wanted` (one or more of one type
+ * and host, duplicates counted once). Records already so are left alone; a TTL that differs is a
+ * change.
+ */
+export function planRecordSet(
+  records: readonly ListedRecord[],
+  wanted: readonly DnsRecordData[],
+): ChangeResult {
+  const [first] = wanted;
+  if (first === undefined) return { ok: false, reason: 'notFound' };
+  const unique = wanted.filter((w, i) => wanted.findIndex((o) => sameRecord(o, w)) === i);
+  const current = recordsAt(records, first.type, first.host);
+  const remove = current.filter((c) => !unique.some((w) => sameRecord(c.record, w)));
+  const add = unique.filter((w) => !current.some((c) => sameRecord(c.record, w)));
+  return checkPlan(records, remove, add);
+}
+
+/**
+ * `replace <old> <new>` over one domain: every record whose value is `from` gets `to` instead,
+ * each as its own change (same type, host and TTL). A value is an address, a host name or a text,
+ * compared as its field's kind compares it.
+ */
+export function planValueReplace(
+  records: readonly ListedRecord[],
+  from: string,
+  to: string,
+): { changes: { old: ListedRecord; next: DnsRecordData }[]; plan: ChangeResult } {
+  const changes: { old: ListedRecord; next: DnsRecordData }[] = [];
+  let matched = 0;
+  for (const listed of records) {
+    const { record } = listed;
+    const field = valueField(record.type);
+    const values = fieldValues(record);
+    const current = values.find(([spec]) => spec.name === field);
+    if (current === undefined || typeof current[1] !== 'string') continue;
+    if (comparableValue(current[0].kind, current[1]) !== comparableValue(current[0].kind, from)) continue;
+    matched += 1;
+    const next = DNS_RECORD_TYPES[record.type].build(
+      record.host,
+      record.ttl,
+      Object.fromEntries(values.map(([spec, value]) => [spec.name, spec.name === field ? to : value])),
+    );
+    // An address replaced by a name (or the other way) fits no record of that type: left alone.
+    if (validateRecord(next) === undefined) changes.push({ old: listed, next });
+  }
+  if (matched > 0 && changes.length === 0) return { changes, plan: { ok: false, reason: 'badValue' } };
+  if (changes.length === 0) return { changes, plan: { ok: false, reason: 'notFound' } };
+  return {
+    changes,
+    plan: checkPlan(
+      records,
+      changes.map((c) => c.old),
+      changes.map((c) => c.next),
+    ),
+  };
+}
+
+/**
+ * The calls of a plan in the order that leaves no gap: the adds, then the deletes — or the
+ * deletes first where the plan says so.
+ */
+export function orderedCalls(plan: RecordChangePlan): PlannedChange[] {
+  const deletes = plan.remove.map((r): PlannedChange => ({ op: 'delete', id: r.id, record: r.record }));
+  const adds = plan.add.map((record): PlannedChange => ({ op: 'add', record }));
+  return plan.deleteFirst ? [...deletes, ...adds] : [...adds, ...deletes];
+}

@@ -1,0 +1,170 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  matchRecords,
+  orderedCalls,
+  planRecordChange,
+  planRecordSet,
+  planValueReplace,
+  valueField,
+} from '../../src/core/dns-change.js';
+import type { ListedRecord } from '../../src/core/dns-plan.js';
+import type { DnsRecordData } from '../../src/core/dns-records.js';
+import { sameRecord } from '../../src/core/dns-records.js';
+
+const a = (host: string, ipv4: string, ttl = 3600): DnsRecordData => ({ type: 'A', host, ttl, ipv4 });
+const cname = (host: string, canonical: string): DnsRecordData => ({
+  type: 'CNAME',
+  host,
+  ttl: 3600,
+  canonical,
+});
+const txt = (host: string, text: string): DnsRecordData => ({ type: 'TXT', host, ttl: 3600, text });
+const listed = (records: DnsRecordData[]): ListedRecord[] =>
+  records.map((record, i) => ({ id: 30001 + i, record }));
+
+/** What the zone holds after the calls, made one at a time; `holds` sees every moment. */
+function replay(
+  records: ListedRecord[],
+  calls: ReturnType<typeof orderedCalls>,
+  holds: (now: DnsRecordData[]) => void,
+) {
+  let now = records.map((r) => ({ ...r }));
+  let next = 90000;
+  for (const call of calls) {
+    if (call.op === 'add') now.push({ id: next++, record: call.record });
+    else now = now.filter((r) => r.id !== call.id);
+    holds(now.map((r) => r.record));
+  }
+  return now.map((r) => r.record);
+}
+
+describe('a change of a record', () => {
+  const zone = listed([a('www', '93.125.99.10'), a('@', '93.125.99.10'), txt('@', 'v=spf1 -all')]);
+
+  it('adds the new value first, then deletes the old one: www answers at every moment', () => {
+    const result = planRecordChange(zone, zone[0] as ListedRecord, a('www', '192.0.2.55'));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const calls = orderedCalls(result.plan);
+    expect(calls.map((c) => c.op)).toEqual(['add', 'delete']);
+    const after = replay(zone, calls, (now) =>
+      expect(now.filter((r) => r.type === 'A' && r.host === 'www').length).toBeGreaterThan(0),
+    );
+    expect(after.filter((r) => r.host === 'www')).toEqual([a('www', '192.0.2.55')]);
+  });
+
+  it('counts a new TTL with the same value as a change, and the same record as nothing to do', () => {
+    const ttlOnly = planRecordChange(zone, zone[0] as ListedRecord, a('www', '93.125.99.10', 300));
+    expect(ttlOnly.ok && ttlOnly.plan.add).toEqual([a('www', '93.125.99.10', 300)]);
+    expect(planRecordChange(zone, zone[0] as ListedRecord, a('www', '93.125.99.10'))).toEqual({
+      ok: false,
+      reason: 'same',
+    });
+  });
+
+  it('deletes a CNAME first (two CNAMEs of one name cannot stand together), and says so in the plan', () => {
+    const cnames = listed([cname('shop', 'old.example.net.'), a('@', '192.0.2.1')]);
+    const result = planRecordChange(cnames, cnames[0] as ListedRecord, cname('shop', 'new.example.net.'));
+    expect(result.ok && result.plan.deleteFirst).toBe(true);
+    if (result.ok) expect(orderedCalls(result.plan).map((c) => c.op)).toEqual(['delete', 'add']);
+  });
+
+  it('refuses a CNAME beside records of its name that stay, naming their types', () => {
+    const result = planRecordSet(zone, [cname('@', 'elsewhere.example.net.')]);
+    expect(result).toEqual({ ok: false, reason: 'cnameBeside', host: '@', types: ['A', 'TXT'] });
+  });
+});
+
+describe('set: the records of a type and host become exactly the ones given', () => {
+  it('replaces every A of www by the one given and leaves other hosts alone', () => {
+    const zone = listed([a('www', '192.0.2.1'), a('www', '192.0.2.2'), a('@', '192.0.2.1')]);
+    const result = planRecordSet(zone, [a('WWW', '192.0.2.9')]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.plan.remove.map((r) => r.id)).toEqual([30001, 30002]);
+    const after = replay(zone, orderedCalls(result.plan), () => undefined);
+    expect(after).toEqual([a('@', '192.0.2.1'), a('WWW', '192.0.2.9')]);
+  });
+
+  it('keeps a record already so and says "same" when nothing differs', () => {
+    const zone = listed([a('www', '192.0.2.1')]);
+    expect(planRecordSet(zone, [a('www', '192.0.2.1'), a('www', '192.0.2.1')])).toEqual({
+      ok: false,
+      reason: 'same',
+    });
+  });
+
+  it('holds for any zone and any wanted set: the result is the wanted set, and the name never empties', () => {
+    const ip = fc.constantFrom('192.0.2.1', '192.0.2.2', '192.0.2.3', '198.51.100.7');
+    const host = fc.constantFrom('@', 'www', 'mail');
+    const record = fc.tuple(host, ip, fc.constantFrom(300, 3600)).map(([h, v, t]) => a(h, v, t));
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 8 }),
+        fc.array(fc.tuple(ip, fc.constantFrom(300, 3600)), { minLength: 1, maxLength: 3 }),
+        (zoneRecords, wantedValues) => {
+          const zone = listed(zoneRecords);
+          const wanted = wantedValues.map(([v, t]) => a('www', v, t));
+          const result = planRecordSet(zone, wanted);
+          if (!result.ok) {
+            expect(result.reason).toBe('same');
+            return;
+          }
+          const hadWww = zoneRecords.some((r) => r.host === 'www');
+          const after = replay(zone, orderedCalls(result.plan), (now) => {
+            if (hadWww) expect(now.some((r) => r.host === 'www')).toBe(true);
+          });
+          const www = after.filter((r) => r.host === 'www');
+          expect(wanted.every((w) => www.some((r) => sameRecord(r, w)))).toBe(true);
+          expect(www.every((r) => wanted.some((w) => sameRecord(r, w)))).toBe(true);
+          expect(after.filter((r) => r.host !== 'www')).toEqual(zoneRecords.filter((r) => r.host !== 'www'));
+        },
+      ),
+    );
+  });
+});
+
+describe('del by what the partner typed', () => {
+  const zone = listed([a('www', '192.0.2.1', 300), a('www', '192.0.2.2'), txt('www', 'hello')]);
+
+  it('matches a type and host, and the value without its TTL', () => {
+    expect(matchRecords(zone, 'A', 'WWW').map((r) => r.id)).toEqual([30001, 30002]);
+    expect(matchRecords(zone, 'A', 'www', a('www', '192.0.2.1')).map((r) => r.id)).toEqual([30001]);
+    expect(matchRecords(zone, 'A', 'www', a('www', '203.0.113.1'))).toEqual([]);
+  });
+});
+
+describe('replace a value across a domain', () => {
+  it('changes every record holding the old address, keeps host and TTL, and nothing else', () => {
+    const zone = listed([a('@', '93.125.99.10', 300), a('www', '93.125.99.10'), a('mail', '192.0.2.8')]);
+    const { changes, plan } = planValueReplace(zone, '93.125.99.10', '192.0.2.55');
+    expect(changes.map((c) => c.next)).toEqual([a('@', '192.0.2.55', 300), a('www', '192.0.2.55')]);
+    expect(plan.ok && plan.plan.deleteFirst).toBe(false);
+  });
+
+  it('replaces a host name in CNAME and MX targets, compared as names', () => {
+    const zone = listed([
+      cname('shop', 'Old.Example.net.'),
+      { type: 'MX', host: '@', ttl: 3600, mail_server: 'old.example.net', priority: 10 },
+    ]);
+    const { changes } = planValueReplace(zone, 'old.example.net', 'mx.example.org');
+    expect(changes.map((c) => c.next.type)).toEqual(['CNAME', 'MX']);
+  });
+
+  it('says the new value fits none when an address would become a word', () => {
+    const zone = listed([a('www', '192.0.2.1')]);
+    expect(planValueReplace(zone, '192.0.2.1', 'not-an-ip').plan).toEqual({ ok: false, reason: 'badValue' });
+    expect(planValueReplace(zone, '203.0.113.9', '192.0.2.2').plan).toEqual({
+      ok: false,
+      reason: 'notFound',
+    });
+  });
+
+  it('asks each type for the field partners change', () => {
+    expect(valueField('A')).toBe('ipv4');
+    expect(valueField('MX')).toBe('mail_server');
+    expect(valueField('SRV')).toBe('target');
+    expect(valueField('TXT')).toBe('text');
+  });
+});
