@@ -1,6 +1,7 @@
 import type { Context, Scenes } from 'telegraf';
 import type { NameServerInput, PartnerApi } from '../api/index.js';
 import type { BulkDraft } from '../core/dns-bulk.js';
+import type { PendingChange, RecordChangePlan } from '../core/dns-change.js';
 import type { ImportPlan } from '../core/dns-plan.js';
 import type { PresetDraft } from '../core/dns-preset-plan.js';
 import type { Role } from '../core/team.js';
@@ -27,6 +28,10 @@ export interface BotSession extends Scenes.SceneSession<SceneState> {
   dnsPreset?: PresetDraft | undefined;
   /** `/dns bulk`: the chosen domains, the change, then the per-domain plans until Apply (single use). */
   dnsBulk?: BulkDraft | undefined;
+  /** A record change between its provider calls (written at once; a kill leaves it to finish). */
+  dnsChange?: PendingChange | undefined;
+  /** `/dns <domain> set …` replacing several records: its plan until the Yes button (single use). */
+  dnsSet?: { id: string; orderId: number; plan: RecordChangePlan } | undefined;
   /** Custom name servers until their Yes button. */
   nsPending?: PendingNameServers | undefined;
   /** The nonce of the last Confirm that went through: a second tap on it is told so. */

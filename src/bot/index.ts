@@ -9,6 +9,8 @@ import type { ChatLock } from '../storage/redis-coordination.js';
 import type { BotContext, BotSession, WatchPort } from './context.js';
 import { createBillingFeature } from './features/billing/billing.js';
 import { createCatalogFeature } from './features/catalog/catalog.js';
+import { createDnsChangeFlow } from './features/dns/change/change-flow.js';
+import { createChangeRunner } from './features/dns/change/runner.js';
 import {
   createDnsFeature,
   createDnsJournal,
@@ -100,7 +102,7 @@ export function createBot(deps: BotDeps): PartnerBot {
     handlerTimeout: Number.POSITIVE_INFINITY,
   });
   const sequentializer = createSequentializer(deps.chatLock);
-  const { router, stage, composers } = createFeatures(deps);
+  const { router, stage, settlers, composers } = createFeatures(deps);
 
   // Errors met before the chat's language is known are told in the default one.
   const fallbackT = (ctx: BotContext) =>
@@ -133,6 +135,7 @@ export function createBot(deps: BotDeps): PartnerBot {
     createMemberScenes(),
     // Roles in groups bound by /team, before any scene, button or command sees the update.
     createTeamGuard(deps),
+    ...settlers,
     stage.middleware(),
     router.middleware(),
     // The features' commands, in the order they were built (first match wins).
@@ -170,8 +173,13 @@ export function createFeatures(deps: BotDeps) {
   const dnsPorts: DnsPorts = {
     journal: createDnsJournal({ chatData: deps.chatData, dnsHistory: deps.dnsHistory, logger: deps.logger }),
     liveChecks: deps.liveChecks,
+    persistSession: async (ctx) => {
+      if (ctx.chat) await deps.chatData.sessionStore<object>().set(String(ctx.chat.id), ctx.session);
+    },
   };
   const { showRecords, showAdded } = createDnsRecordList({ lists, ports: dnsPorts });
+  // Record changes, gap-free and finished after a kill: the DNS feature and the guided change share them.
+  const changes = createChangeRunner({ ports: dnsPorts, logger: deps.logger });
   // A team group's orders are filled in the member's private chat (customers' data is personal).
   const teamOrders = new TeamOrders(deps);
   const engine = new OrderEngine({
@@ -181,6 +189,7 @@ export function createFeatures(deps: BotDeps) {
       // The product kinds' flows come from the order-kind registry (order-kinds.ts).
       profile: createProfileFlow(),
       dnsAdd: createDnsAddFlow({ showAdded }),
+      dnsChange: createDnsChangeFlow({ changes }),
     },
     productFlows: ORDER_KINDS,
     downloadFile,
@@ -207,6 +216,7 @@ export function createFeatures(deps: BotDeps) {
       lists,
       showRecords,
       showAdded,
+      changes,
       downloadFile,
       ports: dnsPorts,
     }),
@@ -214,7 +224,14 @@ export function createFeatures(deps: BotDeps) {
     createFreeTextFeature({ chatData: deps.chatData }),
   ];
   const stage = new Scenes.Stage<BotContext>(registerFeatures(router, ACTIONS, features));
-  return { router, stage, composers: features.map((feature) => feature.composer), features };
+  return {
+    router,
+    stage,
+    // Work a killed process left half-done is settled before any scene, button or command.
+    settlers: features.flatMap((feature) => (feature.settle ? [feature.settle] : [])),
+    composers: features.map((feature) => feature.composer),
+    features,
+  };
 }
 
 /** Registers the command menu in each language; a failure is logged, never fatal. */

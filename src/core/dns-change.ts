@@ -1,4 +1,5 @@
 import { comparableValue } from './dns-fields.js';
+import type { RecordChange } from './dns-history.js';
 import type { ListedRecord, PlannedChange } from './dns-plan.js';
 import {
   DNS_RECORD_TYPES,
@@ -103,11 +104,14 @@ function checkPlan(
       };
     }
   }
-  // Old and new at one name: with a CNAME on either side they cannot stand together for a moment.
-  const deleteFirst = add.some((a) =>
+  return { ok: true, plan: { remove, add, deleteFirst: needsDeleteFirst(remove, add) } };
+}
+
+/** Old and new at one name with a CNAME on either side cannot stand together, even for a moment. */
+export function needsDeleteFirst(remove: readonly ListedRecord[], add: readonly DnsRecordData[]): boolean {
+  return add.some((a) =>
     remove.some((r) => sameHost(r.record.host, a.host) && (a.type === 'CNAME' || r.record.type === 'CNAME')),
   );
-  return { ok: true, plan: { remove, add, deleteFirst } };
 }
 
 /** Replacing one listed record by another (the ✏️ Change of a record's card). */
@@ -186,4 +190,53 @@ export function orderedCalls(plan: RecordChangePlan): PlannedChange[] {
   const deletes = plan.remove.map((r): PlannedChange => ({ op: 'delete', id: r.id, record: r.record }));
   const adds = plan.add.map((record): PlannedChange => ({ op: 'add', record }));
   return plan.deleteFirst ? [...deletes, ...adds] : [...adds, ...deletes];
+}
+
+/**
+ * A change between its provider calls, kept in the chat's session and written before each call:
+ * a process killed between the add and the delete leaves it there, and the chat's next update
+ * finishes it (or says why it could not), never forgets it.
+ */
+export interface PendingChange {
+  /** Short id, for the "finish" button of a change that stopped half-way. */
+  id: string;
+  orderId: number;
+  /** The calls, in the order `orderedCalls` gave them. */
+  calls: PlannedChange[];
+  /** How many of `calls` the provider has accepted, in order. */
+  done: number;
+  /** Whether the deletes went first (the partner is told: the name answered nothing a moment). */
+  deleteFirst: boolean;
+  /** A call failed: the partner was told and holds the button to finish; no update retries it. */
+  stalled?: boolean | undefined;
+}
+
+/** One line of a change as a partner reads it: a record that became another, or one added or deleted. */
+export type ChangeLine =
+  | { op: 'change'; before: DnsRecordData; after: DnsRecordData }
+  | { op: 'add' | 'delete'; record: DnsRecordData };
+
+/**
+ * Pairs each deleted record with a record added of the same type and host («A www: old → new»);
+ * what has no partner stays an add or a delete. Order: as the change lists them.
+ */
+export function pairChanges(records: readonly RecordChange[]): ChangeLine[] {
+  const adds = records.filter((c) => c.op === 'add');
+  const used = new Set<RecordChange>();
+  const lines: ChangeLine[] = [];
+  for (const change of records) {
+    if (change.op !== 'delete') continue;
+    const partner = adds.find(
+      (a) =>
+        !used.has(a) && a.record.type === change.record.type && sameHost(a.record.host, change.record.host),
+    );
+    if (partner === undefined) {
+      lines.push({ op: 'delete', record: change.record });
+      continue;
+    }
+    used.add(partner);
+    lines.push({ op: 'change', before: change.record, after: partner.record });
+  }
+  for (const add of adds) if (!used.has(add)) lines.push({ op: 'add', record: add.record });
+  return lines;
 }

@@ -10,7 +10,7 @@ import { type DnsRecordData, sameRecord } from './dns-records.js';
  */
 
 /** What made a change; the history screen names it. */
-export const HISTORY_KINDS = ['add', 'delete', 'import', 'ns', 'preset', 'bulk', 'undo'] as const;
+export const HISTORY_KINDS = ['add', 'delete', 'change', 'import', 'ns', 'preset', 'bulk', 'undo'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
 /** How many entries are kept per domain order; older ones are dropped. */

@@ -1,5 +1,5 @@
 import { comparableValue } from './dns-fields.js';
-import { type DnsRecordData, sameRecord } from './dns-records.js';
+import { type DnsRecordData, parseListedRecord, sameRecord } from './dns-records.js';
 
 /*
  * Import planning: what an imported zone changes against the records the provider lists, and
@@ -11,6 +11,16 @@ import { type DnsRecordData, sameRecord } from './dns-records.js';
 export interface ListedRecord {
   id: number;
   record: DnsRecordData;
+}
+
+/** The provider's listed records read into the model; a record the bot cannot read is never matched. */
+export function readListedRecords(
+  listed: readonly { record_id: number; type: string; ttl: number; value: string }[],
+): ListedRecord[] {
+  return listed.flatMap((l) => {
+    const record = parseListedRecord(l);
+    return record ? [{ id: l.record_id, record }] : [];
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   matchRecords,
   orderedCalls,
+  pairChanges,
   planRecordChange,
   planRecordSet,
   planValueReplace,
@@ -166,5 +167,22 @@ describe('replace a value across a domain', () => {
     expect(valueField('MX')).toBe('mail_server');
     expect(valueField('SRV')).toBe('target');
     expect(valueField('TXT')).toBe('text');
+  });
+});
+
+describe('a recorded change as a partner reads it', () => {
+  it('pairs a delete with the add of the same type and host, and keeps the rest as they are', () => {
+    expect(
+      pairChanges([
+        { op: 'delete', record: a('www', '93.125.99.10') },
+        { op: 'add', record: txt('@', 'v=spf1 -all') },
+        { op: 'add', record: a('WWW', '192.0.2.55') },
+        { op: 'delete', record: a('mail', '192.0.2.8') },
+      ]),
+    ).toEqual([
+      { op: 'change', before: a('www', '93.125.99.10'), after: a('WWW', '192.0.2.55') },
+      { op: 'delete', record: a('mail', '192.0.2.8') },
+      { op: 'add', record: txt('@', 'v=spf1 -all') },
+    ]);
   });
 });

@@ -61,6 +61,8 @@ export class OrderEngine {
     typed: Record<string, unknown> = {},
     chosen: Record<string, unknown> = {},
     team?: GroupRef,
+    /** Answers offered to keep (a changed record's value): asked, with a Keep button. */
+    kept: Record<string, unknown> = {},
   ): Promise<void> {
     const { deps } = this;
     // Fail early without a token, before the first question.
@@ -70,7 +72,7 @@ export class OrderEngine {
       kind,
       id: randomBytes(4).toString('hex'),
       answers: {},
-      previous: {},
+      previous: { ...kept },
       screen: 0,
       options: [],
       status: 'editing',

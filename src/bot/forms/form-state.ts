@@ -34,6 +34,7 @@ export function resolveFlow(deps: OrderEngineDeps, kind: FlowKind): OrderFlow {
   switch (kind) {
     case 'profile':
     case 'dnsAdd':
+    case 'dnsChange':
       return deps.flows[kind];
     default:
       return deps.productFlows[kind].flow;

@@ -8,7 +8,7 @@ import type { BotContext } from '../context.js';
 export const ORDER_SCENE = 'order';
 
 /** Guided forms that end in another action than an order: a saved customer, a DNS record. */
-export const FORM_KINDS = ['profile', 'dnsAdd'] as const;
+export const FORM_KINDS = ['profile', 'dnsAdd', 'dnsChange'] as const;
 /** One of the forms that order nothing. */
 export type FormKind = (typeof FORM_KINDS)[number];
 

@@ -1,4 +1,4 @@
-import type { Composer, Scenes } from 'telegraf';
+import type { Composer, MiddlewareFn, Scenes } from 'telegraf';
 import type { BotContext } from '../context.js';
 import type { ActionTable } from './callback-data.js';
 import type { CallbackHandler, CallbackRouter } from './callback-router.js';
@@ -60,6 +60,11 @@ export interface Feature<T extends ActionTable> {
    * (their buttons then say they are outdated). Whether anything was open.
    */
   readonly closeOpen?: (ctx: BotContext) => boolean;
+  /**
+   * Runs before scenes, buttons and commands on every update: finishes (or tells) what a killed
+   * process left half-done, then passes the update on.
+   */
+  readonly settle?: MiddlewareFn<BotContext>;
 }
 
 /**

@@ -111,10 +111,10 @@ describe('one-line add', () => {
   it('a wrong action or record number gets one example for the domain typed, not every form', async () => {
     const action = lastText(await h.send('/dns mysite.by frobnicate'));
     expect(action).toBe(
-      'Не понял «frobnicate» после домена. Можно: add, del, import, export, history, preset, check — например <code>/dns mysite.by add A www 192.0.2.1</code>',
+      'Не понял «frobnicate» после домена. Можно: add, set, del, import, export, history, preset, check — например <code>/dns mysite.by add A www 192.0.2.1</code>',
     );
     const id = lastText(await h.send('/dns mysite.by del abc'));
-    expect(id).toContain('<code>/dns mysite.by del 30001</code>');
+    expect(id).toContain('<code>/dns mysite.by del A www 192.0.2.1</code>');
     expect(id).not.toContain('/dns bulk');
   });
 });

@@ -1,5 +1,5 @@
 import { Markup } from 'telegraf';
-import { dnsRecordKindOf, toDnsRecordBody } from '../../../api/index.js';
+import { dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../../api/index.js';
 import type { HistoryKind } from '../../../core/dns-history.js';
 import {
   type AppliedChange,
@@ -67,11 +67,7 @@ export async function applyChanges(
   const failures: ApplyFailure[] = [];
   for (const [index, change] of changes.entries()) {
     try {
-      if (change.op === 'add') await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
-      else {
-        const kind = dnsRecordKindOf(change.record.type);
-        if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
-      }
+      await makeCall(api, orderId, change);
       applied.push({ op: change.op, record: change.record });
     } catch (error) {
       failures.push({ change, reason: describeError(error, ctx.t) ?? '' });
@@ -79,6 +75,16 @@ export async function applyChanges(
     await onProgress?.(index + 1);
   }
   return { applied, failures };
+}
+
+/** The provider call of one planned change: the add, or the delete by the record's id and kind. */
+export async function makeCall(api: PartnerApi, orderId: number, change: PlannedChange): Promise<void> {
+  if (change.op === 'add') {
+    await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
+    return;
+  }
+  const kind = dnsRecordKindOf(change.record.type);
+  if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
 }
 
 /** A failed change as a report line: `+ TXT @ … — the provider's reason`. */

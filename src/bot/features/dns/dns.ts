@@ -13,6 +13,8 @@ import { type CallbackAction, CallbackSet, encodeCallback, type Feature } from '
 import { renderLink } from '../billing/views.js';
 import { createPlanApplier } from './apply.js';
 import { createDnsBulk } from './bulk/bulk.js';
+import { createDnsChanges } from './change/change.js';
+import type { ChangeRunner } from './change/runner.js';
 import { resolveDomainOrder } from './domain.js';
 import { createDnsHistoryScreens } from './history/history.js';
 import { checkOnDemand } from './live-check/check-command.js';
@@ -73,6 +75,7 @@ export function createDnsFeature(deps: {
   lists: PagedLists;
   showRecords: ShowRecords;
   showAdded: ShowAdded;
+  changes: ChangeRunner;
   downloadFile: (ctx: BotContext, fileId: string) => Promise<string>;
   ports: DnsPorts;
 }): Feature {
@@ -80,6 +83,13 @@ export function createDnsFeature(deps: {
   const callbacks = new CallbackSet();
   const applyPlan = createPlanApplier({ ports, showRecords });
   const records = createDnsRecords({ router: callbacks, engine, showRecords, showAdded, ports });
+  const changes = createDnsChanges({
+    router: callbacks,
+    engine,
+    changes: deps.changes,
+    ports,
+    askDelete: records.askDelete,
+  });
   const pickDomain = createDomainPicker(deps.lists);
   const zoneFile = createDnsZoneFile({ router: callbacks, applyPlan });
   const nameServers = createDnsNameServers({ router: callbacks, pickDomain, ports });
@@ -100,6 +110,7 @@ export function createDnsFeature(deps: {
     if (ctx.session.nsPending && topic === 'ns') ctx.session.nsPending = undefined;
     if (topic === 'preset') ctx.session.dnsPreset = undefined;
     if (topic === 'bulk') ctx.session.dnsBulk = undefined;
+    if (topic === 'set') ctx.session.dnsSet = undefined;
     await ctx
       .editMessageText(question ? `${question}\n\n<i>${note}</i>` : note, { parse_mode: 'HTML' })
       .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
@@ -117,12 +128,11 @@ export function createDnsFeature(deps: {
       // The rest of the line as typed (TXT text keeps its spaces).
       return records.addFromLine(ctx, ref, ctx.payload.trim().replace(/^\S+\s+add\s*/i, ''));
     }
-    if (action === 'del' || action === 'delete') {
-      const id = words[2];
-      if (!id || !/^\d{1,10}$/.test(id))
-        throw new UserInputError('dns:badRecordId', { domain: escapeHtml(toUnicodeDomain(ref.domain)) });
-      return records.askDelete(ctx, ref.orderId, Number(id));
-    }
+    // The rest of the line as typed, after the action word.
+    const rest = () => ctx.payload.trim().replace(/^\S+\s+\S+\s*/, '');
+    if (action === 'set') return changes.setFromLine(ctx, ref, rest());
+    if (action === 'del' || action === 'delete')
+      return changes.deleteFromWords(ctx, ref, words.slice(2), rest());
     if (action === 'export') return zoneFile.exportRecords(ctx, ref);
     if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
     if (action === 'history') return history.showHistory(ctx, ref);
@@ -161,11 +171,17 @@ export function createDnsFeature(deps: {
     composer,
     callbacks: callbacks.registrations,
     scenes: [createAwaitInputScene(inputHandlers, downloadFile)],
+    settle: deps.changes.settle,
     closeOpen(ctx) {
       const { session } = ctx;
-      const open = [session.dnsImport, session.dnsPreset, session.dnsBulk, session.nsPending].some(
-        (preview) => preview !== undefined,
-      );
+      const open = [
+        session.dnsImport,
+        session.dnsPreset,
+        session.dnsBulk,
+        session.nsPending,
+        session.dnsSet,
+      ].some((preview) => preview !== undefined);
+      session.dnsSet = undefined;
       session.dnsImport = undefined;
       session.dnsPreset = undefined;
       session.dnsBulk = undefined;

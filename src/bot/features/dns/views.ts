@@ -1,4 +1,5 @@
 import type { DnsRecord, NameServer } from '../../../api/index.js';
+import type { ChangeLine } from '../../../core/dns-change.js';
 import { problemMessage } from '../../../core/dns-fields.js';
 import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
 import { type DnsRecordData, parseListedRecord, recordDataText } from '../../../core/dns-records.js';
@@ -36,6 +37,41 @@ export function describeRecord(t: Translate, record: DnsRecordData): string {
     data: escapeHtml(recordDataText(record)),
     ttl: record.ttl,
   });
+}
+
+/** How much of a record a button's label shows (a list of records, each a button). */
+const BUTTON_LABEL = 40;
+
+/** A record as a button's label (plain text): `A www → 192.0.2.1`, cut to fit. */
+export function recordLabel(record: DnsRecordData): string {
+  return cutGraphemes(`${record.type} ${record.host} → ${recordDataText(record)}`, BUTTON_LABEL);
+}
+
+/** A record that became another: `A www: 192.0.2.1 → 192.0.2.9`, with the TTL when it changed. */
+export function describeRecordChange(t: Translate, before: DnsRecordData, after: DnsRecordData): string {
+  const [was, now] = [recordDataText(before), recordDataText(after)];
+  const common = { type: after.type, host: escapeHtml(after.host) };
+  if (before.ttl === after.ttl || was !== now) {
+    return before.ttl === after.ttl
+      ? t('dnschange:line', { ...common, before: escapeHtml(was), after: escapeHtml(now) })
+      : t('dnschange:lineBoth', {
+          ...common,
+          before: escapeHtml(was),
+          after: escapeHtml(now),
+          ttlBefore: before.ttl,
+          ttlAfter: after.ttl,
+        });
+  }
+  return t('dnschange:lineTtl', { ...common, data: escapeHtml(now), before: before.ttl, after: after.ttl });
+}
+
+/** A change's lines: a record that became another, `+` an added one, `−` a deleted one. */
+export function describeChangeLines(t: Translate, lines: readonly ChangeLine[]): string[] {
+  return lines.map((line) =>
+    line.op === 'change'
+      ? describeRecordChange(t, line.before, line.after)
+      : `${line.op === 'add' ? '+' : '−'} ${describeRecord(t, line.record)}`,
+  );
 }
 
 /**

@@ -50,6 +50,7 @@ export const FORM_CAPABILITIES = {
   ssl: 'all',
   profile: 'all',
   dnsAdd: 'tech',
+  dnsChange: 'tech',
 } as const satisfies Record<FlowKind, Capability>;
 
 /**

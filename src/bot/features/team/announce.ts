@@ -7,6 +7,7 @@ import { refOfOrder } from '../dns/domain.js';
 export type Announcement =
   | 'dnsAdded'
   | 'dnsDeleted'
+  | 'dnsChanged'
   | 'zoneImported'
   | 'presetApplied'
   | 'bulkApplied'

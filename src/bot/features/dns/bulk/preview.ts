@@ -7,8 +7,8 @@ import {
   decideBulk,
   planBulkDomain,
 } from '../../../../core/dns-bulk.js';
+import { readListedRecords } from '../../../../core/dns-plan.js';
 import { isPresetId, presetOf } from '../../../../core/dns-presets.js';
-import { parseListedRecord } from '../../../../core/dns-records.js';
 import type { BotContext } from '../../../context.js';
 import { describeError } from '../../../middlewares/errors.js';
 import { encodeCallback } from '../../../registry.js';
@@ -42,10 +42,7 @@ async function planDomains(
       plans.push({ orderId, domain, add: [], remove: [], existing: 0, skip: 'unlisted' });
       continue;
     }
-    const current = listed.flatMap((l) => {
-      const record = parseListedRecord(l);
-      return record ? [{ id: l.record_id, record }] : [];
-    });
+    const current = readListedRecords(listed);
     plans.push(planBulkDomain({ orderId, domain }, change, current, preset, listed.length));
   }
   return { plans, unlisted };

@@ -1,13 +1,13 @@
 import { Markup } from 'telegraf';
 import type { PartnerApi } from '../../../../api/index.js';
+import { needsDeleteFirst, orderedCalls } from '../../../../core/dns-change.js';
 import {
   type HistoryChange,
   type HistoryEntry,
   planUndo,
   type UndoResult,
 } from '../../../../core/dns-history.js';
-import type { ListedRecord, PlannedChange } from '../../../../core/dns-plan.js';
-import { parseListedRecord } from '../../../../core/dns-records.js';
+import { type ListedRecord, readListedRecords } from '../../../../core/dns-plan.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
@@ -28,10 +28,7 @@ export const HISTORY_SHOWN = 20;
 
 /** The records as listed now, read into the model (a record the bot cannot read is never matched). */
 async function currentRecords(api: PartnerApi, orderId: number): Promise<ListedRecord[]> {
-  return (await api.listDnsRecords(orderId)).flatMap((l) => {
-    const record = parseListedRecord(l);
-    return record ? [{ id: l.record_id, record }] : [];
-  });
+  return readListedRecords(await api.listDnsRecords(orderId));
 }
 
 /**
@@ -144,12 +141,10 @@ export function createDnsHistoryScreens(deps: {
           );
         done = result.change;
       } else {
-        // The same calls as every multi-record apply (deletions first), no message of their own.
+        // Gap-free, as the change itself was: the records come back before the others go (a
+        // CNAME's delete first), with no message of their own.
         const { remove, add } = result.plan;
-        const changes: PlannedChange[] = [
-          ...remove.map((r) => ({ op: 'delete' as const, id: r.id, record: r.record })),
-          ...add.map((record) => ({ op: 'add' as const, record })),
-        ];
+        const changes = orderedCalls({ remove, add, deleteFirst: needsDeleteFirst(remove, add) });
         total = changes.length;
         const outcome = await applyChanges(ctx, orderId, changes);
         failures.push(...outcome.failures.map((failure) => describeFailure(ctx, failure)));

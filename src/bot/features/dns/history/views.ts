@@ -1,3 +1,4 @@
+import { pairChanges } from '../../../../core/dns-change.js';
 import type {
   HistoryChange,
   HistoryEntry,
@@ -10,7 +11,7 @@ import { escapeHtml, formatInstant } from '../../../../core/format.js';
 import { joinLinesWithin } from '../../../../core/text.js';
 import type { Locale } from '../../../../storage/chat-store.js';
 import type { Translate } from '../../../kit/i18n.js';
-import { describeRecord } from '../views.js';
+import { describeChangeLines, describeRecord } from '../views.js';
 
 /** Record lines shown per entry of the history screen, and in an undo preview or report. */
 const ENTRY_LINES = 3;
@@ -30,10 +31,10 @@ export function describeChange(t: Translate, change: HistoryChange, max: number 
     const { before, after } = change.nameServers;
     return [t('dnshistory:nsChange', { before: serversText(t, before), after: serversText(t, after) })];
   }
-  const lines = change.records
-    .slice(0, max)
-    .map((c) => `${c.op === 'add' ? '+' : '−'} ${describeRecord(t, c.record)}`);
-  const more = change.records.length - max;
+  // A delete and an add of one type and host read as one change: «A www: old → new».
+  const all = describeChangeLines(t, pairChanges(change.records));
+  const lines = all.slice(0, max);
+  const more = all.length - max;
   return more > 0 ? [...lines, t('dnshistory:more', { count: more })] : lines;
 }
 

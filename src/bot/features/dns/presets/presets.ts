@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
-import { isEmptyPlan } from '../../../../core/dns-plan.js';
+import { isEmptyPlan, readListedRecords } from '../../../../core/dns-plan.js';
 import {
   invalidPresetRecord,
   type PresetDraft,
@@ -8,7 +8,6 @@ import {
   readPresetParam,
 } from '../../../../core/dns-preset-plan.js';
 import { isPresetId, PRESET_IDS, type PresetId, presetOf } from '../../../../core/dns-presets.js';
-import { parseListedRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
@@ -108,10 +107,7 @@ export function createDnsPresets(deps: {
   const preview = async (ctx: BotContext, draft: PresetDraft & { presetId: PresetId }) => {
     const ref = await refOfOrder(ctx, draft.orderId);
     const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
-    const current = listed.flatMap((l) => {
-      const record = parseListedRecord(l);
-      return record ? [{ id: l.record_id, record }] : [];
-    });
+    const current = readListedRecords(listed);
     const invalid = invalidPresetRecord(presetOf(draft.presetId).records(draft.values, ref.domain));
     if (invalid) {
       // Microsoft's MX name is built from the domain, which an IDN domain does not fit.

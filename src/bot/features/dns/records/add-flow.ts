@@ -22,10 +22,14 @@ import {
 } from '../../../forms/types.js';
 import { describeRecord } from '../views.js';
 
-const ORDER = 'dnsOrder';
-const TYPE = 'dnsType';
-const HOST = 'dnsHost';
-const TTL = 'dnsTtl';
+/** The answers' keys: the domain order, the type, the host, the TTL (a field's is `dns:<field>`). */
+export const ORDER = 'dnsOrder';
+export const TYPE = 'dnsType';
+export const HOST = 'dnsHost';
+export const TTL = 'dnsTtl';
+
+/** The key of a field's answer. */
+export const fieldAnswer = (field: string) => `dns:${field}`;
 
 /** A typed answer, read and checked exactly as the one-line form and a BIND import check it. */
 function readAnswer(field: string, kind: FieldKind, text: string): string | number {
@@ -44,7 +48,7 @@ const readFieldAnswer = (value: unknown): string | number | undefined =>
 
 function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step<string | number> {
   return {
-    id: `dns:${field}`,
+    id: fieldAnswer(field),
     section: 'record',
     read: readFieldAnswer,
     async ask({ ctx }) {
@@ -63,10 +67,83 @@ export function recordOf(draft: OrderDraft): DnsRecordData {
   if (!type) throw new UserInputError('dns:needDomain');
   const values: Record<string, string | number> = {};
   for (const { name } of DNS_RECORD_TYPES[type].fields) {
-    const answer = draft.answers[`dns:${name}`];
+    const answer = draft.answers[fieldAnswer(name)];
     values[name] = typeof answer === 'number' ? answer : String(answer ?? '');
   }
   return DNS_RECORD_TYPES[type].build(String(draft.answers[HOST]), Number(draft.answers[TTL]), values);
+}
+
+/** Given by where the form started (a button), never asked. */
+function givenStep(id: string): Step<number> {
+  return {
+    id,
+    section: 'given',
+    read: readNumber,
+    async ask() {
+      throw new UserInputError('dns:needDomain');
+    },
+  };
+}
+
+/**
+ * A record's questions: the domain order (given), the type (asked, or given when a change keeps
+ * it), the host, the type's fields and the TTL. The guided add and the guided change share them.
+ */
+export function recordSteps(draft: OrderDraft, options: { typeGiven: boolean }): Step[] {
+  const type = DNS_TYPES.find((t) => t === draft.answers[TYPE]);
+  return [
+    givenStep(ORDER),
+    {
+      id: TYPE,
+      section: options.typeGiven ? 'given' : 'recordType',
+      read: readType,
+      async ask({ ctx }) {
+        return {
+          text: ctx.t('dns:askType'),
+          options: DNS_TYPES.map((t) => ({ label: t, value: t })),
+          perRow: 4,
+        };
+      },
+      invalidates: (d) => Object.keys(d.answers).filter((k) => k.startsWith('dns:')),
+    } satisfies Step<DnsType>,
+    {
+      id: HOST,
+      section: 'record',
+      read: readString,
+      async ask({ ctx }) {
+        return { text: ctx.t('dns:askHost') };
+      },
+      async parseText(_env, text) {
+        return String(readAnswer('host', 'host', text));
+      },
+    } satisfies Step<string>,
+    ...(type ? DNS_RECORD_TYPES[type].fields.map((field) => fieldStep(type, field)) : []),
+    {
+      id: TTL,
+      section: 'record',
+      read: readNumber,
+      async ask({ ctx }) {
+        return {
+          text: ctx.t('dns:askTtl'),
+          options: [300, DEFAULT_TTL, 86_400].map((ttl) => ({
+            label: ctx.t('dns:ttlOption', { ttl }),
+            value: ttl,
+          })),
+          perRow: 3,
+        };
+      },
+      async parseText(_env, text) {
+        return Number(readAnswer('ttl', 'ttl', text));
+      },
+    } satisfies Step<number>,
+  ];
+}
+
+/** The domain a form's record is for, as the partner reads it. */
+export async function formDomain(env: StepEnv): Promise<string> {
+  const orderId = Number(env.draft.answers[ORDER]);
+  const domain = (await env.api.domainOrderIndex()).byOrderId.get(orderId) ?? String(orderId);
+  return escapeHtml(toUnicodeDomain(domain));
 }
 
 /**
@@ -77,63 +154,7 @@ export function recordOf(draft: OrderDraft): DnsRecordData {
 export function createDnsAddFlow(deps: {
   showAdded(ctx: BotContext, orderId: number, record: DnsRecordData): Promise<void>;
 }): OrderFlow {
-  const steps = (draft: OrderDraft): Step[] => {
-    const type = DNS_TYPES.find((t) => t === draft.answers[TYPE]);
-    return [
-      {
-        // Filled from the button that started the form; never asked.
-        id: ORDER,
-        section: 'given',
-        read: readNumber,
-        async ask() {
-          throw new UserInputError('dns:needDomain');
-        },
-      } satisfies Step<number>,
-      {
-        id: TYPE,
-        section: 'recordType',
-        read: readType,
-        async ask({ ctx }) {
-          return {
-            text: ctx.t('dns:askType'),
-            options: DNS_TYPES.map((t) => ({ label: t, value: t })),
-            perRow: 4,
-          };
-        },
-        invalidates: (d) => Object.keys(d.answers).filter((k) => k.startsWith('dns:')),
-      } satisfies Step<DnsType>,
-      {
-        id: HOST,
-        section: 'record',
-        read: readString,
-        async ask({ ctx }) {
-          return { text: ctx.t('dns:askHost') };
-        },
-        async parseText(_env, text) {
-          return String(readAnswer('host', 'host', text));
-        },
-      } satisfies Step<string>,
-      ...(type ? DNS_RECORD_TYPES[type].fields.map((field) => fieldStep(type, field)) : []),
-      {
-        id: TTL,
-        section: 'record',
-        read: readNumber,
-        async ask({ ctx }) {
-          return {
-            text: ctx.t('dns:askTtl'),
-            options: [300, DEFAULT_TTL, 86_400].map((ttl) => ({
-              label: ctx.t('dns:ttlOption', { ttl }),
-              value: ttl,
-            })),
-            perRow: 3,
-          };
-        },
-        async parseText(_env, text) {
-          return Number(readAnswer('ttl', 'ttl', text));
-        },
-      } satisfies Step<number>,
-    ];
-  };
+  const steps = (draft: OrderDraft): Step[] => recordSteps(draft, { typeGiven: false });
 
   return {
     kind: 'dnsAdd',
@@ -143,10 +164,8 @@ export function createDnsAddFlow(deps: {
     midFlowKey: 'dns:commandMidAdd',
     steps,
     async summaryHead(env: StepEnv) {
-      const orderId = Number(env.draft.answers[ORDER]);
-      const domain = (await env.api.domainOrderIndex()).byOrderId.get(orderId) ?? String(orderId);
       return [
-        env.ctx.t('dns:addPreview', { domain: escapeHtml(toUnicodeDomain(domain)) }),
+        env.ctx.t('dns:addPreview', { domain: await formDomain(env) }),
         describeRecord(env.ctx.t, recordOf(env.draft)),
       ];
     },

@@ -15,7 +15,7 @@ import { type DomainRef, refOfOrder } from '../domain.js';
 import { undoButtons } from '../history/record.js';
 import { checkChangeLive } from '../live-check/live-check.js';
 import type { DnsPorts } from '../ports.js';
-import { copyValueButton, describeLineProblem, describeRecord, renderRecord } from '../views.js';
+import { copyValueButton, describeLineProblem, describeRecord, recordLabel, renderRecord } from '../views.js';
 
 /** Shows the first page of a domain order's records as a new message. */
 export type ShowRecords = (ctx: BotContext, orderId: number) => Promise<void>;
@@ -45,13 +45,17 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
       return {
         title: ctx.t('dns:recordsTitle', { domain, count: listed.length }),
         empty: ctx.t('dns:noRecords', { domain }),
-        rows: listed.map((r) => ({
-          html: renderRecord(ctx.t, r),
-          button: Markup.button.callback(
-            ctx.t('dns:deleteButton', { id: r.record_id }),
-            encodeCallback('dnsDelete', ref.orderId, r.record_id),
-          ),
-        })),
+        // Each record's button is the record itself: its card changes, deletes, copies, checks.
+        rows: listed.map((r) => {
+          const record = parseListedRecord(r);
+          return {
+            html: renderRecord(ctx.t, r),
+            button: Markup.button.callback(
+              record ? recordLabel(record) : ctx.t('dns:deleteButton', { id: r.record_id }),
+              encodeCallback(record ? 'dnsRecord' : 'dnsDelete', ref.orderId, r.record_id),
+            ),
+          };
+        }),
         footer: [
           Markup.button.callback(ctx.t('dns:addButton'), encodeCallback('dnsAdd', ref.orderId)),
           Markup.button.callback(ctx.t('dns:nsButton'), encodeCallback('nameServers', ref.orderId)),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
-import { type ImportMode, isEmptyPlan, planImport } from '../../../../core/dns-plan.js';
+import { type ImportMode, isEmptyPlan, planImport, readListedRecords } from '../../../../core/dns-plan.js';
 import { type DnsRecordData, parseListedRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { importZone } from '../../../../core/zone-reader.js';
@@ -53,10 +53,7 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
     skipped: SkippedLine[],
   ) => {
     const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
-    const current = listed.flatMap((l) => {
-      const record = parseListedRecord(l);
-      return record ? [{ id: l.record_id, record }] : [];
-    });
+    const current = readListedRecords(listed);
     const nonce = randomBytes(6).toString('base64url');
     const { plan, unchanged } = planImport({ nonce, ...ref }, current, wanted, listed.length, mode);
     ctx.session.dnsImport = plan;

@@ -1,0 +1,112 @@
+import { planRecordChange, valueField } from '../../../../core/dns-change.js';
+import { readListedRecords } from '../../../../core/dns-plan.js';
+import { DNS_RECORD_TYPES, type DnsRecordData, fieldValues } from '../../../../core/dns-records.js';
+import type { BotContext } from '../../../context.js';
+import { UserInputError } from '../../../errors.js';
+import type { OrderEngine } from '../../../forms/engine.js';
+import {
+  type OrderDraft,
+  type OrderFlow,
+  readNumber,
+  type Step,
+  type StepEnv,
+} from '../../../forms/types.js';
+import {
+  fieldAnswer,
+  formDomain,
+  HOST,
+  ORDER,
+  recordOf,
+  recordSteps,
+  TTL,
+  TYPE,
+} from '../records/add-flow.js';
+import { describeRecord } from '../views.js';
+import type { ChangeRunner } from './runner.js';
+import { describeRefusal } from './views.js';
+
+/** The record being changed: its id among the domain's records (given by the card's button). */
+const RECORD = 'dnsRecord';
+
+/**
+ * ✏️ Change of a record's card: the guided add's questions, the type kept and every answer
+ * prefilled from the record but the value, which is asked with the old one to keep. The summary
+ * reads «было → станет»; Confirm makes the change gap-free (the change runner).
+ */
+export function createDnsChangeFlow(deps: { changes: ChangeRunner }): OrderFlow {
+  const steps = (draft: OrderDraft): Step[] => {
+    const [order, ...rest] = recordSteps(draft, { typeGiven: true });
+    const record: Step<number> = {
+      id: RECORD,
+      section: 'given',
+      read: readNumber,
+      async ask() {
+        throw new UserInputError('dns:needDomain');
+      },
+    };
+    return order ? [order, record, ...rest] : [record, ...rest];
+  };
+
+  /** The record as it is now; gone (deleted meanwhile) is said so. */
+  const currentRecord = async (env: StepEnv) => {
+    const orderId = Number(env.draft.answers[ORDER]);
+    const id = Number(env.draft.answers[RECORD]);
+    const listed = readListedRecords(await env.api.listDnsRecords(orderId));
+    const old = listed.find((r) => r.id === id);
+    if (!old) throw new UserInputError('dns:recordNotFound', { id });
+    return { orderId, listed, old };
+  };
+
+  return {
+    kind: 'dnsChange',
+    confirmKey: 'dnschange:confirm',
+    cancelKey: 'dnschange:cancelled',
+    submittingKey: 'dnschange:changing',
+    midFlowKey: 'dnschange:midFlow',
+    steps,
+    async summaryHead(env: StepEnv) {
+      const { old } = await currentRecord(env);
+      const { t } = env.ctx;
+      return [
+        t('dnschange:preview', { domain: await formDomain(env) }),
+        t('dnschange:was', { record: describeRecord(t, old.record) }),
+        t('dnschange:becomes', { record: describeRecord(t, recordOf(env.draft)) }),
+      ];
+    },
+    async finish(env) {
+      const { orderId, listed, old } = await currentRecord(env);
+      const planned = planRecordChange(listed, old, recordOf(env.draft));
+      if (!planned.ok) {
+        const refusal = describeRefusal(planned);
+        throw new UserInputError(refusal.key, refusal.params);
+      }
+      await deps.changes.run(env.ctx, orderId, planned.plan);
+    },
+  };
+}
+
+/** Opens the change form of a listed record: everything prefilled but its value, offered to keep. */
+export async function startRecordChange(
+  engine: OrderEngine,
+  ctx: BotContext,
+  orderId: number,
+  recordId: number,
+  record: DnsRecordData,
+): Promise<void> {
+  const asked = valueField(record.type);
+  const chosen: Record<string, unknown> = {
+    [ORDER]: orderId,
+    [RECORD]: recordId,
+    [TYPE]: record.type,
+    [HOST]: record.host,
+    [TTL]: record.ttl,
+  };
+  const kept: Record<string, unknown> = {};
+  for (const [spec, value] of fieldValues(record)) {
+    if (spec.name === asked) kept[fieldAnswer(spec.name)] = value;
+    else chosen[fieldAnswer(spec.name)] = value;
+  }
+  // Every field of the type is answered or offered: the engine asks the value first.
+  if (!DNS_RECORD_TYPES[record.type].fields.some((f) => f.name === asked)) return;
+  await engine.start(ctx, 'dnsChange', {}, chosen, undefined, kept);
+}
