@@ -2,11 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BotApiServer,
-  type RecordedCall,
-  startBotApiServer,
-} from '../../src/playground/bot-api/index.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { generateKeySpec } from '../../src/storage/crypto.js';
 import {
@@ -16,6 +12,7 @@ import {
   seedConnectedChats,
   startBotProcess,
 } from '../helpers/bot-process.js';
+import { ProcessChat } from '../helpers/process-chat.js';
 
 /*
  * The real process (webhook mode) killed with SIGKILL while its create call hangs at the provider.
@@ -69,103 +66,29 @@ async function startBot(): Promise<BotProcess> {
   return bot;
 }
 
-interface Button {
-  text: string;
-  callback_data?: string;
-  url?: string;
-}
-
-/** One chat with the real bot: type or tap, then wait for the message that answers. */
-class Chat {
-  constructor(readonly id: number) {}
-
-  private replies(since: number): RecordedCall[] {
-    return telegram.calls
-      .slice(since)
-      .filter((c) => c.method === 'sendMessage' && c.params.chat_id === this.id);
-  }
-
-  /** Every text the bot sent since `since`, once one of them matches `until`. */
-  async after(since: number, until: RegExp): Promise<{ text: string; buttons: Button[] }> {
-    await telegram
-      .waitForCall(
-        (c) =>
-          c.method === 'sendMessage' && c.params.chat_id === this.id && until.test(String(c.params.text)),
-        { since, timeoutMs: 15_000 },
-      )
-      .catch(() => {
-        const said = this.replies(since).map((c) => String(c.params.text));
-        throw new Error(`chat ${this.id} waited for ${until}; the bot said: ${JSON.stringify(said)}`);
-      });
-    const replies = this.replies(since);
-    return {
-      text: replies.map((c) => String(c.params.text)).join('\n'),
-      buttons: replies.flatMap(
-        (c) =>
-          (c.params.reply_markup as { inline_keyboard?: Button[][] } | undefined)?.inline_keyboard?.flat() ??
-          [],
-      ),
-    };
-  }
-
-  async say(text: string, until: RegExp) {
-    const since = telegram.calls.length;
-    telegram.sendText(text, { chatId: this.id, userId: this.id, languageCode: 'en' });
-    return this.after(since, until);
-  }
-
-  /** Taps the button labelled `label` on the bot's latest message that has it. */
-  async tap(label: string, until?: RegExp) {
-    const since = telegram.calls.length;
-    this.press(label);
-    return until ? this.after(since, until) : undefined;
-  }
-
-  press(label: string): void {
-    const message = telegram
-      .visibleMessages(this.id)
-      .reverse()
-      .find((m) =>
-        (m.reply_markup as { inline_keyboard?: Button[][] } | undefined)?.inline_keyboard
-          ?.flat()
-          .some((b) => b.text.includes(label)),
-      );
-    const button = (message?.reply_markup as { inline_keyboard: Button[][] } | undefined)?.inline_keyboard
-      .flat()
-      .find((b) => b.text.includes(label));
-    if (!message || !button?.callback_data) throw new Error(`chat ${this.id} shows no button "${label}"`);
-    telegram.pressButton(button.callback_data, {
-      chatId: this.id,
-      userId: this.id,
-      messageId: Number(message.message_id),
-      languageCode: 'en',
-    });
-  }
-
-  /** A mail order up to its summary. */
-  async toSummary(tariff: string): Promise<void> {
-    await this.say('/order mail', /mail tariff/);
-    await this.tap(tariff, /how long/i);
-    await this.tap('1 month', /currency/i);
-    await this.tap('BYN', /Customer type/);
-    await this.tap('Natural person', /last name/);
-    const answers: [string, RegExp][] = [
-      ['Ivanov', /first name/],
-      ['Ivan', /middle name/],
-      ['Ivanovich', /country/],
-      ['BY', /postal/],
-      ['220030', /region/],
-      ['Minsk region', /city/],
-      ['Minsk', /street/],
-      ['Nezavisimosti', /building/],
-      ['4', /flat/],
-      ['12', /phone/],
-      ['+375291234567', /e-mail/],
-      ['ivan@example.by', /Save this customer/],
-    ];
-    for (const [text, next] of answers) await this.say(text, next);
-    await this.tap('No', /Summary: corporate mail/);
-  }
+/** A mail order up to its summary. */
+async function toSummary(chat: ProcessChat, tariff: string): Promise<void> {
+  await chat.say('/order mail', /mail tariff/);
+  await chat.tap(tariff, /how long/i);
+  await chat.tap('1 month', /currency/i);
+  await chat.tap('BYN', /Customer type/);
+  await chat.tap('Natural person', /last name/);
+  const answers: [string, RegExp][] = [
+    ['Ivanov', /first name/],
+    ['Ivan', /middle name/],
+    ['Ivanovich', /country/],
+    ['BY', /postal/],
+    ['220030', /region/],
+    ['Minsk region', /city/],
+    ['Minsk', /street/],
+    ['Nezavisimosti', /building/],
+    ['4', /flat/],
+    ['12', /phone/],
+    ['+375291234567', /e-mail/],
+    ['ivan@example.by', /Save this customer/],
+  ];
+  for (const [text, next] of answers) await chat.say(text, next);
+  await chat.tap('No', /Summary: corporate mail/);
 }
 
 const creates = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path === MAIL_PATH);
@@ -173,10 +96,10 @@ const creates = () => sandbox.requests.filter((r) => r.method === 'POST' && r.pa
 describe('kill -9 while Confirm waits for the provider', () => {
   it('after the restart, the next update finds out what became of the order and says so', async () => {
     let bot = await startBot();
-    const notCreated = new Chat(NOT_CREATED);
-    const created = new Chat(CREATED);
-    await notCreated.toSummary('25 ящиков');
-    await created.toSummary('100 ящиков');
+    const notCreated = new ProcessChat(telegram, NOT_CREATED);
+    const created = new ProcessChat(telegram, CREATED);
+    await toSummary(notCreated, '25 ящиков');
+    await toSummary(created, '100 ящиков');
 
     sandbox.addFault({ method: 'POST', path: MAIL_PATH, times: 2, fault: { kind: 'hang' } });
     notCreated.press('Confirm');
@@ -220,8 +143,8 @@ describe('kill -9 while Confirm waits for the provider', () => {
 
   it('SIGTERM while the create call hangs: the partner is told, and the next process looks the order up', async () => {
     let bot = await startBot();
-    const chat = new Chat(STOPPED);
-    await chat.toSummary('Почта: 5 ящиков');
+    const chat = new ProcessChat(telegram, STOPPED);
+    await toSummary(chat, 'Почта: 5 ящиков');
     sandbox.addFault({ method: 'POST', path: MAIL_PATH, fault: { kind: 'hang' } });
     const since = telegram.calls.length;
     const before = creates().length;
