@@ -65,6 +65,27 @@ describe('announcements in a bound group', () => {
     expect(announcements(privately)).toEqual([]);
   });
 
+  it('announces a record change once, as «было → станет»; a viewer may not change it', async () => {
+    const domain = `team-change-${Date.now()}.com`;
+    const orderId = await orderTestDomain(h.api(), domain);
+    await h.api().addDnsRecord(orderId, { kind: 'a', host: 'www', ipv4: '93.125.99.10', ttl: 3600 });
+
+    const changed = await h.send(`/dns ${domain} set A www 192.0.2.55`, inGroup(TECH));
+    expect(all(changed)).toContain('Запись изменена');
+    expect(announcements(changed)).toEqual([
+      `📣 Борис &lt;b&gt; (техник) изменил(а) DNS-запись домена ${domain}: <b>A</b> www: <code>93.125.99.10</code> → <code>192.0.2.55</code>`,
+    ]);
+
+    // The record's card in the group: its ✏️ needs the same role as add and delete.
+    const list = await h.send(`/dns ${domain}`, inGroup(TECH));
+    const card = await h.press(buttonData(list, 'A www → 192.0.2.55'), inGroup(TECH));
+    const viewer = await h.press(buttonData(card, '✏️ Изменить'), inGroup({ userId: 999, firstName: 'Глеб' }));
+    expect(viewer.filter((c) => c.method === 'answerCallbackQuery').map((c) => c.payload.text)).toEqual([
+      'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+    ]);
+    expect(texts(viewer)).toEqual([]);
+  });
+
   it('announces a zone import applied in the group, in English for an English group', async () => {
     const domain = `zone-${Date.now()}.com`;
     await orderTestDomain(h.api(), domain);
