@@ -75,7 +75,8 @@ describe('/help', () => {
         'add MX @ mx.example.by 10',
         'add TXT @',
         'add SRV',
-        'del 30001',
+        'set A www 192.0.2.55',
+        'del A www 192.0.2.1',
       ])
         expect(help).toContain(form);
     }
@@ -85,7 +86,9 @@ describe('/help', () => {
 
   it('every one-line example in the help is a line the bot accepts', async () => {
     const help = lastText(await h.send('/help'));
-    const lines = [...help.matchAll(/<code>\/dns example\.by add (.+?)<\/code>/g)].map((m) => m[1] ?? '');
+    const lines = [...help.matchAll(/<code>\/dns example\.by (?:add|set) (.+?)<\/code>/g)].map(
+      (m) => m[1] ?? '',
+    );
     expect(lines.length).toBeGreaterThanOrEqual(5);
     for (const line of lines) expect(parseDnsLine(line).ok, line).toBe(true);
   });
