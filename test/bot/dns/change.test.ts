@@ -74,7 +74,7 @@ describe('changing a record', () => {
     expect(preview).toContain('станет: <b>A</b> www → <code>192.0.2.55</code> · TTL 3600 с');
 
     const from = h.sandbox.requests.length;
-    const done = await h.press(buttonData(summary, '✅ Изменить'));
+    const done = await h.press(buttonData(summary, '✅ Применить'));
     steps += 1;
     expect(steps).toBeLessThanOrEqual(4);
     expect(toast(done)).toBe('Меняю запись…');
@@ -111,7 +111,7 @@ describe('changing a record', () => {
     await h.press(buttonData(card, '✏️ Изменить'));
     const summary = await h.send('new-shops.example.net');
     const from = h.sandbox.requests.length;
-    const done = await h.press(buttonData(summary, '✅ Изменить'));
+    const done = await h.press(buttonData(summary, '✅ Применить'));
     expect(writesSince(from).map((w) => w.split('/').slice(0, 1)[0])).toEqual(['DELETE ', 'POST ']);
     expect(all(done)).toContain('CNAME не может стоять рядом с другой записью того же имени');
   });
