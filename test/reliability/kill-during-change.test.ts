@@ -1,18 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { generateKeySpec } from '../../src/storage/crypto.js';
-import {
-  type BotProcess,
-  eventually,
-  freePort,
-  seedConnectedChats,
-  startBotProcess,
-} from '../helpers/bot-process.js';
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/bot-process.js';
 import { ProcessChat } from '../helpers/process-chat.js';
+import { useWebhookWorld } from '../helpers/webhook-world.js';
 
 /*
  * The real process (webhook mode) killed with SIGKILL between the two calls of a record change:
@@ -21,75 +10,32 @@ import { ProcessChat } from '../helpers/process-chat.js';
  * added twice — and says so; one history entry, with its undo.
  */
 
-const SECRET = 'kill-change-secret_0123456789';
-const KEYS = generateKeySpec('t1');
 const CHAT = 730_001;
 const DOMAIN = 'mysite.by';
 const ORDER = 1006;
 
-let sandbox: Sandbox;
-let telegram: BotApiServer;
-let dataDir: string;
-let port: number;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  telegram = await startBotApiServer({ port: 0 });
-  dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-kill-change-'));
-  port = await freePort();
-  await seedConnectedChats({
-    dataDir,
-    encryptionKeys: KEYS,
-    token: sandbox.token,
-    chats: [CHAT],
-    locale: 'ru',
-  });
-});
-
-afterAll(async () => {
-  await telegram.close();
-  await sandbox.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-async function startBot(): Promise<BotProcess> {
-  const since = telegram.calls.length;
-  const bot = startBotProcess({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PARTNER_API_URL: sandbox.url,
-    DATA_DIR: dataDir,
-    ENCRYPTION_KEYS: KEYS,
-    PORT: String(port),
-    WEBHOOK_URL: `https://127.0.0.1:${port}/hook`,
-    WEBHOOK_SECRET: SECRET,
-    PARTNER_API_TIMEOUT_MS: '60000',
-    NOTIFY_INTERVAL_S: '0',
-    LOG_LEVEL: 'warn',
-  });
-  await telegram.waitForCall('setWebhook', { since, timeoutMs: 20_000 });
-  return bot;
-}
+const world = useWebhookWorld({ name: 'kill-change', chats: [CHAT], locale: 'ru' });
+const startBot = () => world.startBot();
 
 const records = async () => {
-  const answer = await fetch(`${sandbox.url}/v1/domains/${ORDER}/dns/records?version=1.0`, {
-    headers: { 'x-api-token': sandbox.token },
+  const answer = await fetch(`${world.sandbox.url}/v1/domains/${ORDER}/dns/records?version=1.0`, {
+    headers: { 'x-api-token': world.sandbox.token },
   });
   const { records: listed } = (await answer.json()) as { records: { type: string; value: string }[] };
   return listed.filter((r) => r.type === 'A' && r.value.startsWith('moved ')).map((r) => r.value);
 };
 const writes = (method: string) =>
-  sandbox.requests.filter(
+  world.sandbox.requests.filter(
     (r) => r.method === method && r.path.startsWith(`/v1/domains/${ORDER}/dns/records/a`),
   );
 
 describe('kill -9 between the add and the delete of a change', () => {
   it('the next update after the restart finishes the change once and says so', async () => {
     let bot = await startBot();
-    const chat = new ProcessChat(telegram, CHAT, 'ru');
+    const chat = new ProcessChat(world.telegram, CHAT, 'ru');
     try {
       await chat.say(`/dns ${DOMAIN} add A moved 93.125.99.10`, /Запись добавлена/);
-      sandbox.addFault({
+      world.sandbox.addFault({
         method: 'DELETE',
         path: `/v1/domains/${ORDER}/dns/records/a/*`,
         fault: { kind: 'hang' },
@@ -104,7 +50,7 @@ describe('kill -9 between the add and the delete of a change', () => {
     } finally {
       bot.child.kill('SIGKILL');
       await bot.exited;
-      sandbox.clearFaults();
+      world.sandbox.clearFaults();
     }
 
     bot = await startBot();

@@ -1,18 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { generateKeySpec } from '../../src/storage/crypto.js';
-import {
-  type BotProcess,
-  eventually,
-  freePort,
-  seedConnectedChats,
-  startBotProcess,
-} from '../helpers/bot-process.js';
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/bot-process.js';
 import { ProcessChat } from '../helpers/process-chat.js';
+import { useWebhookWorld } from '../helpers/webhook-world.js';
 
 /*
  * The real process (webhook mode) killed with SIGKILL while its create call hangs at the provider.
@@ -21,50 +10,13 @@ import { ProcessChat } from '../helpers/process-chat.js';
  * exactly one), the other's was created by the provider after all (/cancel shows it, truthfully).
  */
 
-const SECRET = 'kill-confirm-secret_0123456789';
-const KEYS = generateKeySpec('t1');
 const NOT_CREATED = 720_001;
 const CREATED = 720_002;
 const STOPPED = 720_003;
 const MAIL_PATH = '/v1/orders/corporate-mails';
 
-let sandbox: Sandbox;
-let telegram: BotApiServer;
-let dataDir: string;
-let port: number;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  telegram = await startBotApiServer({ port: 0 });
-  dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-kill-confirm-'));
-  port = await freePort();
-  const chats = [NOT_CREATED, CREATED, STOPPED];
-  await seedConnectedChats({ dataDir, encryptionKeys: KEYS, token: sandbox.token, chats });
-});
-
-afterAll(async () => {
-  await telegram.close();
-  await sandbox.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-async function startBot(): Promise<BotProcess> {
-  const since = telegram.calls.length;
-  const bot = startBotProcess({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PARTNER_API_URL: sandbox.url,
-    DATA_DIR: dataDir,
-    ENCRYPTION_KEYS: KEYS,
-    PORT: String(port),
-    WEBHOOK_URL: `https://127.0.0.1:${port}/hook`,
-    WEBHOOK_SECRET: SECRET,
-    PARTNER_API_TIMEOUT_MS: '60000',
-    LOG_LEVEL: 'warn',
-  });
-  await telegram.waitForCall('setWebhook', { since, timeoutMs: 20_000 });
-  return bot;
-}
+const world = useWebhookWorld({ name: 'kill-confirm', chats: [NOT_CREATED, CREATED, STOPPED] });
+const startBot = () => world.startBot();
 
 /** A mail order up to its summary. */
 async function toSummary(chat: ProcessChat, tariff: string): Promise<void> {
@@ -91,28 +43,28 @@ async function toSummary(chat: ProcessChat, tariff: string): Promise<void> {
   await chat.tap('No', /Summary: corporate mail/);
 }
 
-const creates = () => sandbox.requests.filter((r) => r.method === 'POST' && r.path === MAIL_PATH);
+const creates = () => world.sandbox.requests.filter((r) => r.method === 'POST' && r.path === MAIL_PATH);
 
 describe('kill -9 while Confirm waits for the provider', () => {
   it('after the restart, the next update finds out what became of the order and says so', async () => {
     let bot = await startBot();
-    const notCreated = new ProcessChat(telegram, NOT_CREATED);
-    const created = new ProcessChat(telegram, CREATED);
+    const notCreated = new ProcessChat(world.telegram, NOT_CREATED);
+    const created = new ProcessChat(world.telegram, CREATED);
     await toSummary(notCreated, '25 ящиков');
     await toSummary(created, '100 ящиков');
 
-    sandbox.addFault({ method: 'POST', path: MAIL_PATH, times: 2, fault: { kind: 'hang' } });
+    world.sandbox.addFault({ method: 'POST', path: MAIL_PATH, times: 2, fault: { kind: 'hang' } });
     notCreated.press('Confirm');
     created.press('Confirm');
     await eventually(() => creates().length === 2);
     bot.child.kill('SIGKILL');
     await bot.exited;
-    sandbox.clearFaults();
+    world.sandbox.clearFaults();
     // The provider did carry out one of the two hanging calls after all.
     const lost = creates().find((r) => (r.body as { tariff_id?: number }).tariff_id === 203);
-    const made = await fetch(`${sandbox.url}${MAIL_PATH}?version=1.0`, {
+    const made = await fetch(`${world.sandbox.url}${MAIL_PATH}?version=1.0`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-token': sandbox.token },
+      headers: { 'content-type': 'application/json', 'x-api-token': world.sandbox.token },
       body: JSON.stringify(lost?.body),
     });
     expect(made.status).toBe(200);
@@ -143,17 +95,17 @@ describe('kill -9 while Confirm waits for the provider', () => {
 
   it('SIGTERM while the create call hangs: the partner is told, and the next process looks the order up', async () => {
     let bot = await startBot();
-    const chat = new ProcessChat(telegram, STOPPED);
+    const chat = new ProcessChat(world.telegram, STOPPED);
     await toSummary(chat, 'Почта: 5 ящиков');
-    sandbox.addFault({ method: 'POST', path: MAIL_PATH, fault: { kind: 'hang' } });
-    const since = telegram.calls.length;
+    world.sandbox.addFault({ method: 'POST', path: MAIL_PATH, fault: { kind: 'hang' } });
+    const since = world.telegram.calls.length;
     const before = creates().length;
     chat.press('Confirm');
     await eventually(() => creates().length === before + 1);
     const stopped = await bot.stop();
     expect(stopped.code).toBe(0);
     expect((await chat.after(since, /restarting/)).text).toContain('check whether it was created');
-    sandbox.clearFaults();
+    world.sandbox.clearFaults();
 
     bot = await startBot();
     try {
