@@ -328,7 +328,9 @@ function placeSlots(type: CustomerType, slots: Map<Slot, string>): Map<string, s
   put(`${name}last_name`, last);
   put(`${name}first_name`, first);
   put(`${name}middle_name`, middle);
-  const ucn = slots.get('ucn') ?? slots.get('inn');
+  // A card may call a УНП «ИНН» (9 digits); a Russian ИНН (10 or 12) is no УНП and is not refused as one.
+  const innAsUcn = slots.get('inn');
+  const ucn = slots.get('ucn') ?? (digitsIn(innAsUcn ?? '')?.length === 9 ? innAsUcn : undefined);
   if (type !== 'natural') put('ucn', ucn === undefined ? undefined : digitsIn(ucn));
   if (type === 'juridical') {
     put('company_name', company);

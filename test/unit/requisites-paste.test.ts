@@ -125,6 +125,9 @@ describe('a pasted requisites card', () => {
       'whois_company_requisites.kpp': '770701001',
       'whois_company_requisites.ogrn': '1027700132195',
     });
+    // A Russian ИНН is not refused as a УНП the card never gave; a 9-digit «ИНН» is a УНП.
+    expect(company.refused).toEqual([]);
+    expect(parseRequisitesCard('Наименование: ООО «Ромашка»\nИНН: 591705582').fields.ucn).toBe('591705582');
     // A person's name with an ОГРНИП is an individual businessman.
     const businessman = parseRequisitesCard('ФИО: Сидоров Сидор Сидорович\nОГРНИП: 304500116000157');
     expect(businessman.type).toBe('businessman');
