@@ -62,6 +62,53 @@ const fail = (field: string, reason: DnsLineReason, form: string | undefined): F
   form,
 });
 
+/**
+ * One quoted string starting at `start` (a `"`): its text with `\"` and `\\` read, and where it
+ * ends (just past the closing quote); undefined when it is not closed.
+ */
+function readQuoted(line: string, start: number): { text: string; end: number } | undefined {
+  let text = '';
+  let position = start + 1;
+  for (;;) {
+    const char = line[position];
+    if (char === undefined) return undefined;
+    const escaped = line[position + 1];
+    if (char === '\\' && (escaped === '"' || escaped === '\\')) {
+      text += escaped;
+      position += 2;
+      continue;
+    }
+    position++;
+    if (char === '"') return { text, end: position };
+    text += char;
+  }
+}
+
+/**
+ * A line read as values: words, or quoted strings (`"…"`, as a TXT text is quoted) for a value
+ * with spaces; `quote` when a quoted string is not closed (with the values read before it).
+ */
+export function readValues(
+  line: string,
+): { ok: true; values: string[] } | { ok: false; reason: 'quote'; values: string[] } {
+  const values: string[] = [];
+  let position = 0;
+  for (;;) {
+    position += /^\s*/.exec(line.slice(position))?.[0].length ?? 0;
+    if (position >= line.length) return { ok: true, values };
+    if (line[position] === '"') {
+      const quoted = readQuoted(line, position);
+      if (quoted === undefined) return { ok: false, reason: 'quote', values };
+      values.push(quoted.text);
+      position = quoted.end;
+      continue;
+    }
+    const word = /^\S+/.exec(line.slice(position))?.[0] ?? '';
+    values.push(word);
+    position += word.length;
+  }
+}
+
 type TxtRead = { ok: true; text: string; trailing: Token[] } | { ok: false };
 
 /** A TXT text starting at `start`: quoted strings and the words after them, or the rest of the line. */
@@ -77,22 +124,10 @@ function readTxtText(line: string, start: number, ttlWords: Token[]): TxtRead {
   const parts: string[] = [];
   let position = start;
   while (line[position] === '"') {
-    position++;
-    let part = '';
-    for (;;) {
-      const char = line[position];
-      if (char === undefined) return { ok: false };
-      const escaped = line[position + 1];
-      if (char === '\\' && (escaped === '"' || escaped === '\\')) {
-        part += escaped;
-        position += 2;
-        continue;
-      }
-      position++;
-      if (char === '"') break;
-      part += char;
-    }
-    parts.push(part);
+    const quoted = readQuoted(line, position);
+    if (quoted === undefined) return { ok: false };
+    parts.push(quoted.text);
+    position = quoted.end;
     const gap = /^\s*/.exec(line.slice(position))?.[0].length ?? 0;
     if (line[position + gap] !== '"') break;
     position += gap;

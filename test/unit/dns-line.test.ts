@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DNS_LINE_FORMS, formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
+import { DNS_LINE_FORMS, formatDnsLine, parseDnsLine, readValues } from '../../src/core/dns-line.js';
 import { DNS_TYPES, type DnsRecordData, validateRecord } from '../../src/core/dns-records.js';
 import { dkimArb, hostArbitrary, recordArbitrary } from '../helpers/dns-arbitraries.js';
 
@@ -271,5 +271,25 @@ describe('parseDnsLine: refused lines name the field and give the form', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('readValues', () => {
+  it('reads words, and a quoted text as one value with the TXT quotes’ escapes', () => {
+    expect(readValues('93.125.99.10 192.0.2.55')).toEqual({
+      ok: true,
+      values: ['93.125.99.10', '192.0.2.55'],
+    });
+    expect(readValues('  "v=spf1 a -all"   "say \\"hi\\" \\\\ back" x ')).toEqual({
+      ok: true,
+      values: ['v=spf1 a -all', 'say "hi" \\ back', 'x'],
+    });
+    // Two quoted texts side by side stay two values (a TXT would join them).
+    expect(readValues('"a" "b"')).toEqual({ ok: true, values: ['a', 'b'] });
+    expect(readValues('')).toEqual({ ok: true, values: [] });
+  });
+
+  it('says a quoted text is not closed, with the values before it', () => {
+    expect(readValues('old "new text')).toEqual({ ok: false, reason: 'quote', values: ['old'] });
   });
 });
