@@ -193,6 +193,19 @@ export function orderedCalls(plan: RecordChangePlan): PlannedChange[] {
 }
 
 /**
+ * Whether a call of a record change must not be made because a call before it failed: the two
+ * halves of one record's change (its type and host) go together. A delete whose add was refused
+ * would leave the name answering nothing; an add whose CNAME's delete was refused would stand
+ * beside it. Either way the old record stays, as it was.
+ */
+export function heldBackBy(call: PlannedChange, failed: readonly PlannedChange[]): boolean {
+  return failed.some(
+    (f) =>
+      f.op !== call.op && f.record.type === call.record.type && sameHost(f.record.host, call.record.host),
+  );
+}
+
+/**
  * A change between its provider calls, kept in the chat's session and written before each call:
  * a process killed between the add and the delete leaves it there, and the chat's next update
  * finishes it (or says why it could not), never forgets it.

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  heldBackBy,
   matchRecords,
   orderedCalls,
   pairChanges,
@@ -184,5 +185,17 @@ describe('a recorded change as a partner reads it', () => {
       { op: 'delete', record: a('mail', '192.0.2.8') },
       { op: 'add', record: txt('@', 'v=spf1 -all') },
     ]);
+  });
+});
+
+describe('heldBackBy', () => {
+  it('holds back the other half of a record’s change once one half failed, and nothing else', () => {
+    const add = { op: 'add' as const, record: a('www', '192.0.2.55') };
+    const del = { op: 'delete' as const, id: 1, record: a('WWW', '93.125.99.10') };
+    const other = { op: 'delete' as const, id: 2, record: a('@', '93.125.99.10') };
+    expect(heldBackBy(del, [add])).toBe(true);
+    expect(heldBackBy(add, [del])).toBe(true);
+    expect(heldBackBy(other, [add])).toBe(false);
+    expect(heldBackBy(del, [])).toBe(false);
   });
 });

@@ -53,19 +53,28 @@ export interface ApplyFailure {
 
 /**
  * The per-change core of every apply: makes the changes one call at a time, in order, and says
- * after each how many are done (`onProgress`). A failed change does not stop the others. Sends no
- * message and records nothing: the caller reports and records (one domain, or a whole bulk).
+ * after each how many are done (`onProgress`). A failed change does not stop the others, except
+ * those `holdBack` names (the other half of a record's change: see heldBackBy), which are not
+ * made and fail with `dns:heldBack`. Sends no message and records nothing: the caller reports and
+ * records (one domain, or a whole bulk).
  */
 export async function applyChanges(
   ctx: BotContext,
   orderId: number,
   changes: readonly PlannedChange[],
   onProgress?: (done: number) => Promise<void>,
+  holdBack?: (change: PlannedChange, failed: readonly PlannedChange[]) => boolean,
 ): Promise<{ applied: AppliedChange[]; failures: ApplyFailure[] }> {
   const api = await ctx.partnerApi();
   const applied: AppliedChange[] = [];
   const failures: ApplyFailure[] = [];
+  const failed = () => failures.map((f) => f.change);
   for (const [index, change] of changes.entries()) {
+    if (holdBack?.(change, failed())) {
+      failures.push({ change, reason: ctx.t('dns:heldBack') });
+      await onProgress?.(index + 1);
+      continue;
+    }
     try {
       await makeCall(api, orderId, change);
       applied.push({ op: change.op, record: change.record });
