@@ -1,5 +1,6 @@
+import { needsDeleteFirst, orderedCalls, planValueReplace } from './dns-change.js';
 import { comparableValue } from './dns-fields.js';
-import { parseDnsLine } from './dns-line.js';
+import { parseDnsLine, readValues } from './dns-line.js';
 import { changesToApply, type ListedRecord, type PlannedChange } from './dns-plan.js';
 import {
   invalidPresetRecord,
@@ -10,9 +11,10 @@ import {
 import { type DnsRecordData, type DnsType, fieldValues, isDnsType, sameRecord } from './dns-records.js';
 
 /*
- * Bulk DNS changes (`/dns bulk`): one change — a one-line add, a delete by match, or a preset —
- * planned for each chosen domain against its records as listed, then held to the same delete
- * limit as imports and presets (changesToApply) per domain. Pure: the bot lists, plans, applies.
+ * Bulk DNS changes (`/dns bulk`): one change — a one-line add, a delete by match, a replace of a
+ * value, or a preset — planned for each chosen domain against its records as listed, then held to
+ * the same delete limit as imports and presets (changesToApply) per domain. Pure: the bot lists,
+ * plans, applies.
  */
 
 /** The most domains one bulk change takes (a session stays small; a report stays readable). */
@@ -29,22 +31,37 @@ export interface RecordMatch {
   value: string;
 }
 
-/** The one change a bulk makes on every chosen domain. */
+/**
+ * The one change a bulk makes on every chosen domain. A replace puts `to` in place of `from` as
+ * the value of every record that holds it (an address, a target name, a text: see
+ * planValueReplace), keeping each record's type, host and TTL.
+ */
 export type BulkChange =
   | { kind: 'add'; record: DnsRecordData }
   | { kind: 'delete'; match: RecordMatch }
+  | { kind: 'replace'; from: string; to: string }
   | { kind: 'preset'; presetId: string; values: Record<string, string> };
 
-/** Why a line is not a bulk change: the add's own reason (see parseDnsLine), or the match's. */
+/**
+ * Why a replace line is not one: a value is `missing` (or an empty quoted text), a quoted text is
+ * not closed (`quote`), a third value follows (`extra`: a text with spaces is quoted), or the two
+ * are the same text (`same`).
+ */
+export type ReplaceLineReason = 'missing' | 'quote' | 'extra' | 'same';
+
+/** Why a line is not a bulk change: the add's own reason (see parseDnsLine), the match's, or the replace's. */
 export type BulkLineResult =
-  | { ok: true; change: Extract<BulkChange, { kind: 'add' | 'delete' }> }
+  | { ok: true; change: Extract<BulkChange, { kind: 'add' | 'delete' | 'replace' }> }
   | { ok: false; error: 'verb' }
   | { ok: false; error: 'add'; field: string; reason: string; form: string | undefined }
-  | { ok: false; error: 'match'; field: 'type' | 'host' | 'value'; reason: 'missing' | 'unknown' };
+  | { ok: false; error: 'match'; field: 'type' | 'host' | 'value'; reason: 'missing' | 'unknown' }
+  | { ok: false; error: 'replace'; field: 'from' | 'to'; reason: ReplaceLineReason };
 
 /**
- * Reads `add <TYPE> <host> <fields…>` (the one-line grammar of `/dns <domain> add`) or
- * `del <TYPE> <host> <value glob>`; the glob runs to the end of the line, quotes around it dropped.
+ * Reads `add <TYPE> <host> <fields…>` (the one-line grammar of `/dns <domain> add`),
+ * `del <TYPE> <host> <value glob>` (the glob runs to the end of the line, quotes around it
+ * dropped) or `replace <old> <new>` (each a word, or a quoted text as the one-line grammar quotes
+ * a TXT).
  */
 export function parseBulkLine(line: string): BulkLineResult {
   const match = /^\s*(\S+)\s*([\s\S]*)$/.exec(line);
@@ -60,7 +77,26 @@ export function parseBulkLine(line: string): BulkLineResult {
     const read = parseRecordMatch(rest);
     return 'match' in read ? { ok: true, change: { kind: 'delete', match: read.match } } : read;
   }
+  if (verb === 'replace') return parseReplace(rest);
   return { ok: false, error: 'verb' };
+}
+
+/** `<old> <new>`: two values, a text with spaces quoted (`"v=spf1 a -all"`). */
+function parseReplace(text: string): BulkLineResult {
+  const fail = (field: 'from' | 'to', reason: ReplaceLineReason) =>
+    ({ ok: false, error: 'replace', field, reason }) as const;
+  const read = readValues(text);
+  const field = (count: number) => (count === 0 ? 'from' : 'to');
+  if (!read.ok) return fail(field(read.values.length), 'quote');
+  const [from, to, extra] = read.values;
+  // An empty quoted text is no value: nothing holds it, and no record may be given it.
+  const empty = read.values.indexOf('');
+  if (empty >= 0 && empty < 2) return fail(field(empty), 'missing');
+  if (from === undefined) return fail('from', 'missing');
+  if (to === undefined) return fail('to', 'missing');
+  if (extra !== undefined) return fail('to', 'extra');
+  if (from === to) return fail('to', 'same');
+  return { ok: true, change: { kind: 'replace', from, to } };
 }
 
 /** `<TYPE> <host> <value glob>` read as a match. */
@@ -110,10 +146,21 @@ export function recordMatches(match: RecordMatch, record: DnsRecordData): boolea
 }
 
 /**
- * Why a domain gets no change: the record is there already, nothing matched, the preset does not
- * fit, or the provider did not list the domain's records (nothing can be planned without them).
+ * Why a domain gets no change: the record is there already (for a replace: every record holding
+ * the old value reads the same with the new one), nothing matched, the preset does not fit, the
+ * provider did not list the domain's records (nothing can be planned without them); for a
+ * replace: no record holds the old value (`nothingToReplace`), the new value fits none of those
+ * that do (`badValue`: an address replaced by a word), or a CNAME would stand beside another
+ * record of its name (`cnameBeside`).
  */
-export type BulkSkip = 'present' | 'noMatch' | 'notFit' | 'unlisted';
+export type BulkSkip =
+  | 'present'
+  | 'noMatch'
+  | 'notFit'
+  | 'unlisted'
+  | 'nothingToReplace'
+  | 'badValue'
+  | 'cnameBeside';
 
 /** One domain's part of a bulk: what it would add and delete (or why nothing), for the preview and Apply. */
 export interface BulkDomainPlan {
@@ -125,6 +172,12 @@ export interface BulkDomainPlan {
   /** How many records the provider listed (the delete limit's base). */
   existing: number;
   skip?: BulkSkip | undefined;
+  /**
+   * Set by a replace, whose `add[i]` replaces `remove[i]`: its calls go gap-free (orderedCalls),
+   * the adds first unless this says a CNAME's delete must go first. Absent (add, delete, preset):
+   * the deletes go first, as changesToApply gives them.
+   */
+  deleteFirst?: boolean | undefined;
 }
 
 /**
@@ -149,6 +202,8 @@ export function planBulkDomain(
       const remove = current.filter((c) => recordMatches(change.match, c.record));
       return remove.length === 0 ? none('noMatch') : { ...target, add: [], remove, existing };
     }
+    case 'replace':
+      return planReplace(target, change, current, existing);
     case 'preset': {
       if (preset === undefined) return none('notFit');
       const values: PresetValues = change.values;
@@ -166,6 +221,29 @@ export function planBulkDomain(
   }
 }
 
+/**
+ * A replace on one domain (planValueReplace): each record holding the old value, and its
+ * replacement; a record whose replacement reads the same (a name in another case) is left alone.
+ */
+function planReplace(
+  target: { orderId: number; domain: string },
+  change: Extract<BulkChange, { kind: 'replace' }>,
+  current: readonly ListedRecord[],
+  existing: number,
+): BulkDomainPlan {
+  const none = (skip: BulkSkip): BulkDomainPlan => ({ ...target, add: [], remove: [], existing, skip });
+  const { changes, plan } = planValueReplace(current, change.from, change.to);
+  if (!plan.ok) {
+    if (plan.reason === 'badValue' || plan.reason === 'cnameBeside') return none(plan.reason);
+    return none(plan.reason === 'same' ? 'present' : 'nothingToReplace');
+  }
+  const real = changes.filter((c) => !sameRecord(c.old.record, c.next));
+  if (real.length === 0) return none('present');
+  const remove = real.map((c) => c.old);
+  const add = real.map((c) => c.next);
+  return { ...target, add, remove, existing, deleteFirst: needsDeleteFirst(remove, add) };
+}
+
 /** What Apply does to one domain: its changes, or why it is left alone (`limit`: over the delete limit). */
 export type BulkDecision =
   | { orderId: number; changes: PlannedChange[] }
@@ -173,15 +251,17 @@ export type BulkDecision =
 
 /**
  * Each domain through the one gate (changesToApply): a domain whose plan deletes more than the
- * limit allows is left alone unless `force`, which only the partner's separate button sets.
+ * limit allows is left alone unless `force`, which only the partner's separate button sets. A
+ * replace's calls then go in the gap-free order (orderedCalls): the new records are there before
+ * the old ones go, so every name keeps answering during the move.
  */
 export function decideBulk(plans: readonly BulkDomainPlan[], options: { force: boolean }): BulkDecision[] {
   return plans.map((plan) => {
     if (plan.skip) return { orderId: plan.orderId, skip: plan.skip };
     const changes = changesToApply(plan, options);
-    return changes === 'needsForce'
-      ? { orderId: plan.orderId, skip: 'limit' }
-      : { orderId: plan.orderId, changes };
+    if (changes === 'needsForce') return { orderId: plan.orderId, skip: 'limit' };
+    if (plan.deleteFirst === undefined) return { orderId: plan.orderId, changes };
+    return { orderId: plan.orderId, changes: orderedCalls({ ...plan, deleteFirst: plan.deleteFirst }) };
   });
 }
 

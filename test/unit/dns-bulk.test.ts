@@ -63,6 +63,47 @@ describe('parseBulkLine', () => {
     expect(parseBulkLine('set TXT @ x')).toEqual({ ok: false, error: 'verb' });
     expect(parseBulkLine('')).toEqual({ ok: false, error: 'verb' });
   });
+
+  it('reads a replace: the old value and the new, each a word or a quoted text', () => {
+    expect(parseBulkLine('replace 93.125.99.10 192.0.2.55')).toEqual({
+      ok: true,
+      change: { kind: 'replace', from: '93.125.99.10', to: '192.0.2.55' },
+    });
+    expect(parseBulkLine('REPLACE  old.example.net.   new.example.net ')).toEqual({
+      ok: true,
+      change: { kind: 'replace', from: 'old.example.net.', to: 'new.example.net' },
+    });
+    // Quoted as the one-line grammar quotes a TXT, escapes too; two quoted texts stay two values.
+    expect(parseBulkLine('replace "v=spf1 a -all" "v=spf1 include:\\"x\\" -all"')).toEqual({
+      ok: true,
+      change: { kind: 'replace', from: 'v=spf1 a -all', to: 'v=spf1 include:"x" -all' },
+    });
+  });
+
+  it('names what a replace lacks: the old value, the new one, a closing quote; refuses a third value or the same one', () => {
+    expect(parseBulkLine('replace')).toEqual({
+      ok: false,
+      error: 'replace',
+      field: 'from',
+      reason: 'missing',
+    });
+    expect(parseBulkLine('replace 93.125.99.10')).toEqual({
+      ok: false,
+      error: 'replace',
+      field: 'to',
+      reason: 'missing',
+    });
+    expect(parseBulkLine('replace "" 192.0.2.55')).toMatchObject({ field: 'from', reason: 'missing' });
+    expect(parseBulkLine('replace 93.125.99.10 ""')).toMatchObject({ field: 'to', reason: 'missing' });
+    expect(parseBulkLine('replace "v=spf1 a -all')).toMatchObject({ field: 'from', reason: 'quote' });
+    expect(parseBulkLine('replace x "v=spf1 a -all')).toMatchObject({ field: 'to', reason: 'quote' });
+    // A text with spaces left unquoted is more than two values: it is not guessed at.
+    expect(parseBulkLine('replace v=spf1 a -all v=spf1 -all')).toMatchObject({
+      field: 'to',
+      reason: 'extra',
+    });
+    expect(parseBulkLine('replace 192.0.2.1 192.0.2.1')).toMatchObject({ field: 'to', reason: 'same' });
+  });
 });
 
 describe('the delete matcher', () => {
@@ -120,6 +161,47 @@ describe('planBulkDomain', () => {
     const idn = { orderId: 8, domain: `xn--${'a'.repeat(55)}.by` };
     expect(planBulkDomain(idn, ms, [], presetOf('microsoft365')).skip).toBe('notFit');
   });
+
+  const move: BulkChange = { kind: 'replace', from: '93.125.99.10', to: '192.0.2.55' };
+  const at = (host: string, ipv4: string, ttl = 3600): DnsRecordData => ({ type: 'A', host, ttl, ipv4 });
+
+  it('replaces the value of every record that holds it, keeping type, host and TTL, each old beside its new', () => {
+    const current = listed([
+      at('@', '93.125.99.10', 300),
+      at('www', '93.125.99.10'),
+      at('mail', '192.0.2.7'),
+      txt('93.125.99.10 is the old server'),
+    ]);
+    const plan = planBulkDomain(target, move, current);
+    expect(plan.remove.map((r) => r.id)).toEqual([1, 2]);
+    expect(plan.add).toEqual([at('@', '192.0.2.55', 300), at('www', '192.0.2.55')]);
+    expect(plan.deleteFirst).toBe(false);
+    expect(plan.skip).toBeUndefined();
+  });
+
+  it('skips a domain with nothing to replace, one where the new value fits no such record, and a no-op', () => {
+    expect(planBulkDomain(target, move, listed([at('@', '192.0.2.7')])).skip).toBe('nothingToReplace');
+    const word: BulkChange = { kind: 'replace', from: '93.125.99.10', to: 'new-server' };
+    expect(planBulkDomain(target, word, listed([at('@', '93.125.99.10')]))).toMatchObject({
+      skip: 'badValue',
+      add: [],
+      remove: [],
+    });
+    // A name in another case is the same name: nothing to change.
+    const cname: DnsRecordData = { type: 'CNAME', host: 'shop', ttl: 3600, canonical: 'old.example.net' };
+    const sameName: BulkChange = { kind: 'replace', from: 'old.example.net', to: 'OLD.example.net.' };
+    expect(planBulkDomain(target, sameName, listed([cname])).skip).toBe('present');
+  });
+
+  it('says a CNAME’s delete must go first when its target is replaced', () => {
+    const cname: DnsRecordData = { type: 'CNAME', host: 'shop', ttl: 3600, canonical: 'old.example.net' };
+    const plan = planBulkDomain(
+      target,
+      { kind: 'replace', from: 'old.example.net', to: 'new.example.net' },
+      listed([cname]),
+    );
+    expect(plan.deleteFirst).toBe(true);
+  });
 });
 
 describe('decideBulk', () => {
@@ -142,6 +224,31 @@ describe('decideBulk', () => {
       4,
       'noMatch',
     ]);
+  });
+
+  it('gives a replace’s calls gap-free — every add before the deletes — and a CNAME’s delete first', () => {
+    const move: BulkChange = { kind: 'replace', from: '192.0.2.1', to: '192.0.2.55' };
+    const zone = listed([a('@'), a('www'), txt('x')]);
+    const [decision] = decideBulk([planBulkDomain(target, move, zone)], { force: false });
+    expect(
+      decision && 'changes' in decision && decision.changes.map((c) => `${c.op} ${c.record.host}`),
+    ).toEqual(['add @', 'add www', 'delete @', 'delete www']);
+    const cname: DnsRecordData = { type: 'CNAME', host: 'shop', ttl: 3600, canonical: 'old.example.net' };
+    const retarget: BulkChange = { kind: 'replace', from: 'old.example.net', to: 'new.example.net' };
+    const [first] = decideBulk([planBulkDomain(target, retarget, listed([cname]))], { force: false });
+    expect(first && 'changes' in first && first.changes.map((c) => c.op)).toEqual(['delete', 'add']);
+  });
+
+  it('holds a replace of more than 30% of 10 or more records to the explicit force, as the others', () => {
+    const move: BulkChange = { kind: 'replace', from: '192.0.2.1', to: '192.0.2.55' };
+    const zone = listed([
+      ...['@', 'www', 'shop', 'mail'].map((host) => a(host)),
+      ...['b', 'c', 'd', 'e', 'f', 'g'].map((host) => a(host, '192.0.2.9')),
+    ]);
+    const plans = [planBulkDomain(target, move, zone)];
+    expect(decideBulk(plans, { force: false })).toEqual([{ orderId: 7, skip: 'limit' }]);
+    const [forced] = decideBulk(plans, { force: true });
+    expect(forced && 'changes' in forced && forced.changes).toHaveLength(8);
   });
 });
 
@@ -176,6 +283,12 @@ const changeArb: fc.Arbitrary<BulkChange> = fc.oneof(
     })
     .map((match): BulkChange => ({ kind: 'delete', match })),
   fc.constantFrom(...PRESET_IDS).map((presetId): BulkChange => ({ kind: 'preset', presetId, values })),
+  fc
+    .record({
+      from: fc.constantFrom('192.0.2.1', '192.0.2.9', 'hello', 'v=spf1 -all', 'mx.example.by'),
+      to: fc.constantFrom('192.0.2.55', 'new.example.by', 'v=spf1 mx -all', '2001:db8::1'),
+    })
+    .map((pair): BulkChange => ({ kind: 'replace', ...pair })),
 );
 const domainsArb = fc.array(fc.array(zoneRecord, { maxLength: 30 }), { minLength: 1, maxLength: 6 });
 
@@ -197,6 +310,29 @@ describe('bulk plans for any zones and change (properties)', () => {
           const ids = new Set(listed(zones[i] ?? []).map((r) => r.id));
           for (const c of decision.changes) if (c.op === 'delete') expect(ids.has(c.id)).toBe(true);
         }
+      }),
+    );
+  });
+
+  it('a replace adds each new record before its old one goes, unless a CNAME’s delete must go first', () => {
+    fc.assert(
+      fc.property(fc.array(zoneRecord, { maxLength: 30 }), changeArb, (records, change) => {
+        fc.pre(change.kind === 'replace');
+        const plan = planBulkDomain(target, change, listed(records));
+        const [decision] = decideBulk([plan], { force: true });
+        if (decision === undefined || 'skip' in decision) return;
+        const ops = decision.changes.map((c) => c.op);
+        const firstDelete = ops.indexOf('delete');
+        const lastAdd = ops.lastIndexOf('add');
+        expect(plan.deleteFirst ? lastAdd > firstDelete : lastAdd < firstDelete).toBe(true);
+        // Each old record is replaced by one of its own type and host, TTL kept.
+        plan.remove.forEach((old, i) => {
+          expect(plan.add[i]).toMatchObject({
+            type: old.record.type,
+            host: old.record.host,
+            ttl: old.record.ttl,
+          });
+        });
       }),
     );
   });
@@ -274,5 +410,30 @@ describe('bulk preview and report texts', () => {
     const text = renderBulkPreview(t, add, plans, decideBulk(plans, { force: false }));
     expect(text).toContain('• a.by: +1');
     expect(text).toContain('• пример.бел: пропущу — уже есть');
+  });
+
+  it('lists what a replace changes per domain, before → after, and why a domain is skipped', () => {
+    const t = translations.forLocale('ru');
+    const move: BulkChange = { kind: 'replace', from: '93.125.99.10', to: '192.0.2.55' };
+    const at = (host: string, ipv4: string, ttl = 3600): DnsRecordData => ({ type: 'A', host, ttl, ipv4 });
+    const plans = [
+      planBulkDomain(
+        { orderId: 1, domain: 'a.by' },
+        move,
+        listed([at('@', '93.125.99.10', 300), at('www', '93.125.99.10')]),
+      ),
+      planBulkDomain({ orderId: 2, domain: 'b.by' }, move, listed([at('@', '192.0.2.7')])),
+    ];
+    const text = renderBulkPreview(t, move, plans, decideBulk(plans, { force: false }));
+    expect(text).toContain('Массовое изменение:</b> заменить «93.125.99.10» на «192.0.2.55»');
+    expect(text).toContain('• a.by: заменю 2 записи');
+    expect(text).toContain('   <b>A</b> @: <code>93.125.99.10</code> → <code>192.0.2.55</code>');
+    expect(text).toContain('   <b>A</b> www: <code>93.125.99.10</code> → <code>192.0.2.55</code>');
+    expect(text).toContain('• b.by: пропущу — нечего заменять');
+    const word: BulkChange = { kind: 'replace', from: '93.125.99.10', to: 'new-server' };
+    const refused = [planBulkDomain({ orderId: 1, domain: 'a.by' }, word, listed([at('@', '93.125.99.10')]))];
+    expect(renderBulkPreview(t, word, refused, decideBulk(refused, { force: false }))).toContain(
+      '• a.by: пропущу — «new-server» не подходит как значение этих записей',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { Markup } from 'telegraf';
-import { type BulkDomainPlan, decideBulk } from '../../../../core/dns-bulk.js';
+import { type BulkChange, type BulkDomainPlan, decideBulk } from '../../../../core/dns-bulk.js';
+import { heldBackBy } from '../../../../core/dns-change.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import type { BotContext } from '../../../context.js';
 import { inRows } from '../../../kit/keyboards.js';
@@ -26,7 +27,7 @@ export function registerApplyButton(router: CallbackRegistrar, ports: DnsPorts):
       await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
       // Single use: a second tap finds no plan.
       ctx.session.dnsBulk = undefined;
-      const outcomes = await applyBulk(ctx, ports, plans, mode === 'force');
+      const outcomes = await applyBulk(ctx, ports, change, plans, mode === 'force');
       const done = outcomes.filter((o) => o.state === 'done').length;
       const failed = outcomes.filter((o) => o.state === 'failed').length;
       // The report leads on: each changed domain's records (failed ones first), another bulk.
@@ -50,14 +51,19 @@ export function registerApplyButton(router: CallbackRegistrar, ports: DnsPorts):
 
 /**
  * Applies each domain's changes with ONE progress message for the whole bulk ("3 of 5 domains"),
- * recording each domain's accepted changes as one history entry of kind `bulk`.
+ * recording each domain's accepted changes as one history entry of kind `bulk` — of kind `change`
+ * for a replace, whose history reads «A www: old → new» as a change made one by one does. A
+ * replace's calls come gap-free (decideBulk); a half of a record's replace whose other half failed
+ * is held back, so the old record stays rather than the name answering nothing.
  */
 async function applyBulk(
   ctx: BotContext,
   ports: DnsPorts,
+  change: BulkChange,
   plans: readonly BulkDomainPlan[],
   force: boolean,
 ): Promise<BulkOutcome[]> {
+  const replace = change.kind === 'replace';
   const decisions = decideBulk(plans, { force });
   const total = decisions.filter((d) => 'changes' in d).length;
   const progress = await ctx.reply(ctx.t('dnsbulk:applying', { done: 0, total }));
@@ -71,9 +77,18 @@ async function applyBulk(
       continue;
     }
     // Per domain, not per change: applyChanges' own progress would count one domain's records.
-    const { applied, failures } = await applyChanges(ctx, decision.orderId, decision.changes);
-    await ports.journal.record(ctx, decision.orderId, 'bulk', { records: applied });
-    const counts = { ok: applied.length, total: decision.changes.length };
+    const { applied, failures } = await applyChanges(
+      ctx,
+      decision.orderId,
+      decision.changes,
+      undefined,
+      replace ? heldBackBy : undefined,
+    );
+    await ports.journal.record(ctx, decision.orderId, replace ? 'change' : 'bulk', { records: applied });
+    // A replace counts records replaced (an add and a delete each), the others their calls.
+    const counts = replace
+      ? { ok: replacedCount(applied), total: decision.changes.length / 2 }
+      : { ok: applied.length, total: decision.changes.length };
     outcomes.push(
       failures.length === 0
         ? { domain, orderId, state: 'done', ...counts }
@@ -96,4 +111,10 @@ async function applyBulk(
       .catch(() => undefined);
   }
   return outcomes;
+}
+
+/** Records a replace changed in full: the added ones whose old record went too. */
+function replacedCount(applied: readonly { op: 'add' | 'delete' }[]): number {
+  const count = (op: 'add' | 'delete') => applied.filter((c) => c.op === op).length;
+  return Math.min(count('add'), count('delete'));
 }

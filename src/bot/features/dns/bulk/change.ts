@@ -32,7 +32,7 @@ type PresetChoice = PresetDraft & { presetId: PresetId };
 /** Asks a preset's parameters by the presets' own questions; they end in `takePresetChange`. */
 export type AskPresetParams = (ctx: BotContext, draft: PresetChoice) => Promise<void>;
 
-/** "What to do with them?": a line (add / del) answered in the scene, or a preset's button. */
+/** "What to do with them?": a line (add / del / replace) answered in the scene, or a preset's button. */
 export async function askChange(ctx: BotContext, draft: BulkDraft): Promise<void> {
   const orders = new Map(await listDomainOrders(ctx));
   const domains = draft.orderIds.flatMap((id) => {
@@ -54,14 +54,21 @@ export async function askChange(ctx: BotContext, draft: BulkDraft): Promise<void
 }
 
 /**
- * The change line read in full: `add <record line>` or `del <TYPE> <host> <value glob>`. A line
- * that is not one throws what is wrong with it, so the scene asks again.
+ * The change line read in full: `add <record line>`, `del <TYPE> <host> <value glob>` or
+ * `replace <old> <new>`. A line that is not one throws what is wrong with it, so the scene asks
+ * again.
  */
 function readChangeLine(t: Translate, text: string): BulkChange {
   const read = parseBulkLine(text);
   if (read.ok) return read.change;
   if (read.error === 'verb') throw new UserInputError('dnsbulk:badVerb');
   if (read.error === 'match') throw new UserInputError(`dnsbulk:badMatch.${read.field}`);
+  if (read.error === 'replace')
+    throw new UserInputError(
+      read.reason === 'missing'
+        ? `dnsbulk:badReplace.missing.${read.field}`
+        : `dnsbulk:badReplace.${read.reason}`,
+    );
   throw new UserInputError('dns:badLine', describeLineProblem(t, read));
 }
 

@@ -5,16 +5,21 @@ import { escapeHtml } from '../../../../core/format.js';
 import { echoInput, joinLinesWithin } from '../../../../core/text.js';
 import type { Translate } from '../../../kit/i18n.js';
 import { presetName } from '../presets/views.js';
-import { describeRecord } from '../views.js';
+import { describeRecord, describeRecordChange } from '../views.js';
 
 /** Domains named one by one in the preview; beyond them, one summary line (4096 characters). */
 export const PREVIEW_DOMAINS = 30;
 /** Room under Telegram's 4096 characters for the buttons' nothing and a safety margin. */
 const MESSAGE_ROOM = 4000;
+/** Records a replace lists per domain (before → after); the rest are counted. */
+const REPLACED_SHOWN = 5;
 
 const name = (domain: string) => escapeHtml(toUnicodeDomain(domain));
 
-/** The change in a few words: "add TXT @ …", "delete TXT @ “v=spf1*”", "record set “Tilda”". */
+/**
+ * The change in a few words: "add TXT @ …", "delete TXT @ “v=spf1*”", "replace “93.125.99.10”
+ * with “192.0.2.55”", "record set “Tilda”".
+ */
 export function describeBulkChange(t: Translate, change: BulkChange): string {
   switch (change.kind) {
     case 'add':
@@ -24,6 +29,11 @@ export function describeBulkChange(t: Translate, change: BulkChange): string {
         type: change.match.type,
         host: escapeHtml(echoInput(change.match.host)),
         value: escapeHtml(echoInput(change.match.value)),
+      });
+    case 'replace':
+      return t('dnsbulk:changeReplace', {
+        from: escapeHtml(echoInput(change.from)),
+        to: escapeHtml(echoInput(change.to)),
       });
     case 'preset':
       return t('dnsbulk:changePreset', {
@@ -42,6 +52,23 @@ export function joinNames(t: Translate, names: readonly string[], shown: number)
 /** Names of the chosen domains, the first few and "and N more". */
 export function renderDomainNames(t: Translate, domains: readonly string[], shown = 10): string {
   return joinNames(t, domains.map(name), shown);
+}
+
+/**
+ * A replace on one domain: how many records, and each as it is and as it will be («A www:
+ * 93.125.99.10 → 192.0.2.55»), the first REPLACED_SHOWN of them. `add[i]` replaces `remove[i]`.
+ */
+function renderReplaceRow(t: Translate, plan: BulkDomainPlan): string {
+  const lines = plan.remove.slice(0, REPLACED_SHOWN).flatMap((old, i) => {
+    const next = plan.add[i];
+    return next === undefined ? [] : [`   ${describeRecordChange(t, old.record, next)}`];
+  });
+  const more = plan.remove.length - REPLACED_SHOWN;
+  return [
+    t('dnsbulk:rowReplace', { domain: name(plan.domain), count: plan.remove.length }),
+    ...lines,
+    ...(more > 0 ? [`   ${t('dnsbulk:rowMore', { count: more })}`] : []),
+  ].join('\n');
 }
 
 /**
@@ -65,12 +92,18 @@ export function renderBulkPreview(
   const rows = plans.slice(0, PREVIEW_DOMAINS).map((plan, i) => {
     const skip = skipOf(i);
     if (skip !== undefined)
-      return t(`dnsbulk:rowSkip.${skip}`, {
-        domain: name(plan.domain),
-        count: plan.remove.length,
-        existing: plan.existing,
-        reason: unlisted.get(plan.orderId) ?? '',
-      });
+      // A replace over the limit deletes its records only to add them back: it says "replaces".
+      return t(
+        skip === 'limit' && change.kind === 'replace' ? 'dnsbulk:rowLimitReplace' : `dnsbulk:rowSkip.${skip}`,
+        {
+          domain: name(plan.domain),
+          count: plan.remove.length,
+          existing: plan.existing,
+          reason: unlisted.get(plan.orderId) ?? '',
+          value: change.kind === 'replace' ? escapeHtml(echoInput(change.to)) : '',
+        },
+      );
+    if (change.kind === 'replace') return renderReplaceRow(t, plan);
     const changes = [
       ...(plan.add.length > 0 ? [t('dnsbulk:rowAdd', { count: plan.add.length })] : []),
       ...(plan.remove.length > 0 ? [t('dnsbulk:rowRemove', { count: plan.remove.length })] : []),
