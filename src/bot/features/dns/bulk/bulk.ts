@@ -12,10 +12,11 @@ import { answerDomains, DOMAINS_PURPOSE, registerPickerButtons, startBulk } from
 
 /**
  * `/dns bulk`: pick domains (buttons, paged, ✅ toggles, select all / none; or a pasted list) →
- * one change (a one-line add, `del <TYPE> <host> <value glob>`, or a preset with its parameters
- * asked by the presets' own questions) → a per-domain preview under the delete limit (a domain
- * over it is skipped unless the separate force button) → Apply with ONE progress message → ONE
- * report. Each domain's accepted changes are one history entry of kind `bulk`.
+ * one change (a one-line add, `del <TYPE> <host> <value glob>`, `replace <old> <new>`, or a preset
+ * with its parameters asked by the presets' own questions) → a per-domain preview under the
+ * delete limit (a domain over it is skipped unless the separate force button) → Apply with ONE
+ * progress message → ONE report. Each domain's accepted changes are one history entry of kind
+ * `bulk` (of kind `change` for a replace).
  *
  * Each step is its own module (picker, change, preview, apply), handing the session draft on to
  * the next; this wires their buttons and typed answers into the DNS feature.
