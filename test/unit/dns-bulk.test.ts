@@ -435,5 +435,14 @@ describe('bulk preview and report texts', () => {
     expect(renderBulkPreview(t, word, refused, decideBulk(refused, { force: false }))).toContain(
       '• a.by: пропущу — «new-server» не подходит как значение этих записей',
     );
+    // Over the delete limit, a replace says it replaces (its deletes only make room for the new).
+    const big = listed([
+      ...['@', 'www', 'shop', 'mail'].map((host) => at(host, '93.125.99.10')),
+      ...['b', 'c', 'd', 'e', 'f', 'g'].map((host) => at(host, '192.0.2.9')),
+    ]);
+    const over = [planBulkDomain({ orderId: 3, domain: 'c.by' }, move, big)];
+    expect(renderBulkPreview(t, move, over, decideBulk(over, { force: false }))).toContain(
+      '• c.by: ⚠️ заменит 4 из 10 записей — больше 30%, пропущу без отдельного подтверждения',
+    );
   });
 });
