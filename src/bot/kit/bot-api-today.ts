@@ -1,9 +1,10 @@
 /**
- * What the Bot API added after telegraf 4.16's types (Bot API 7.1): typed with `@telegraf/types` 9
- * and handed to telegraf here, in one place, so nothing else in the bot casts for it. On a client
- * too old for a newer button, Telegram shows the rest of the keyboard and the message as before.
+ * What the Bot API added after telegraf 4.16's types (Bot API 7.1): typed with `@grammyjs/types`,
+ * which follows the Bot API as it is, and handed to telegraf here, in one place, so nothing else in
+ * the bot casts for it. On a client too old for a newer field, Telegram shows the rest of the
+ * keyboard and the message as before.
  */
-import type { CopyTextButton } from '@telegraf/types';
+import type { InlineKeyboardButton as BotApiInlineButton } from '@grammyjs/types';
 import type { InlineKeyboardButton } from 'telegraf/types';
 
 /** Telegram's limit on the text a copy button copies. */
@@ -15,9 +16,7 @@ export const COPY_TEXT_LIMIT = 256;
  */
 export function copyTextButton(label: string, text: string): InlineKeyboardButton | undefined {
   if (text.length < 1 || text.length > COPY_TEXT_LIMIT) return undefined;
-  // @telegraf/types 9.2.1 declares InlineKeyboardButton.CopyTextButton's `copy_text` as itself (a
-  // name clash in its namespace), so the button is spelled out over its top-level CopyTextButton.
-  const button: { text: string; copy_text: CopyTextButton } = { text: label, copy_text: { text } };
+  const button: BotApiInlineButton.CopyTextButtonButton = { text: label, copy_text: { text } };
   // telegraf 4.16 sends a keyboard as JSON without looking into it; its types only predate the button.
   return button as unknown as InlineKeyboardButton;
 }
