@@ -20,3 +20,20 @@ export function copyTextButton(label: string, text: string): InlineKeyboardButto
   // telegraf 4.16 sends a keyboard as JSON without looking into it; its types only predate the button.
   return button as unknown as InlineKeyboardButton;
 }
+
+/**
+ * How Telegram draws a button (Bot API 9.4): `danger` red, `success` green, `primary` blue;
+ * without one, the app's own colour.
+ */
+export type ButtonStyle = NonNullable<BotApiInlineButton['style']>;
+
+/**
+ * The button drawn in `style`: red for what deletes or replaces, green for the last step that
+ * does what the partner asked for. Undefined leaves the app's own colour (navigation, No, pages).
+ */
+export function styled<B extends InlineKeyboardButton>(
+  button: B,
+  style: ButtonStyle | undefined,
+): B & Pick<BotApiInlineButton.CallbackButton, 'style'> {
+  return style === undefined ? button : { ...button, style };
+}

@@ -9,6 +9,7 @@ import {
 } from '../../../core/dns-plan.js';
 import { joinLinesWithin } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
+import { styled } from '../../kit/bot-api-today.js';
 import { describeError } from '../../middlewares/errors.js';
 import { encodeCallback } from '../../registry.js';
 import { undoButtons } from './history/record.js';
@@ -39,7 +40,7 @@ export async function askForce(
   const count = plan.remove.length;
   await ctx.reply(ctx.t(`${ns}:massDeleteConfirm`, { count, existing: plan.existing }), {
     ...Markup.inlineKeyboard([
-      Markup.button.callback(ctx.t(`${ns}:massDeleteYes`, { count }), forceData),
+      styled(Markup.button.callback(ctx.t(`${ns}:massDeleteYes`, { count }), forceData), 'danger'),
       Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', topic)),
     ]),
   });

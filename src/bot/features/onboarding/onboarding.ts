@@ -2,6 +2,7 @@ import { Composer, Markup } from 'telegraf';
 import type { Locale } from '../../../storage/chat-store.js';
 import type { BotContext } from '../../context.js';
 import { commandWords } from '../../kit/arguments.js';
+import { styled } from '../../kit/bot-api-today.js';
 import { LOCALES, type Translations } from '../../kit/i18n.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { CONNECT_START_PARAMETER } from '../inline/inline.js';
@@ -63,7 +64,11 @@ export function createOnboardingFeature(
   composer.command('logout', (ctx) =>
     ctx.reply(ctx.t('onboarding:logoutConfirm'), {
       ...Markup.inlineKeyboard([
-        Markup.button.callback(ctx.t('onboarding:logoutYes'), encodeCallback('logout', 'yes')),
+        // It deletes the token, the saved customers and the settings of the chat.
+        styled(
+          Markup.button.callback(ctx.t('onboarding:logoutYes'), encodeCallback('logout', 'yes')),
+          'danger',
+        ),
         Markup.button.callback(ctx.t('onboarding:logoutNo'), encodeCallback('logout', 'no')),
       ]),
     }),

@@ -8,6 +8,7 @@ import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderEngine } from '../../forms/engine.js';
 import { commandWords } from '../../kit/arguments.js';
+import { styled } from '../../kit/bot-api-today.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { parseTeamStart, type TeamOrders } from '../team/orders.js';
 import { ORDER_KINDS } from './kinds.js';
@@ -148,9 +149,12 @@ export function createOrderingFeature(deps: {
         ...(last
           ? Markup.inlineKeyboard([
               [
-                Markup.button.callback(
-                  ctx.t('order:profileDelete'),
-                  encodeCallback('profileDelete', id, owner),
+                styled(
+                  Markup.button.callback(
+                    ctx.t('order:profileDelete'),
+                    encodeCallback('profileDelete', id, owner),
+                  ),
+                  'danger',
                 ),
               ],
             ])
@@ -163,7 +167,10 @@ export function createOrderingFeature(deps: {
     if (await teamOrders.redirect(ctx, 'requisites')) return;
     await ctx.reply(ctx.t('order:profileDeleteConfirm'), {
       ...Markup.inlineKeyboard([
-        Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id, owner)),
+        styled(
+          Markup.button.callback(ctx.t('order:yes'), encodeCallback('profileDeleteYes', id, owner)),
+          'danger',
+        ),
         Markup.button.callback(ctx.t('order:no'), encodeCallback('profileKeep')),
       ]),
     });

@@ -10,6 +10,7 @@ import {
 import { readListedRecords } from '../../../../core/dns-plan.js';
 import { isPresetId, presetOf } from '../../../../core/dns-presets.js';
 import type { BotContext } from '../../../context.js';
+import { styled } from '../../../kit/bot-api-today.js';
 import { describeError } from '../../../middlewares/errors.js';
 import { encodeCallback } from '../../../registry.js';
 import { listDomainOrders } from './draft.js';
@@ -61,9 +62,12 @@ function renderPreviewButtons(ctx: BotContext, nonce: string, canApply: boolean,
     ...(canApply ? [apply] : []),
     Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'bulk')),
   ];
-  const force = Markup.button.callback(
-    ctx.t('dnsbulk:forceButton', { count: overLimit }),
-    encodeCallback('dnsBulkApply', nonce, 'force'),
+  const force = styled(
+    Markup.button.callback(
+      ctx.t('dnsbulk:forceButton', { count: overLimit }),
+      encodeCallback('dnsBulkApply', nonce, 'force'),
+    ),
+    'danger',
   );
   return Markup.inlineKeyboard([row, ...(overLimit > 0 ? [[force]] : [])]);
 }

@@ -10,6 +10,7 @@ import { joinLinesWithin } from '../../../../core/text.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import type { OrderEngine } from '../../../forms/engine.js';
+import { styled } from '../../../kit/bot-api-today.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
@@ -56,9 +57,12 @@ export function createDnsChanges(deps: {
               ),
             ]
           : []),
-        Markup.button.callback(
-          ctx.t('dnschange:deleteButton'),
-          encodeCallback('dnsDelete', orderId, recordId),
+        styled(
+          Markup.button.callback(
+            ctx.t('dnschange:deleteButton'),
+            encodeCallback('dnsDelete', orderId, recordId),
+          ),
+          'danger',
         ),
       ],
       copy ? [copy] : [],
@@ -118,7 +122,11 @@ export function createDnsChanges(deps: {
       await ctx.reply(text, {
         parse_mode: 'HTML',
         ...Markup.inlineKeyboard([
-          Markup.button.callback(ctx.t('dnschange:setYes'), encodeCallback('dnsSetYes', id)),
+          // set deletes every other record of that type and host: red, as a delete is.
+          styled(
+            Markup.button.callback(ctx.t('dnschange:setYes'), encodeCallback('dnsSetYes', id)),
+            'danger',
+          ),
           Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'set')),
         ]),
       });
@@ -156,9 +164,12 @@ export function createDnsChanges(deps: {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard(
         found.map((r) => [
-          Markup.button.callback(
-            `🗑 ${recordLabel(r.record)}`,
-            encodeCallback('dnsDelete', ref.orderId, r.id),
+          styled(
+            Markup.button.callback(
+              `🗑 ${recordLabel(r.record)}`,
+              encodeCallback('dnsDelete', ref.orderId, r.id),
+            ),
+            'danger',
           ),
         ]),
       ),

@@ -8,7 +8,7 @@ import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { commandWords } from '../../../kit/arguments.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
-import { copyTextButton } from '../../../kit/bot-api-today.js';
+import { copyTextButton, styled } from '../../../kit/bot-api-today.js';
 import { groupQuestion } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
@@ -58,7 +58,7 @@ export function createDnsNameServers(deps: {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
         [ask('dns:nsHosting', 'hosting'), ask('dns:nsEditor', 'editor')],
-        [ask('dns:nsCustom', 'custom'), ask('dns:nsDelete', 'delete')],
+        [ask('dns:nsCustom', 'custom'), styled(ask('dns:nsDelete', 'delete'), 'danger')],
         ...(copy ? [[copy]] : []),
       ]),
     });
@@ -71,7 +71,11 @@ export function createDnsNameServers(deps: {
     await ctx.reply(ctx.t(action === 'delete' ? 'dns:nsDeleteConfirm' : 'dns:nsReplaceConfirm', { what }), {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
-        Markup.button.callback(ctx.t('dns:yesApply'), encodeCallback('nsApply', orderId, action)),
+        // Every answer here replaces the domain's name servers (or deletes them): red.
+        styled(
+          Markup.button.callback(ctx.t('dns:yesApply'), encodeCallback('nsApply', orderId, action)),
+          'danger',
+        ),
         Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'ns')),
       ]),
     });

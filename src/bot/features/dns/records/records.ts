@@ -7,6 +7,7 @@ import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import type { OrderEngine } from '../../../forms/engine.js';
+import { styled } from '../../../kit/bot-api-today.js';
 import type { PagedLists } from '../../../kit/paged-list.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
@@ -48,12 +49,21 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
         // Each record's button is the record itself: its card changes, deletes, copies, checks.
         rows: listed.map((r) => {
           const record = parseListedRecord(r);
+          // A record the bot cannot read has no card: its button asks to delete it, so it is red.
           return {
             html: renderRecord(ctx.t, r),
-            button: Markup.button.callback(
-              record ? recordLabel(record) : ctx.t('dns:deleteButton', { id: r.record_id }),
-              encodeCallback(record ? 'dnsRecord' : 'dnsDelete', ref.orderId, r.record_id),
-            ),
+            button: record
+              ? Markup.button.callback(
+                  recordLabel(record),
+                  encodeCallback('dnsRecord', ref.orderId, r.record_id),
+                )
+              : styled(
+                  Markup.button.callback(
+                    ctx.t('dns:deleteButton', { id: r.record_id }),
+                    encodeCallback('dnsDelete', ref.orderId, r.record_id),
+                  ),
+                  'danger',
+                ),
           };
         }),
         footer: [
@@ -92,9 +102,12 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
       [
         ...(added
           ? [
-              Markup.button.callback(
-                ctx.t('dns:deleteButton', { id: added.record_id }),
-                encodeCallback('dnsDelete', orderId, added.record_id),
+              styled(
+                Markup.button.callback(
+                  ctx.t('dns:deleteButton', { id: added.record_id }),
+                  encodeCallback('dnsDelete', orderId, added.record_id),
+                ),
+                'danger',
               ),
             ]
           : []),
@@ -147,7 +160,10 @@ export function createDnsRecords(deps: {
       {
         parse_mode: 'HTML',
         ...Markup.inlineKeyboard([
-          Markup.button.callback(ctx.t('dns:deleteYes'), encodeCallback('dnsDeleteYes', orderId, recordId)),
+          styled(
+            Markup.button.callback(ctx.t('dns:deleteYes'), encodeCallback('dnsDeleteYes', orderId, recordId)),
+            'danger',
+          ),
           Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'records')),
         ]),
       },

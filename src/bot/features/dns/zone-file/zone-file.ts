@@ -8,6 +8,7 @@ import { exportZone } from '../../../../core/zone-writer.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
+import { styled } from '../../../kit/bot-api-today.js';
 import { groupQuestion } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
@@ -62,9 +63,12 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
       ctx.t(mode === 'merge' ? 'dns:importMergeNote' : 'dns:importReplaceNote'),
     ].join('\n\n');
     // A merge can always become a replace; a replace deletes what the file does not list.
-    const replace = Markup.button.callback(
-      ctx.t('dns:replaceZoneButton'),
-      encodeCallback('dnsApply', plan.nonce, 'replace'),
+    const replace = styled(
+      Markup.button.callback(
+        ctx.t('dns:replaceZoneButton'),
+        encodeCallback('dnsApply', plan.nonce, 'replace'),
+      ),
+      'danger',
     );
     const no = Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'zone'));
     if (isEmptyPlan(plan)) {
