@@ -3,6 +3,7 @@ import { Markup } from 'telegraf';
 import type { InlineKeyboardButton, Message } from 'telegraf/types';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../core/text.js';
+import { styled } from '../kit/bot-api-today.js';
 import { groupQuestion } from '../kit/group-question.js';
 import { inRows } from '../kit/keyboards.js';
 import { encodeCallback } from '../registry.js';
@@ -149,7 +150,13 @@ export async function showSummary(deps: OrderEngineDeps, env: StepEnv, intro?: s
   const parts = splitMessage(lines.join('\n'), MESSAGE_LIMIT);
   const confirmKey = flow.confirmKey ?? 'order:confirm';
   const keyboard = Markup.inlineKeyboard([
-    [Markup.button.callback(ctx.t(confirmKey), encodeCallback('orderConfirm', draft.nonce))],
+    // The one button that sends what the summary shows (an order, a record, a customer): green.
+    [
+      styled(
+        Markup.button.callback(ctx.t(confirmKey), encodeCallback('orderConfirm', draft.nonce)),
+        'success',
+      ),
+    ],
     [
       Markup.button.callback(ctx.t('order:edit'), encodeCallback('orderNav', draft.screen, 'edit')),
       Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', draft.screen, 'back')),

@@ -26,6 +26,15 @@ export interface ApplyOutcome {
 }
 
 /**
+ * The Apply under a previewed plan (an import, a preset, a bulk change): red when applying deletes
+ * records (a zone replaced, a preset's replacements, a delete by match), green when it only adds —
+ * the preview above counts the deletions, the colour says them before the tap.
+ */
+export function applyButton(label: string, data: string, deletes: number) {
+  return styled(Markup.button.callback(label, data), deletes > 0 ? 'danger' : 'success');
+}
+
+/**
  * The second question of a plan over the delete limit: "deletes N of M records, more than 30%"
  * with a button that applies it anyway (`forceData`) and "No" (`dismiss` of `topic`). The texts
  * are `<ns>:massDeleteConfirm` and `<ns>:massDeleteYes` of the asking feature.

@@ -1,6 +1,7 @@
 import { Markup } from 'telegraf';
 import {
   type BulkChange,
+  type BulkDecision,
   type BulkDomainPlan,
   type BulkDraft,
   countOverLimit,
@@ -13,6 +14,7 @@ import type { BotContext } from '../../../context.js';
 import { styled } from '../../../kit/bot-api-today.js';
 import { describeError } from '../../../middlewares/errors.js';
 import { encodeCallback } from '../../../registry.js';
+import { applyButton } from '../apply.js';
 import { listDomainOrders } from './draft.js';
 import { renderBulkPreview } from './views.js';
 
@@ -53,10 +55,20 @@ async function planDomains(
  * The preview's buttons: Apply only when some domain would change under the delete limit, "No",
  * and, when domains are over the limit, a separate force button, so forcing is never the default.
  */
-function renderPreviewButtons(ctx: BotContext, nonce: string, canApply: boolean, overLimit: number) {
-  const apply = Markup.button.callback(
+function renderPreviewButtons(
+  ctx: BotContext,
+  nonce: string,
+  decisions: readonly BulkDecision[],
+  overLimit: number,
+) {
+  const canApply = decisions.some((d) => 'changes' in d);
+  const deletes = decisions
+    .flatMap((d) => ('changes' in d ? d.changes : []))
+    .filter((c) => c.op === 'delete');
+  const apply = applyButton(
     ctx.t('dnsbulk:applyButton'),
     encodeCallback('dnsBulkApply', nonce, 'ask'),
+    deletes.length,
   );
   const row = [
     ...(canApply ? [apply] : []),
@@ -88,9 +100,8 @@ export async function showPreview(ctx: BotContext, draft: BulkDraft, change: Bul
     return;
   }
   ctx.session.dnsBulk = { ...draft, stage: 'preview', change, plans, questionMessageId: undefined };
-  const canApply = decisions.some((d) => 'changes' in d);
   await ctx.reply(text, {
     parse_mode: 'HTML',
-    ...renderPreviewButtons(ctx, draft.nonce, canApply, countOverLimit(plans)),
+    ...renderPreviewButtons(ctx, draft.nonce, decisions, countOverLimit(plans)),
   });
 }

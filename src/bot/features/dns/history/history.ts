@@ -12,6 +12,7 @@ import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
+import { styled } from '../../../kit/bot-api-today.js';
 import type { PagedLists } from '../../../kit/paged-list.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
@@ -108,10 +109,17 @@ export function createDnsHistoryScreens(deps: {
     const { ref, entry, result } = planned;
     // "No" keeps the change: the answer says so, not that something was cancelled.
     const topic = 'undo';
-    await ctx.reply(renderUndoPreview(ctx.t, ctx.locale, ref.domain, entry, result.plan), {
+    // An undo is no success to colour green: it takes back what the partner once asked for. Red
+    // when it deletes (what was added) or replaces the name servers; plain when it only puts back.
+    const { plan: undo } = result;
+    const destroys = undo.type === 'nameServers' || undo.remove.length > 0;
+    await ctx.reply(renderUndoPreview(ctx.t, ctx.locale, ref.domain, entry, undo), {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
-        Markup.button.callback(ctx.t('dnshistory:undoYes'), encodeCallback('dnsUndoYes', orderId, entryId)),
+        styled(
+          Markup.button.callback(ctx.t('dnshistory:undoYes'), encodeCallback('dnsUndoYes', orderId, entryId)),
+          destroys ? 'danger' : undefined,
+        ),
         Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', topic)),
       ]),
     });

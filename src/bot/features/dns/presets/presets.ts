@@ -17,7 +17,7 @@ import { groupQuestion } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
-import type { ApplyPlan } from '../apply.js';
+import { type ApplyPlan, applyButton } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
 import { copyValueButton, describeRecord } from '../views.js';
 import { presetName, renderPresetChoice, renderPresetPreview } from './views.js';
@@ -144,9 +144,10 @@ export function createDnsPresets(deps: {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
         [
-          Markup.button.callback(
+          applyButton(
             ctx.t('dnspresets:applyButton'),
             encodeCallback('dnsPresetApply', plan.nonce, 'ask'),
+            plan.remove.length,
           ),
           Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'preset')),
         ],

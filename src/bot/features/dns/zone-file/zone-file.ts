@@ -13,7 +13,7 @@ import { groupQuestion } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
-import type { ApplyPlan } from '../apply.js';
+import { type ApplyPlan, applyButton } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
 import { renderImportPreview, type SkippedLine } from '../views.js';
 
@@ -78,9 +78,10 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
       });
       return;
     }
-    const apply = Markup.button.callback(
+    const apply = applyButton(
       ctx.t('dns:applyButton'),
       encodeCallback('dnsApply', plan.nonce, 'ask'),
+      plan.remove.length,
     );
     await ctx.reply(text, {
       parse_mode: 'HTML',
