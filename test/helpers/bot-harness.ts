@@ -17,6 +17,7 @@ import {
 import { LiveChecks, type LiveChecksOptions } from '../../src/bot/features/dns/live-check/live-check.js';
 import { createNotificationSender } from '../../src/bot/features/notify/sender.js';
 import { createBot } from '../../src/bot/index.js';
+import type { ButtonStyle } from '../../src/bot/kit/bot-api-today.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -534,6 +535,8 @@ export function lastText(calls: BotCall[]): string {
 
 interface Button {
   text: string;
+  /** How Telegram draws it (Bot API 9.4); none: the app's own colour. */
+  style?: ButtonStyle;
   callback_data?: string;
   url?: string;
   switch_inline_query?: string;
