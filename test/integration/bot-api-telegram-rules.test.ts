@@ -124,6 +124,53 @@ describe('Keyboards as Telegram checks them', () => {
     expect(copied.message_id).toBeGreaterThan(0);
   });
 
+  it('draws a button danger, success or primary (Bot API 9.4) and refuses any other style', async () => {
+    const { server, telegram } = await start();
+    const send = (button: Record<string, unknown>) =>
+      telegram.sendMessage(CHAT, 'x', { reply_markup: { inline_keyboard: [[button as never]] } });
+    for (const style of ['danger', 'success', 'primary']) {
+      await send({ text: style, callback_data: 'd', style });
+      expect(server.visibleMessages(CHAT).at(-1)?.reply_markup).toEqual({
+        inline_keyboard: [[{ text: style, callback_data: 'd', style }]],
+      });
+    }
+    // As the Bot API server reads it: any case, and "default" is the app's own (none kept).
+    await send({ text: 'a', callback_data: 'd', style: 'DANGER' });
+    expect(server.visibleMessages(CHAT).at(-1)?.reply_markup).toMatchObject({
+      inline_keyboard: [[{ style: 'danger' }]],
+    });
+    await send({ text: 'a', callback_data: 'd', style: 'default' });
+    expect(server.visibleMessages(CHAT).at(-1)?.reply_markup).toEqual({
+      inline_keyboard: [[{ text: 'a', callback_data: 'd' }]],
+    });
+    // A style is no action: a button with only a style is still a text button.
+    await expect(send({ text: 'a', style: 'danger' })).rejects.toMatchObject({
+      description: expect.stringContaining('Text buttons are unallowed in the inline keyboard'),
+    });
+    await expect(send({ text: 'a', callback_data: 'd', style: 'red' })).rejects.toMatchObject({
+      description: "Bad Request: can't parse inline keyboard button: invalid button style specified",
+    });
+    await expect(send({ text: 'a', callback_data: 'd', style: { color: 'red' } })).rejects.toMatchObject({
+      description: 'Bad Request: can\'t parse inline keyboard button: Field "style" must be of type String',
+    });
+    const count = server.visibleMessages(CHAT).length;
+    await expect(
+      telegram.sendMessage(CHAT, 'x', {
+        reply_markup: { keyboard: [[{ text: 'a', style: 'warning' } as never]], resize_keyboard: true },
+      }),
+    ).rejects.toMatchObject({
+      description: "Bad Request: can't parse keyboard button: invalid button style specified",
+    });
+    expect(server.visibleMessages(CHAT)).toHaveLength(count);
+    // A reply keyboard's style reaches the client as Telegram keeps it.
+    await telegram.sendMessage(CHAT, 'x', {
+      reply_markup: { keyboard: [[{ text: 'a', style: 'Success' } as never, 'b']], resize_keyboard: true },
+    });
+    expect(eventsOf(server, 'reply-keyboard').at(-1)?.keyboard).toEqual([
+      [{ text: 'a', style: 'success' }, { text: 'b' }],
+    ]);
+  });
+
   it('refuses an edit of a message that is not there, and one that changes nothing', async () => {
     const { telegram } = await start();
     await expect(telegram.editMessageText(CHAT, 999, undefined, 'x')).rejects.toMatchObject({

@@ -1,7 +1,7 @@
 /**
  * What Telegram accepts in a message's markup and answers: inline keyboards (one action per
- * button, callback data within 64 bytes, valid URLs, copy_text), reply keyboards with
- * request_chat, inline query results, and the chat actions it knows.
+ * button, callback data within 64 bytes, valid URLs, copy_text, a style), reply keyboards with
+ * request_chat and a style, inline query results, and the chat actions it knows.
  */
 import { Buffer } from 'node:buffer';
 import { applyParseMode, HtmlParseError } from '../telegram-html.js';
@@ -23,8 +23,8 @@ export const CHAT_ACTIONS = new Set([
   'upload_video_note',
 ]);
 
-const BUTTON_FIELDS = [
-  'text',
+/** An inline button's actions: exactly one per button. */
+const BUTTON_ACTIONS = [
   'url',
   'callback_data',
   'web_app',
@@ -36,6 +36,44 @@ const BUTTON_FIELDS = [
   'callback_game',
   'pay',
 ];
+
+/** What a message keeps of an inline button (and answers with): its label, style and action. */
+const BUTTON_FIELDS = ['text', 'style', ...BUTTON_ACTIONS];
+
+/** How Telegram may draw a button (Bot API 9.4); "default" or "" is the app's own, as none. */
+const BUTTON_STYLES = new Set(['primary', 'danger', 'success']);
+
+/**
+ * A button's style as the Bot API server reads it: in any case, "default" or empty as none, a
+ * number as its digits (and so refused); anything else refused under the button's error
+ * prefix ("can't parse inline keyboard button" or "can't parse keyboard button").
+ */
+function readButtonStyle(button: Json, prefix: string): string | undefined {
+  const style = button.style;
+  if (style === undefined || style === null) return undefined;
+  if (typeof style !== 'string' && typeof style !== 'number') {
+    throw badRequest(`${prefix}: Field "style" must be of type String`);
+  }
+  const word = String(style).toLowerCase();
+  if (word === '' || word === 'default') return undefined;
+  if (!BUTTON_STYLES.has(word)) throw badRequest(`${prefix}: invalid button style specified`);
+  return word;
+}
+
+/**
+ * A reply keyboard as a client gets it (checked before): a button given as a bare string is the
+ * text button it stands for, and each style is kept as Telegram keeps it.
+ */
+export function replyKeyboardRows(rows: unknown[]): Json[][] {
+  return rows.map((row) =>
+    (Array.isArray(row) ? row : []).map((button: unknown): Json => {
+      if (!isRecord(button)) return { text: String(button) };
+      const { style: _given, ...kept } = structuredClone(button);
+      const style = readButtonStyle(button, "can't parse keyboard button");
+      return style === undefined ? kept : { ...kept, style };
+    }),
+  );
+}
 
 /**
  * The inline keyboard a message keeps (other reply markups are not part of the message), with only
@@ -54,6 +92,10 @@ export function inlineMarkup(markup: unknown): Json | undefined {
         for (const field of BUTTON_FIELDS) {
           if (button[field] !== undefined) kept[field] = structuredClone(button[field]);
         }
+        // Kept as Telegram echoes it: lower case, and none for the app's own.
+        const style = readButtonStyle(button, "can't parse inline keyboard button");
+        if (style === undefined) delete kept.style;
+        else kept.style = style;
       }
       return kept;
     }),
@@ -67,6 +109,7 @@ export function validateReplyMarkup(markup: unknown): void {
   if (Array.isArray(markup.keyboard)) {
     for (const row of markup.keyboard) {
       for (const button of Array.isArray(row) ? row : []) {
+        if (isRecord(button)) readButtonStyle(button, "can't parse keyboard button");
         const request = isRecord(button) ? recordOrUndefined(button.request_chat) : undefined;
         if (request && typeof request.request_id !== 'number') throw badRequest('REQUEST_ID_INVALID');
       }
@@ -87,7 +130,8 @@ export function validateReplyMarkup(markup: unknown): void {
 function validateInlineButton(button: unknown): void {
   if (!isRecord(button) || typeof button.text !== 'string') throw badRequest('can\'t find field "text"');
   if (button.text.trim() === '') throw badRequest('BUTTON_TEXT_INVALID');
-  const actions = BUTTON_FIELDS.filter((field) => field !== 'text' && button[field] !== undefined);
+  readButtonStyle(button, "can't parse inline keyboard button");
+  const actions = BUTTON_ACTIONS.filter((field) => button[field] !== undefined);
   if (actions.length === 0) {
     throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
   }

@@ -9,7 +9,7 @@
 import { applyParseMode, HtmlParseError } from '../telegram-html.js';
 import { checkThread, requireChat } from './chats.js';
 import { badRequest, NOT_MODIFIED } from './failures.js';
-import { CHAT_ACTIONS, inlineMarkup, validateReplyMarkup } from './markup.js';
+import { CHAT_ACTIONS, inlineMarkup, replyKeyboardRows, validateReplyMarkup } from './markup.js';
 import { type BotApiState, chatIdOf, messageKey, type StoredMessage, unixTime } from './state.js';
 import { isRecord, type Json, recordOrUndefined, stringOrUndefined, toInteger } from './wire.js';
 
@@ -139,7 +139,7 @@ export function postBotMessage(state: BotApiState, chatId: number, fields: Json,
   state.events.emit({ type: 'message', chatId, message });
   const reply = recordOrUndefined(p.reply_markup);
   if (reply && Array.isArray(reply.keyboard)) {
-    state.events.emit({ type: 'reply-keyboard', chatId, keyboard: structuredClone(reply.keyboard) });
+    state.events.emit({ type: 'reply-keyboard', chatId, keyboard: replyKeyboardRows(reply.keyboard) });
   } else if (reply?.remove_keyboard === true) {
     state.events.emit({ type: 'reply-keyboard', chatId });
   } else if (reply?.force_reply === true) {
