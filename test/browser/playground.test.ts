@@ -120,6 +120,40 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(added.map((r) => r.body)).toEqual([{ host: 'playground', ipv4: '192.0.2.77', ttl: 3600 }]);
   }, 60_000);
 
+  it('draws a delete red and a Confirm green (Bot API 9.4 styles), their labels as they were', async () => {
+    const partner = partnerOn(page);
+    const background = (label: string) =>
+      partner.log
+        .getByRole('button', { name: label, exact: true })
+        .last()
+        .evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).backgroundColor);
+    await partner.send('/dns mysite.by');
+    await partner.sees('DNS-записи mysite.by');
+    await partner.tap('➕ Добавить');
+    await partner.tap(/^A$/);
+    await partner.sees('Для какого хоста');
+    await partner.send('styles');
+    await partner.sees(/IPv4/);
+    await partner.send('192.0.2.78');
+    await partner.tap('3600');
+    await partner.sees('Добавить запись');
+    // The summary's Confirm is green; Cancel beside it keeps the page's own light blue.
+    await expect(background('✅ Добавить')).resolves.toBe('rgb(46, 125, 50)');
+    await expect(background('✖ Отмена')).resolves.toBe('rgba(51, 144, 236, 0.12)');
+    await partner.tap('✅ Добавить');
+    await partner.sees('Запись добавлена');
+    await partner.tap(/^🗑 #\d+$/);
+    await partner.sees('Удалить запись?');
+    await expect(background('🗑 Да, удалить')).resolves.toBe('rgb(211, 47, 47)');
+    await expect(background('Нет')).resolves.toBe('rgba(51, 144, 236, 0.12)');
+    await partner.tap('🗑 Да, удалить');
+    await partner.sees('Запись удалена');
+    const deleted = (await requests()).filter(
+      (r) => r.method === 'DELETE' && /\/dns\/records\/a\//.test(r.path),
+    );
+    expect(deleted).toHaveLength(1);
+  }, 60_000);
+
   it('imports a zone file sent as a document', async () => {
     const partner = partnerOn(page);
     await partner.send('/dns mysite.by');

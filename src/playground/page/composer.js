@@ -4,7 +4,7 @@
 
 import { askInline } from './inline-mode.js';
 import { showError } from './notices.js';
-import { $, sender, state } from './state.js';
+import { $, markButtonStyle, sender, state } from './state.js';
 import { call } from './transport.js';
 
 async function send(text) {
@@ -73,6 +73,7 @@ export function drawReplyKeyboard() {
       const element = document.createElement('button');
       element.type = 'button';
       element.textContent = button.text;
+      markButtonStyle(element, button);
       element.addEventListener('click', () => {
         if (button.request_chat) pickChat(button.request_chat);
         else send(button.text);

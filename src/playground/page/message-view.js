@@ -4,7 +4,7 @@
 
 import { formatted } from './formatting.js';
 import { copy, showError } from './notices.js';
-import { $, chat, chatMessages, sender, state, words } from './state.js';
+import { $, chat, chatMessages, markButtonStyle, sender, state, words } from './state.js';
 import { call } from './transport.js';
 
 /**
@@ -34,6 +34,7 @@ function inlineButton(message, button) {
   const element = document.createElement('button');
   element.type = 'button';
   element.textContent = button.text;
+  markButtonStyle(element, button);
   if (button.url) {
     element.textContent = `${button.text} ↗`;
     element.setAttribute('aria-label', button.text);

@@ -26,6 +26,17 @@ export const state = {
 
 export const words = () => WORDS[state.lang];
 
+/** The styles a Telegram app colours a button in (Bot API 9.4); none is the app's own. */
+const BUTTON_STYLES = new Set(['danger', 'success', 'primary']);
+
+/**
+ * Marks a drawn button with the style the bot gave it, for style.css to colour (red, green,
+ * blue). The label stays the button's text, so its accessible name is the same either way.
+ */
+export function markButtonStyle(element, button) {
+  if (BUTTON_STYLES.has(button.style)) element.dataset.style = button.style;
+}
+
 export function person(id) {
   return state.info.people.find((p) => p.id === id);
 }
