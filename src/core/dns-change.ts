@@ -30,11 +30,13 @@ export interface RecordChangePlan {
  * - `same`: the records are already so (a change of the TTL alone is a change, not this);
  * - `cnameBeside`: a CNAME would stand beside other records of its name that the change keeps
  *   (`types` names them), which DNS does not allow;
+ * - `cnameApex`: a CNAME at the domain itself, where the SOA and NS always stand;
  * - `notFound`: nothing matches what was typed;
  * - `badValue`: the new value fits none of the records whose value it would replace.
  */
 export type ChangeRefusal =
   | { reason: 'same' }
+  | { reason: 'cnameApex' }
   | { reason: 'badValue' }
   | { reason: 'cnameBeside'; host: string; types: DnsType[] }
   | { reason: 'notFound' };
@@ -65,6 +67,13 @@ export function recordsAt(records: readonly ListedRecord[], type: DnsType, host:
   return records.filter((r) => r.record.type === type && sameHost(r.record.host, host));
 }
 
+/** The TTL the records share, if they share one: what `set` keeps when the line states none. */
+export function keptTtl(records: readonly ListedRecord[]): number | undefined {
+  const ttls = new Set(records.map((r) => r.record.ttl));
+  const [only] = ttls;
+  return ttls.size === 1 ? only : undefined;
+}
+
 /**
  * Listed records matching what `del` was given: a type and a host, and, when given, the data
  * (compared without the TTL, as a partner types it).
@@ -79,6 +88,13 @@ export function matchRecords(
   return data === undefined ? here : here.filter((r) => sameRecordData(r.record, data));
 }
 
+/** The name a record stands at: an SRV's is `_service._proto.<host>`, every other's its host. */
+function ownerOf(record: DnsRecordData): string {
+  return record.type === 'SRV'
+    ? `${record.service}.${record.protocol}${record.host === '@' ? '' : `.${record.host}`}`
+    : record.host;
+}
+
 /** Checks a plan against the records it leaves: no CNAME beside another record of its name. */
 function checkPlan(
   records: readonly ListedRecord[],
@@ -86,11 +102,12 @@ function checkPlan(
   add: DnsRecordData[],
 ): ChangeResult {
   if (remove.length === 0 && add.length === 0) return { ok: false, reason: 'same' };
+  if (add.some((a) => a.type === 'CNAME' && sameHost(a.host, '@'))) return { ok: false, reason: 'cnameApex' };
   const removed = new Set(remove.map((r) => r.id));
   const kept = records.filter((r) => !removed.has(r.id)).map((r) => r.record);
   const after = [...kept, ...add];
   for (const record of add) {
-    const others = after.filter((r) => r !== record && sameHost(r.host, record.host));
+    const others = after.filter((r) => r !== record && sameHost(ownerOf(r), ownerOf(record)));
     const clash =
       record.type === 'CNAME'
         ? others.filter((r) => !(r.type === 'CNAME' && sameRecord(r, record)))
@@ -110,7 +127,9 @@ function checkPlan(
 /** Old and new at one name with a CNAME on either side cannot stand together, even for a moment. */
 export function needsDeleteFirst(remove: readonly ListedRecord[], add: readonly DnsRecordData[]): boolean {
   return add.some((a) =>
-    remove.some((r) => sameHost(r.record.host, a.host) && (a.type === 'CNAME' || r.record.type === 'CNAME')),
+    remove.some(
+      (r) => sameHost(ownerOf(r.record), ownerOf(a)) && (a.type === 'CNAME' || r.record.type === 'CNAME'),
+    ),
   );
 }
 

@@ -30,7 +30,8 @@ export type DnsLineReason = RecordReason | 'missing' | 'unknown' | 'extra' | 'qu
 
 /** The result of parseDnsLine: the record, or the field at fault, why (a DnsLineReason) and the type's form (undefined when the type is unknown). */
 export type DnsLineResult =
-  | { ok: true; record: DnsRecordData }
+  /** `ttlGiven`: the line stated a TTL (else it is the default, and `set` keeps the record's own). */
+  | { ok: true; record: DnsRecordData; ttlGiven: boolean }
   | { ok: false; field: string; reason: DnsLineReason; form: string | undefined };
 
 interface Token {
@@ -219,7 +220,9 @@ export function parseDnsLine(text: string): DnsLineResult {
   for (const [field, reason] of unreadable) {
     if (!first || order.indexOf(field) < order.indexOf(first.field)) first = { field, reason };
   }
-  return first ? fail(first.field, first.reason, form) : { ok: true, record };
+  return first
+    ? fail(first.field, first.reason, form)
+    : { ok: true, record, ttlGiven: ttlText !== undefined };
 }
 
 /** Whether a TXT text must be quoted to read back the same from the one-line form. */

@@ -72,9 +72,33 @@ describe('a change of a record', () => {
     if (result.ok) expect(orderedCalls(result.plan).map((c) => c.op)).toEqual(['delete', 'add']);
   });
 
-  it('refuses a CNAME beside records of its name that stay, naming their types', () => {
-    const result = planRecordSet(zone, [cname('@', 'elsewhere.example.net.')]);
-    expect(result).toEqual({ ok: false, reason: 'cnameBeside', host: '@', types: ['A', 'TXT'] });
+  it('refuses a CNAME beside records of its name that stay, naming their types, and never at the apex', () => {
+    const withSrv = listed([
+      a('www', '192.0.2.1'),
+      txt('www', 'hello'),
+      {
+        type: 'SRV',
+        host: '@',
+        ttl: 3600,
+        service: '_sip',
+        protocol: '_tcp',
+        target: 'sip.example.by',
+        port: 5060,
+        priority: 10,
+        weight: 5,
+      },
+    ]);
+    // The SRV stands at _sip._tcp, not at @ or www: it is not named.
+    expect(planRecordSet(withSrv, [cname('www', 'elsewhere.example.net.')])).toEqual({
+      ok: false,
+      reason: 'cnameBeside',
+      host: 'www',
+      types: ['A', 'TXT'],
+    });
+    expect(planRecordSet(listed([]), [cname('@', 'elsewhere.example.net.')])).toEqual({
+      ok: false,
+      reason: 'cnameApex',
+    });
   });
 });
 

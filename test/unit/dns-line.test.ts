@@ -4,6 +4,9 @@ import { DNS_LINE_FORMS, formatDnsLine, parseDnsLine, readValues } from '../../s
 import { DNS_TYPES, type DnsRecordData, validateRecord } from '../../src/core/dns-records.js';
 import { dkimArb, hostArbitrary, recordArbitrary } from '../helpers/dns-arbitraries.js';
 
+/** A line that reads: its record, whether or not it stated a TTL (asserted on its own below). */
+const okLine = (record: unknown) => ({ ok: true, record, ttlGiven: expect.any(Boolean) });
+
 // ---- generated valid records ------------------------------------------------------------------
 
 const hostArb = hostArbitrary(fc.constantFrom('www', '_dmarc', 'mail._domainkey', 'shop'));
@@ -45,7 +48,7 @@ describe('parseDnsLine and formatDnsLine', () => {
   it('reads back every record of all seven kinds from its formatted line', () => {
     fc.assert(
       fc.property(recordArb, (record) => {
-        expect(parseDnsLine(formatDnsLine(record))).toEqual({ ok: true, record });
+        expect(parseDnsLine(formatDnsLine(record))).toEqual(okLine(record));
       }),
       { numRuns: 2000 },
     );
@@ -108,7 +111,7 @@ describe('parseDnsLine: the forms of docs/dns.md', () => {
     ['CNAME * пример.бел.', { type: 'CNAME', host: '*', ttl: 3600, canonical: 'пример.бел.' }],
   ];
   it.each(cases)('%s', (line, record) => {
-    expect(parseDnsLine(line)).toEqual({ ok: true, record });
+    expect(parseDnsLine(line)).toEqual(okLine(record));
   });
 
   it('reads the type in any case', () => {
@@ -129,26 +132,25 @@ describe('parseDnsLine: the forms of docs/dns.md', () => {
 
   it('takes the ttl as a trailing integer or as ttl=<n> anywhere', () => {
     const a = { type: 'A', host: 'www', ttl: 300, ipv4: '192.0.2.1' };
-    expect(parseDnsLine('A www 192.0.2.1 300')).toEqual({ ok: true, record: a });
-    expect(parseDnsLine('A www 192.0.2.1 ttl=300')).toEqual({ ok: true, record: a });
-    expect(parseDnsLine('A ttl=300 www 192.0.2.1')).toEqual({ ok: true, record: a });
-    expect(parseDnsLine('ttl=300 A www 192.0.2.1')).toEqual({ ok: true, record: a });
-    expect(parseDnsLine('A www TTL=300 192.0.2.1')).toEqual({ ok: true, record: a });
-    expect(parseDnsLine('  A   www   192.0.2.1  ')).toEqual({ ok: true, record: { ...a, ttl: 3600 } });
+    expect(parseDnsLine('A www 192.0.2.1 300')).toEqual(okLine(a));
+    expect(parseDnsLine('A www 192.0.2.1 ttl=300')).toEqual(okLine(a));
+    expect(parseDnsLine('A ttl=300 www 192.0.2.1')).toEqual(okLine(a));
+    expect(parseDnsLine('ttl=300 A www 192.0.2.1')).toEqual(okLine(a));
+    expect(parseDnsLine('A www TTL=300 192.0.2.1')).toEqual(okLine(a));
+    expect(parseDnsLine('  A   www   192.0.2.1  ')).toEqual(okLine({ ...a, ttl: 3600 }));
     const mx = { type: 'MX', host: '@', ttl: 600, mail_server: 'mx.example.com', priority: 5 };
-    expect(parseDnsLine('MX @ mx.example.com 5 600')).toEqual({ ok: true, record: mx });
-    expect(parseDnsLine('MX @ mx.example.com 5 ttl=600')).toEqual({ ok: true, record: mx });
+    expect(parseDnsLine('MX @ mx.example.com 5 600')).toEqual(okLine(mx));
+    expect(parseDnsLine('MX @ mx.example.com 5 ttl=600')).toEqual(okLine(mx));
   });
 
   it('reads MX in zone-file order too', () => {
-    expect(parseDnsLine('MX @ 10 mx.example.com 600')).toEqual({
-      ok: true,
-      record: { type: 'MX', host: '@', ttl: 600, mail_server: 'mx.example.com', priority: 10 },
-    });
+    expect(parseDnsLine('MX @ 10 mx.example.com 600')).toEqual(
+      okLine({ type: 'MX', host: '@', ttl: 600, mail_server: 'mx.example.com', priority: 10 }),
+    );
   });
 
   it('keeps an unquoted TXT text to the end of the line, its ttl only as ttl=', () => {
-    const txt = (text: string, ttl = 3600) => ({ ok: true, record: { type: 'TXT', host: '@', ttl, text } });
+    const txt = (text: string, ttl = 3600) => okLine({ type: 'TXT', host: '@', ttl, text });
     expect(parseDnsLine('TXT @ v=spf1 -all 300')).toEqual(txt('v=spf1 -all 300'));
     expect(parseDnsLine('TXT @ v=spf1 -all ttl=300')).toEqual(txt('v=spf1 -all', 300));
     expect(parseDnsLine('TXT @ ttl=300 v=spf1 -all')).toEqual(txt('v=spf1 -all', 300));
@@ -157,15 +159,14 @@ describe('parseDnsLine: the forms of docs/dns.md', () => {
   });
 
   it('reads a quoted TXT text with escapes, several strings, and a trailing ttl', () => {
-    const txt = (text: string, ttl = 3600) => ({ ok: true, record: { type: 'TXT', host: '@', ttl, text } });
+    const txt = (text: string, ttl = 3600) => okLine({ type: 'TXT', host: '@', ttl, text });
     expect(parseDnsLine('TXT @ "v=spf1 -all" 300')).toEqual(txt('v=spf1 -all', 300));
     expect(parseDnsLine('TXT @ "say \\"hi\\"" ttl=60')).toEqual(txt('say "hi"', 60));
     expect(parseDnsLine('TXT @ "a\\\\b" ')).toEqual(txt('a\\b'));
     expect(parseDnsLine('TXT @ "C:\\path"')).toEqual(txt('C:\\path'));
-    expect(parseDnsLine('TXT dkim._domainkey "v=DKIM1; k=rsa; " "p=MIGf"')).toEqual({
-      ok: true,
-      record: { type: 'TXT', host: 'dkim._domainkey', ttl: 3600, text: 'v=DKIM1; k=rsa; p=MIGf' },
-    });
+    expect(parseDnsLine('TXT dkim._domainkey "v=DKIM1; k=rsa; " "p=MIGf"')).toEqual(
+      okLine({ type: 'TXT', host: 'dkim._domainkey', ttl: 3600, text: 'v=DKIM1; k=rsa; p=MIGf' }),
+    );
   });
 });
 
@@ -291,5 +292,19 @@ describe('readValues', () => {
 
   it('says a quoted text is not closed, with the values before it', () => {
     expect(readValues('old "new text')).toEqual({ ok: false, reason: 'quote', values: ['old'] });
+  });
+});
+
+describe('whether a line states its TTL (what `set` keeps when it does not)', () => {
+  it('tells a stated TTL from the default, wherever it stands', () => {
+    for (const line of [
+      'A www 192.0.2.1 300',
+      'A www 192.0.2.1 ttl=3600',
+      'ttl=300 A www 192.0.2.1',
+      'TXT @ "x" 600',
+    ])
+      expect(parseDnsLine(line), line).toMatchObject({ ok: true, ttlGiven: true });
+    for (const line of ['A www 192.0.2.1', 'TXT @ hello world', 'MX @ mx.example.by 10'])
+      expect(parseDnsLine(line), line).toMatchObject({ ok: true, ttlGiven: false });
   });
 });

@@ -89,6 +89,14 @@ export async function loadEnv(deps: OrderEngineDeps, ctx: BotContext): Promise<S
   };
 }
 
+/**
+ * The step Back leads to from `index`: the nearest one before it that the partner is asked — a
+ * step given by where the form started (the domain, a changed record's type) is never asked.
+ */
+export function stepBefore(steps: readonly Step[], index: number): Step | undefined {
+  return steps.slice(0, Math.max(index, 0)).findLast((s) => s.section !== 'given');
+}
+
 /** Writes the session now, not at the end of the update: what a kill must not lose. */
 export async function persistSession(deps: OrderEngineDeps, ctx: BotContext): Promise<void> {
   if (ctx.chat) await deps.chatData.sessionStore<object>().set(String(ctx.chat.id), ctx.session);

@@ -1,7 +1,7 @@
 import type { BotContext } from '../context.js';
 import { UserInputError } from '../errors.js';
 import { describeError } from '../middlewares/errors.js';
-import { listSteps, loadEnv, type OrderEngineDeps, resolveFlow } from './form-state.js';
+import { listSteps, loadEnv, type OrderEngineDeps, resolveFlow, stepBefore } from './form-state.js';
 import { askStep, showEditMenu, showSummary } from './rendering.js';
 import type { Step, StepEnv } from './types.js';
 
@@ -124,9 +124,9 @@ export async function navigate(deps: OrderEngineDeps, env: StepEnv, action: stri
       if (step) await setAnswer(env, step, null);
       return advance(deps, env);
     case 'back': {
-      // From the summary, Back is the last step; from a step, the one before it.
+      // From the summary, Back is the last step; from a step, the one before it that is asked.
       const index = step ? steps.findIndex((s) => s.id === step.id) : steps.length;
-      const target = steps[index - 1];
+      const target = stepBefore(steps, index);
       if (!target) return advance(deps, env);
       if (target.id in draft.answers) {
         draft.previous[target.id] = draft.answers[target.id];

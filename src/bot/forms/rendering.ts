@@ -7,7 +7,7 @@ import { styled } from '../kit/bot-api-today.js';
 import { groupQuestion } from '../kit/group-question.js';
 import { inRows } from '../kit/keyboards.js';
 import { encodeCallback } from '../registry.js';
-import { listSteps, type OrderEngineDeps, persistSession, resolveFlow } from './form-state.js';
+import { listSteps, type OrderEngineDeps, persistSession, resolveFlow, stepBefore } from './form-state.js';
 import type { OrderDraft, Question, Section, Step, StepEnv } from './types.js';
 
 /** How much of a kept value the Keep button quotes (UTF-16 units, cut between graphemes). */
@@ -40,7 +40,12 @@ export async function askStep(deps: OrderEngineDeps, env: StepEnv, step: Step, n
     nav.push(Markup.button.callback(ctx.t('order:skip'), encodeCallback('orderNav', screen, 'skip')));
   const steps = listSteps(deps, draft);
   const row: InlineKeyboardButton[] = [];
-  if (steps.findIndex((s) => s.id === step.id) > 0) {
+  if (
+    stepBefore(
+      steps,
+      steps.findIndex((s) => s.id === step.id),
+    ) !== undefined
+  ) {
     row.push(Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', screen, 'back')));
   }
   row.push(Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', screen, 'cancel')));

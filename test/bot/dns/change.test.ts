@@ -189,8 +189,9 @@ describe('set and del in one line', () => {
 
   it('refuses a CNAME beside other records of its name, naming them', async () => {
     const site = await movingSite('cnameset');
-    expect(all(await h.send(`/dns ${site.domain} set CNAME @ elsewhere.example.net`))).toContain(
-      'У @ есть записи A, TXT, а CNAME не может стоять рядом с другими записями того же имени.',
+    await h.api().addDnsRecord(site.orderId, { kind: 'txt', host: 'www', text: 'verify=1', ttl: 3600 });
+    expect(all(await h.send(`/dns ${site.domain} set CNAME www elsewhere.example.net`))).toContain(
+      'У www есть записи A, TXT, а CNAME не может стоять рядом с другими записями того же имени.',
     );
   });
 
@@ -206,6 +207,74 @@ describe('set and del in one line', () => {
     await h.api().addDnsRecord(site.orderId, { kind: 'a', host: 'ftp', ipv4: '192.0.2.2', ttl: 3600 });
     const many = await h.send(`/dns ${site.domain} del A ftp`);
     expect(lastText(many)).toContain('несколько записей A ftp');
-    expect(buttons(many).map((b) => b.text)).toEqual(['🗑 A ftp → 192.0.2.1', '🗑 A ftp → 192.0.2.2']);
+    expect(buttons(many).map((b) => b.text)).toEqual(['🗑 A ftp → 192.0.2.1', '🗑 A ftp → 192.0.2.2', 'Нет']);
+  });
+});
+
+describe('what the walk through the playground found', () => {
+  it('a set without a TTL keeps the TTL lowered before a move', async () => {
+    const site = await movingSite('keepttl');
+    await h.send(`/dns ${site.domain} set A www 93.125.99.10 300`);
+    const moved = all(await h.send(`/dns ${site.domain} set A www 192.0.2.60`));
+    expect(moved).toContain('<b>A</b> www: <code>93.125.99.10</code> → <code>192.0.2.60</code>');
+    expect(moved).not.toContain('3600');
+    expect(await listedValues(site.orderId)).toContain('A www 192.0.2.60');
+    const www = (await h.api().listDnsRecords(site.orderId)).find((r) => r.value === 'www 192.0.2.60');
+    expect(www?.ttl).toBe(300);
+  });
+
+  it('a record changed meanwhile ends the form with the way to the list; nothing to change ends it too', async () => {
+    const site = await movingSite('gone');
+    const list = await h.send(`/dns ${site.domain}`);
+    const card = await h.press(buttonData(list, 'A www → 93.125.99.10'));
+    await h.press(buttonData(card, '✏️ Изменить'));
+    const summary = await h.send('192.0.2.21');
+    await h.api().deleteDnsRecord(site.orderId, 'a', site.wwwId);
+    const gone = await h.press(buttonData(summary, '✅ Применить'));
+    expect(all(gone)).toContain('Этой записи больше нет — её изменили или удалили.');
+    expect(buttons(gone).map((b) => b.text)).toContain('⬅ Все записи');
+    // The form is over: the next command is a command, not an answer.
+    expect(lastText(await h.send(`/dns ${site.domain}`))).toContain(`DNS-записи ${site.domain}`);
+    // The old card's buttons say the same, without an id the partner never saw.
+    const old = await h.press(buttonData(card, '✏️ Изменить'));
+    expect(all(old)).toContain('Этой записи больше нет');
+    expect(all(old)).not.toMatch(/#\d+/);
+
+    const again = await h.send(`/dns ${site.domain}`);
+    const apex = await h.press(buttonData(again, 'A @ → 93.125.99.10'));
+    const keep = await h.press(buttonData(apex, '✏️ Изменить'));
+    const same = await h.press(buttonData(keep, 'Оставить'));
+    const told = await h.press(buttonData(same, '✅ Применить'));
+    expect(all(told)).toContain('Менять нечего — запись уже такая.');
+    expect(buttons(told).map((b) => b.text)).not.toContain('✅ Применить');
+  });
+
+  it('Back from the first question leaves the change instead of asking what was given', async () => {
+    const site = await movingSite('back');
+    const list = await h.send(`/dns ${site.domain}`);
+    const card = await h.press(buttonData(list, 'A www → 93.125.99.10'));
+    const asked = await h.press(buttonData(card, '✏️ Изменить'));
+    const host = await h.press(buttonData(asked, 'Назад'));
+    expect(lastText(host)).toContain('хост');
+    // The type and the domain were given by the card: Back stops at the host.
+    expect(buttons(host).map((b) => b.text)).not.toContain('⬅ Назад');
+  });
+
+  it('a second tap on a set preview’s Yes says it is done, and a CNAME is never set at the apex', async () => {
+    const site = await movingSite('twice');
+    await h.api().addDnsRecord(site.orderId, { kind: 'a', host: 'www', ipv4: '93.125.99.11', ttl: 3600 });
+    const preview = await h.send(`/dns ${site.domain} set A www 192.0.2.55`);
+    await h.press(buttonData(preview, 'Да, заменить'));
+    expect(all(await h.press(buttonData(preview, 'Да, заменить')))).toContain('Уже сделано');
+    await h
+      .api()
+      .deleteDnsRecord(
+        site.orderId,
+        'a',
+        (await h.api().listDnsRecords(site.orderId)).find((r) => r.value.startsWith('@ '))?.record_id ?? 0,
+      );
+    expect(all(await h.send(`/dns ${site.domain} set CNAME @ x.example.net`))).toContain(
+      'CNAME не может стоять у самого домена (@)',
+    );
   });
 });

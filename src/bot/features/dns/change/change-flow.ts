@@ -23,7 +23,7 @@ import {
 } from '../records/add-flow.js';
 import { describeRecord } from '../views.js';
 import type { ChangeRunner } from './runner.js';
-import { describeRefusal } from './views.js';
+import { describeRefusal, listButton } from './views.js';
 
 /** The record being changed: its id among the domain's records (given by the card's button). */
 const RECORD = 'dnsRecord';
@@ -47,14 +47,12 @@ export function createDnsChangeFlow(deps: { changes: ChangeRunner }): OrderFlow 
     return order ? [order, record, ...rest] : [record, ...rest];
   };
 
-  /** The record as it is now; gone (deleted meanwhile) is said so. */
+  /** The record as it is now; undefined when it was changed or deleted meanwhile (its id is gone). */
   const currentRecord = async (env: StepEnv) => {
     const orderId = Number(env.draft.answers[ORDER]);
     const id = Number(env.draft.answers[RECORD]);
     const listed = readListedRecords(await env.api.listDnsRecords(orderId));
-    const old = listed.find((r) => r.id === id);
-    if (!old) throw new UserInputError('dns:recordNotFound', { id });
-    return { orderId, listed, old };
+    return { orderId, listed, old: listed.find((r) => r.id === id) };
   };
 
   return {
@@ -69,18 +67,29 @@ export function createDnsChangeFlow(deps: { changes: ChangeRunner }): OrderFlow 
       const { t } = env.ctx;
       return [
         t('dnschange:preview', { domain: await formDomain(env) }),
-        t('dnschange:was', { record: describeRecord(t, old.record) }),
+        t('dnschange:was', { record: old ? describeRecord(t, old.record) : t('dnschange:goneLine') }),
         t('dnschange:becomes', { record: describeRecord(t, recordOf(env.draft)) }),
       ];
     },
+    // The form ends here whatever happens: a record gone meanwhile, or a change that cannot be
+    // made, is said with the way to the list — never the same summary again.
     async finish(env) {
+      const { ctx } = env;
       const { orderId, listed, old } = await currentRecord(env);
+      if (!old) {
+        await ctx.reply(ctx.t('dnschange:recordGone'), listButton(ctx, orderId));
+        return;
+      }
       const planned = planRecordChange(listed, old, recordOf(env.draft));
       if (!planned.ok) {
         const refusal = describeRefusal(planned);
-        throw new UserInputError(refusal.key, refusal.params);
+        await ctx.reply(ctx.t(refusal.key, refusal.params), {
+          parse_mode: 'HTML',
+          ...listButton(ctx, orderId),
+        });
+        return;
       }
-      await deps.changes.run(env.ctx, orderId, planned.plan);
+      await deps.changes.run(ctx, orderId, planned.plan);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
-import { matchRecords, planRecordSet } from '../../../../core/dns-change.js';
+import { keptTtl, matchRecords, planRecordSet, recordsAt } from '../../../../core/dns-change.js';
 import { parseDnsLine } from '../../../../core/dns-line.js';
 import { readListedRecords } from '../../../../core/dns-plan.js';
 import { isDnsType, parseListedRecord } from '../../../../core/dns-records.js';
@@ -19,7 +19,7 @@ import type { DnsPorts } from '../ports.js';
 import { copyValueButton, describeLineProblem, describeRecord, recordLabel } from '../views.js';
 import { startRecordChange } from './change-flow.js';
 import type { ChangeRunner } from './runner.js';
-import { describeRefusal, renderCard } from './views.js';
+import { describeRefusal, listButton, renderCard } from './views.js';
 
 /**
  * A record as a thing you tap: its card (✏️ Change, 🗑 Delete, 📋 Copy, 🔎 Check, back to the list),
@@ -35,17 +35,24 @@ export function createDnsChanges(deps: {
 }) {
   const { router, engine, changes, ports } = deps;
 
+  /** The record a button names; undefined (and the partner told it is gone, with the way to the list). */
   const findListed = async (ctx: BotContext, orderId: number, recordId: number) => {
     const listed = (await (await ctx.partnerApi()).listDnsRecords(orderId)).find(
       (r) => r.record_id === recordId,
     );
-    if (!listed) throw new UserInputError('dns:recordNotFound', { id: recordId });
+    if (!listed) {
+      // A button of an older screen: the record was changed or deleted since (its id is gone).
+      await ctx.reply(ctx.t('dnschange:recordGone'), listButton(ctx, orderId));
+      return undefined;
+    }
     return { listed, record: parseListedRecord(listed) };
   };
 
   const showCard = async (ctx: BotContext, orderId: number, recordId: number) => {
     const ref = await refOfOrder(ctx, orderId);
-    const { listed, record } = await findListed(ctx, orderId, recordId);
+    const found = await findListed(ctx, orderId, recordId);
+    if (!found) return;
+    const { listed, record } = found;
     const copy = record ? copyValueButton(ctx.t, record) : undefined;
     const rows = [
       [
@@ -89,12 +96,15 @@ export function createDnsChanges(deps: {
     const parsed = parseDnsLine(line);
     if (!parsed.ok) throw new UserInputError('dns:badLine', describeLineProblem(ctx.t, parsed));
     const listed = readListedRecords(await (await ctx.partnerApi()).listDnsRecords(ref.orderId));
-    const planned = planRecordSet(listed, [parsed.record]);
+    // A line without a TTL keeps the one the records have (a TTL lowered before a move stays low).
+    const kept = keptTtl(recordsAt(listed, parsed.record.type, parsed.record.host));
+    const wanted = parsed.ttlGiven || kept === undefined ? parsed.record : { ...parsed.record, ttl: kept };
+    const planned = planRecordSet(listed, [wanted]);
     if (!planned.ok) {
       if (planned.reason === 'same') {
         await ctx.reply(
           ctx.t('dnschange:sameSet', { host: escapeHtml(parsed.record.host), type: parsed.record.type }),
-          { parse_mode: 'HTML' },
+          { parse_mode: 'HTML', ...listButton(ctx, ref.orderId) },
         );
         return;
       }
@@ -162,8 +172,8 @@ export function createDnsChanges(deps: {
     if (found.length === 1 && only) return deps.askDelete(ctx, ref.orderId, only.id);
     await ctx.reply(ctx.t('dnschange:manyFound', { domain, what }), {
       parse_mode: 'HTML',
-      ...Markup.inlineKeyboard(
-        found.map((r) => [
+      ...Markup.inlineKeyboard([
+        ...found.map((r) => [
           styled(
             Markup.button.callback(
               `🗑 ${recordLabel(r.record)}`,
@@ -172,20 +182,20 @@ export function createDnsChanges(deps: {
             'danger',
           ),
         ]),
-      ),
+        [Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'records'))],
+      ]),
     });
   };
 
   router.on('dnsRecord', (ctx, orderId, recordId) => showCard(ctx, orderId, recordId));
   router.on('dnsChange', async (ctx, orderId, recordId) => {
-    const { record } = await findListed(ctx, orderId, recordId);
-    if (!record) throw new UserInputError('dns:recordNotFound', { id: recordId });
-    await startRecordChange(engine, ctx, orderId, recordId, record);
+    const record = (await findListed(ctx, orderId, recordId))?.record;
+    if (record) await startRecordChange(engine, ctx, orderId, recordId, record);
   });
   router.on('dnsCheckRecord', async (ctx, orderId, recordId) => {
-    const { record } = await findListed(ctx, orderId, recordId);
-    if (!record) throw new UserInputError('dns:recordNotFound', { id: recordId });
-    await checkOnDemand(ports.liveChecks, ctx, await refOfOrder(ctx, orderId), [record.host, record.type]);
+    const record = (await findListed(ctx, orderId, recordId))?.record;
+    if (record)
+      await checkOnDemand(ports.liveChecks, ctx, await refOfOrder(ctx, orderId), [record.host, record.type]);
   });
   router.on('dnsFinish', async (ctx, id) => {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
@@ -195,10 +205,13 @@ export function createDnsChanges(deps: {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
     const pending = ctx.session.dnsSet;
     if (pending?.id !== id) {
-      await ctx.reply(ctx.t('dnschange:setExpired'));
+      // A second tap on a Yes that went through is told so, not that the preview is old.
+      const done = ctx.session.confirmed?.nonce === id;
+      await ctx.reply(ctx.t(done ? 'dnschange:setDone' : 'dnschange:setExpired'));
       return;
     }
     ctx.session.dnsSet = undefined;
+    ctx.session.confirmed = { nonce: id, toast: ctx.t('dnschange:setDone') };
     await changes.run(ctx, pending.orderId, pending.plan);
   });
 

@@ -78,7 +78,10 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
     const text = joinLinesWithin(
       [
         ...(resumed ? [ctx.t('dnschange:resumed')] : []),
-        lines.length === 1 ? ctx.t('dnschange:changed', { lines: lines[0] }) : ctx.t('dnschange:changedMany'),
+        // A set on a name that had none adds, and says so.
+        lines.length === 1
+          ? ctx.t(removed.length === 0 ? 'dnschange:added' : 'dnschange:changed', { lines: lines[0] })
+          : ctx.t('dnschange:changedMany'),
         ...(lines.length === 1 ? [] : lines),
         ...(pending.deleteFirst ? [ctx.t('dnschange:deletedFirst')] : []),
       ],
