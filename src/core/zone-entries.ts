@@ -1,0 +1,107 @@
+/*
+ * The words of a zone file (RFC 1035 master file format) before they mean anything: logical
+ * entries over parenthesised lines, tokens quoted or not, comments, and TTL words. zone-reader.ts
+ * reads records and directives from these entries.
+ */
+
+export interface ZoneToken {
+  /** The token as written, escapes kept, quotes removed. */
+  text: string;
+  quoted: boolean;
+}
+
+/** One logical line of a zone file: physical lines joined by parentheses, comments dropped. */
+export interface ZoneEntry {
+  /** 1-based number of its first physical line. */
+  line: number;
+  /** 1-based number of its last physical line. */
+  lastLine: number;
+  /** Starts with a blank: the owner is the previous one. */
+  blankOwner: boolean;
+  tokens: ZoneToken[];
+  error: 'quote' | 'parentheses' | undefined;
+}
+
+const BLANK = /[ \t]/;
+/** Characters that end an unquoted token. */
+const DELIMITER = /[\s;()"]/;
+
+/**
+ * The entry starting at `start` (0-based) and the index of the line after it. An unclosed quote or
+ * parenthesis gives an entry of the first line alone with the error, so a stray '(' in a pasted
+ * line cannot swallow the lines after it.
+ */
+export function scanEntry(lines: readonly string[], start: number): { entry: ZoneEntry; next: number } {
+  const tokens: ZoneToken[] = [];
+  const blankOwner = BLANK.test(lines[start]?.[0] ?? '');
+  const alone = (error: ZoneEntry['error']) => ({
+    entry: { line: start + 1, lastLine: start + 1, blankOwner, tokens: [], error },
+    next: start + 1,
+  });
+  let depth = 0;
+  for (let index = start; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    let position = 0;
+    while (position < line.length) {
+      const char = line[position] ?? '';
+      if (char === ';') break;
+      if (/\s/.test(char)) {
+        position++;
+      } else if (char === '(') {
+        depth++;
+        position++;
+      } else if (char === ')') {
+        depth--;
+        if (depth < 0) return alone('parentheses');
+        position++;
+      } else if (char === '"') {
+        const match = /"((?:[^"\\]|\\.)*)"/y;
+        match.lastIndex = position;
+        const quoted = match.exec(line);
+        if (!quoted) return alone('quote');
+        tokens.push({ text: quoted[1] ?? '', quoted: true });
+        position = match.lastIndex;
+      } else {
+        let text = '';
+        while (position < line.length) {
+          const next = line[position] ?? '';
+          if (next === '\\' && position + 1 < line.length) {
+            text += line.slice(position, position + 2);
+            position += 2;
+            continue;
+          }
+          if (DELIMITER.test(next)) break;
+          text += next;
+          position++;
+        }
+        tokens.push({ text, quoted: false });
+      }
+    }
+    if (depth === 0) {
+      return {
+        entry: { line: start + 1, lastLine: index + 1, blankOwner, tokens, error: undefined },
+        next: index + 1,
+      };
+    }
+  }
+  return alone('parentheses');
+}
+
+/** The line without its zone-file comment (a ';' outside quotes); undefined when it has none. */
+export function withoutComment(line: string): string | undefined {
+  const kept = /^(?:[^;"\\]|\\.|"(?:[^"\\]|\\.)*")*/.exec(line)?.[0] ?? '';
+  return line[kept.length] === ';' ? kept.trimEnd() : undefined;
+}
+
+const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+/** A ttl in seconds: `3600` or BIND units (`1h30m`, `2d`); undefined when not one. */
+export function readTtl(word: string): number | undefined {
+  if (/^\d+$/.test(word)) return Number(word);
+  if (!/^(?:\d+[smhdw])+$/i.test(word)) return undefined;
+  let seconds = 0;
+  for (const [, amount = '', unit = ''] of word.matchAll(/(\d+)([smhdw])/gi)) {
+    seconds += Number(amount) * (TTL_UNITS[unit.toLowerCase()] ?? 0);
+  }
+  return seconds;
+}
