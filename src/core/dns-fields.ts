@@ -8,7 +8,7 @@ import { comparableName, isDomainName, isHostLabel } from './dns-host-names.js';
  * and compares through here.
  */
 
-/** Largest ttl: a signed 32-bit number of seconds (RFC 2181). */
+/** Largest ttl: a signed 32-bit number of seconds (RFC 2181); the smallest is 0, "do not cache". */
 export const MAX_TTL = 2_147_483_647;
 /** Longest TXT text the bot sends; DKIM keys of 4096 bits fit. */
 export const MAX_TXT_LENGTH = 4000;
@@ -50,7 +50,7 @@ type Problem = RecordProblem | undefined;
 export type FieldKind = 'host' | 'ttl' | 'ipv4' | 'ipv6' | 'name' | 'target' | 'service' | 'uint16' | 'text';
 
 /** Integer bounds of the numeric kinds (shown to the partner with a range problem). */
-const BOUNDS = { ttl: { min: 1, max: MAX_TTL }, uint16: { min: 0, max: 65_535 } } as const;
+const BOUNDS = { ttl: { min: 0, max: MAX_TTL }, uint16: { min: 0, max: 65_535 } } as const;
 
 const isBlank = (text: string): boolean => text.trim() === '';
 

@@ -355,7 +355,7 @@ export function recordDataText<T extends DnsType>(record: RecordOf<T>): string {
 
 /**
  * Checks every field in the order of the one-line form (host, the type's fields, ttl) and returns
- * the first problem, or undefined. ttl 1..2147483647; priority, weight, port 0..65535; TXT
+ * the first problem, or undefined. ttl 0..2147483647 (0: answered, never cached; RFC 1035 §3.2.1); priority, weight, port 0..65535; TXT
  * non-empty and at most 4000 characters; SRV service and protocol start with '_'; an SRV target
  * may be '.' ("no such service", RFC 2782).
  */

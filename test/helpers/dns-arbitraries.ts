@@ -31,7 +31,7 @@ export function hostArbitrary(extraHosts: fc.Arbitrary<string>): fc.Arbitrary<st
 export const domainNameArb = fc
   .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld, fc.boolean())
   .map(([labels, top, dot]) => `${[...labels, top].join('.')}${dot ? '.' : ''}`);
-export const ttlArb = fc.oneof(fc.constant(3600), fc.integer({ min: 1, max: MAX_TTL }));
+export const ttlArb = fc.oneof(fc.constant(3600), fc.constant(0), fc.integer({ min: 0, max: MAX_TTL }));
 export const uint16 = fc.integer({ min: 0, max: 65_535 });
 /** A 2048-bit DKIM key record: one long word of base64 after the tags. */
 export const dkimArb = fc

@@ -172,6 +172,9 @@ describe('request schemas are strict', () => {
         .success,
     ).toBe(false);
     expect(dnsRecordInput.safeParse({ kind: 'txt', ttl: 0, host: '@', text: 'v=spf1 -all' }).success).toBe(
+      true,
+    );
+    expect(dnsRecordInput.safeParse({ kind: 'txt', ttl: -1, host: '@', text: 'v=spf1 -all' }).success).toBe(
       false,
     );
     expect(dnsRecordInput.safeParse({ kind: 'txt', ttl: 60, host: '@', text: '' }).success).toBe(false);

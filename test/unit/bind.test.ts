@@ -316,6 +316,13 @@ describe('importZone: pasted lines', () => {
     ]);
   });
 
+  it('reads ttl 0 as a ttl (answered, never cached), as BIND does', () => {
+    expect(importZone('$TTL 3600\nstatus 0 IN A 192.0.2.60', 'example.com')).toEqual({
+      records: [{ type: 'A', host: 'status', ttl: 0, ipv4: '192.0.2.60' }],
+      unsupported: [],
+    });
+  });
+
   it('names the field of a bad one-line record, and unknown text', () => {
     const { records, unsupported } = importZone(
       'A www 256.1.1.1\nMX @ mail.example.com\nCAA @ 0 issue "x"\nhello there\nTXT @ "open\nA ok 192.0.2.9',

@@ -26,7 +26,7 @@ const DOMAIN = 'example.by';
  */
 const BAD: Record<FieldKind, readonly (string | number)[]> = {
   host: ['-a', 'a..b', 'a/b'],
-  ttl: [0, 2_147_483_648],
+  ttl: [-1, 2_147_483_648],
   ipv4: ['256.1.1.1', '1.2.3', '01.2.3.4'],
   ipv6: ['2001:db8:::1', '192.0.2.1'],
   name: ['192.0.2.1', '-a.by', 'a..by', 'mx.example.com'],

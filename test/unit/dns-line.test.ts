@@ -138,6 +138,9 @@ describe('parseDnsLine: the forms of docs/dns.md', () => {
     expect(parseDnsLine('ttl=300 A www 192.0.2.1')).toEqual(okLine(a));
     expect(parseDnsLine('A www TTL=300 192.0.2.1')).toEqual(okLine(a));
     expect(parseDnsLine('  A   www   192.0.2.1  ')).toEqual(okLine({ ...a, ttl: 3600 }));
+    // 0 is a ttl (answered, never cached), not a missing one.
+    expect(parseDnsLine('A www 192.0.2.1 0')).toEqual(okLine({ ...a, ttl: 0 }));
+    expect(parseDnsLine('TXT @ hello ttl=0')).toMatchObject({ ok: true, record: { ttl: 0 } });
     const mx = { type: 'MX', host: '@', ttl: 600, mail_server: 'mx.example.com', priority: 5 };
     expect(parseDnsLine('MX @ mx.example.com 5 600')).toEqual(okLine(mx));
     expect(parseDnsLine('MX @ mx.example.com 5 ttl=600')).toEqual(okLine(mx));
@@ -189,12 +192,11 @@ describe('parseDnsLine: refused lines name the field and give the form', () => {
     ['TXT "my host" hello', 'host', 'host'],
     ['A www 192.0.2.1 abc', 'ttl', 'integer'],
     ['A www 192.0.2.1 1.5', 'ttl', 'integer'],
-    ['A www 192.0.2.1 0', 'ttl', 'range'],
     ['A www 192.0.2.1 -5', 'ttl', 'range'],
     ['A www 192.0.2.1 2147483648', 'ttl', 'range'],
     ['A www 192.0.2.1 99999999999999999999999', 'ttl', 'range'],
     ['A www 192.0.2.1 ttl=', 'ttl', 'integer'],
-    ['TXT @ hello ttl=0', 'ttl', 'range'],
+    ['TXT @ hello ttl=-1', 'ttl', 'range'],
     ['A www 192.0.2.1 ttl=1 ttl=2', 'ttl', 'extra'],
     ['MX @ mx.example.com 65536', 'priority', 'range'],
     ['MX @ mx.example.com -1', 'priority', 'range'],

@@ -207,6 +207,7 @@ describe('validateRecord', () => {
   const valid: DnsRecordData[] = [
     { type: 'A', host: '@', ttl: 3600, ipv4: '192.0.2.1' },
     { type: 'AAAA', host: 'www', ttl: 1, ipv6: '2001:db8::1' },
+    { type: 'A', host: 'status', ttl: 0, ipv4: '192.0.2.2' },
     { type: 'CNAME', host: '*', ttl: 2_147_483_647, canonical: 'example.com.' },
     { type: 'NS', host: 'shop', ttl: 86_400, ns: 'ns1.other-dns.by' },
     { type: 'MX', host: '@', ttl: 3600, mail_server: 'mx.example.com', priority: 0 },
@@ -264,7 +265,7 @@ describe('validateRecord', () => {
     ['target', 'domain', { ...srv, target: 'sip' }],
     ['port', 'range', { ...srv, port: -1 }],
     ['weight', 'integer', { ...srv, weight: Number.NaN }],
-    ['ttl', 'range', { type: 'A', host: 'www', ttl: 0, ipv4: '192.0.2.1' }],
+    ['ttl', 'range', { type: 'A', host: 'www', ttl: -1, ipv4: '192.0.2.1' }],
     ['ttl', 'range', { type: 'A', host: 'www', ttl: 2_147_483_648, ipv4: '192.0.2.1' }],
     ['ttl', 'integer', { type: 'A', host: 'www', ttl: 60.5, ipv4: '192.0.2.1' }],
   ];
@@ -273,11 +274,11 @@ describe('validateRecord', () => {
   });
 
   it('reports the first problem in the order host, fields, ttl', () => {
-    expect(validateRecord({ type: 'A', host: '-', ttl: 0, ipv4: 'x' })).toEqual({
+    expect(validateRecord({ type: 'A', host: '-', ttl: -1, ipv4: 'x' })).toEqual({
       field: 'host',
       reason: 'host',
     });
-    expect(validateRecord({ type: 'A', host: 'www', ttl: 0, ipv4: 'x' })).toEqual({
+    expect(validateRecord({ type: 'A', host: 'www', ttl: -1, ipv4: 'x' })).toEqual({
       field: 'ipv4',
       reason: 'ipv4',
     });

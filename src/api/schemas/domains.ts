@@ -25,7 +25,8 @@ export const dnsRecord = z.object({
 });
 export const dnsRecordsResponse = z.object({ records: z.array(dnsRecord) });
 
-const ttl = z.int().positive();
+// 0 is a legal ttl (never cached); the provider's own range is not described, so it decides.
+const ttl = z.int().min(0);
 const port16 = z.int().min(0).max(65_535);
 
 /** Bodies of the seven add-record operations, keyed by the `kind` path segment. */

@@ -104,7 +104,7 @@ describe('one-line add', () => {
       'A &lt;host&gt; &lt;IPv4 address&gt; [TTL]',
     );
     expect(all(await h.send('/dns mysite.by add LOC @ 1 2 3'))).toContain('Поле «тип»');
-    expect(all(await h.send('/dns mysite.by add A www 192.0.2.1 ttl=0', en))).toContain('Field “TTL”');
+    expect(all(await h.send('/dns mysite.by add A www 192.0.2.1 ttl=-1', en))).toContain('Field “TTL”');
     expect(writes()).toBe(before);
   });
 
