@@ -39,7 +39,9 @@ export type RecordReason =
   | 'service'
   | 'integer'
   | 'range'
-  | 'tooLong';
+  | 'tooLong'
+  /** A mail server '.' (a null MX, "no mail here") with a priority other than 0 (RFC 7505). */
+  | 'nullMx';
 
 /** The first problem of a record: the field it is in and why. */
 export type RecordProblem = { field: string; reason: RecordReason };
@@ -73,7 +75,8 @@ export function checkField(field: string, kind: FieldKind, value: string | numbe
     case 'name':
       return isDomainName(text) ? undefined : { field, reason: 'domain' };
     case 'target':
-      // '.' is "no such service here" (RFC 2782), decided once for every path.
+      // '.' is "nothing here": no such service (SRV, RFC 2782), no mail (MX, RFC 7505); decided
+      // once for every path.
       return text === '.' || isDomainName(text) ? undefined : { field, reason: 'domain' };
     case 'service':
       return SERVICE_LABEL.test(text) ? undefined : { field, reason: 'service' };

@@ -6,6 +6,7 @@ import {
   isIpv6,
   type RecordProblem,
 } from './dns-fields.js';
+import { unquoteZoneStrings } from './zone-entries.js';
 
 /*
  * DNS records as the bot handles them: the seven types the partner API can add, in one registry
@@ -45,55 +46,6 @@ export type DnsRecordData =
 /** Whether an upper-case string names one of the seven types. */
 export function isDnsType(text: string): text is DnsType {
   return (DNS_TYPES as readonly string[]).includes(text);
-}
-
-// ---- zone-file text ---------------------------------------------------------------------------
-
-const utf8 = new TextDecoder('utf-8');
-const utf8Encoder = new TextEncoder();
-
-/**
- * Decodes the content of zone-file character strings (quotes already removed): `\DDD` is a byte,
- * `\X` is X, everything else stands for its UTF-8 bytes; the bytes are then read as UTF-8, so a
- * BIND dump of Cyrillic text (`\208\159…`) comes back as text.
- */
-export function decodeZoneText(raw: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const char = raw[i] ?? '';
-    if (char === '\\' && i + 1 < raw.length) {
-      const digits = /^\d{3}/.exec(raw.slice(i + 1, i + 4));
-      if (digits && Number(digits[0]) <= 255) {
-        bytes.push(Number(digits[0]));
-        i += 3;
-        continue;
-      }
-      i++;
-    }
-    const codePoint = raw.codePointAt(i) ?? 0;
-    const piece = String.fromCodePoint(codePoint);
-    if (piece.length === 2) i++;
-    bytes.push(...utf8Encoder.encode(piece));
-  }
-  return utf8.decode(new Uint8Array(bytes));
-}
-
-/**
- * When the whole rdata is one or more zone-file quoted strings (`"a" "b"`), their decoded
- * concatenation; otherwise undefined (the text is verbatim).
- */
-function unquoteTxt(rdata: string): string | undefined {
-  const parts: string[] = [];
-  const quoted = /\s*"((?:[^"\\]|\\[\s\S])*)"\s*/y;
-  let position = 0;
-  while (position < rdata.length) {
-    quoted.lastIndex = position;
-    const match = quoted.exec(rdata);
-    if (!match) return undefined;
-    parts.push(match[1] ?? '');
-    position = quoted.lastIndex;
-  }
-  return parts.length > 0 ? decodeZoneText(parts.join('')) : undefined;
 }
 
 // ---- listed values ----------------------------------------------------------------------------
@@ -176,7 +128,23 @@ export interface RecordTypeDescriptor<T extends DnsType> {
   lineWords?(words: readonly string[]): readonly string[];
   /** The record from a listed value's host and data; undefined when not understood. */
   fromListed(host: string, ttl: number, data: ListedData): RecordOf<T> | undefined;
+  /**
+   * A rule over several fields, on the values answered so far (the guided form asks them one by
+   * one): the problem once every field it needs is there; each field's own check comes first.
+   */
+  checkTogether?(values: FieldAnswers): RecordProblem | undefined;
+  /** What the record means beyond its data, when it says something a person should be told. */
+  note?(record: RecordOf<T>): RecordNote | undefined;
 }
+
+/** The field values of a record, or those answered so far, by field name. */
+export type FieldAnswers = Readonly<Record<string, string | number | undefined>>;
+
+/**
+ * What a record means beyond its data, for a person reading it (`dns:note.<note>`): a null MX
+ * says the domain accepts no mail.
+ */
+export type RecordNote = 'nullMx';
 
 /** The record of one type. */
 export type RecordOf<T extends DnsType> = Extract<DnsRecordData, { type: T }>;
@@ -235,8 +203,9 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
     },
   },
   MX: {
+    // A 'target': '.' is a null MX, "this domain takes no mail" (RFC 7505).
     fields: [
-      { name: 'mail_server', kind: 'name' },
+      { name: 'mail_server', kind: 'target' },
       { name: 'priority', kind: 'uint16' },
     ],
     form: 'MX <host> <mail_server> <priority> [ttl]',
@@ -249,6 +218,12 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
     }),
     data: (r) => `${r.priority} ${r.mail_server}`,
     zone: { owner: [], rdata: ['priority', 'mail_server'] },
+    // RFC 7505 defines the null MX with priority 0; '.' with another priority means nothing.
+    checkTogether: ({ mail_server, priority }) =>
+      mail_server === '.' && priority !== undefined && priority !== 0
+        ? { field: 'priority', reason: 'nullMx' }
+        : undefined,
+    note: (r) => (r.mail_server === '.' ? 'nullMx' : undefined),
     // Zone files put the priority first; a number where the server belongs means that order.
     lineWords: ([server = '', priority = '', ...rest]) =>
       /^\d+$/.test(server) && !/^[+-]?\d+$/.test(priority)
@@ -274,7 +249,12 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
     data: (r) => `"${r.text}"`,
     zone: { owner: [], rdata: ['text'] },
     // Verbatim, unless wholly in double quotes (one or more strings), which are then removed.
-    fromListed: (host, ttl, d) => ({ type: 'TXT', host, ttl, text: unquoteTxt(d.rdata) ?? d.verbatim }),
+    fromListed: (host, ttl, d) => ({
+      type: 'TXT',
+      host,
+      ttl,
+      text: unquoteZoneStrings(d.rdata) ?? d.verbatim,
+    }),
   },
   SRV: {
     fields: [
@@ -353,11 +333,23 @@ export function recordDataText<T extends DnsType>(record: RecordOf<T>): string {
   return descriptor.data(record);
 }
 
+/** What a record means beyond its data (the descriptor's `note`), e.g. a null MX; usually none. */
+export function recordNote<T extends DnsType>(record: RecordOf<T>): RecordNote | undefined {
+  const descriptor: RecordTypeDescriptor<T> = descriptorOf(record.type);
+  return descriptor.note?.(record);
+}
+
+/** The problem of a type's rule over several fields (a null MX's priority), on the answers so far. */
+export function checkTogether(type: DnsType, values: FieldAnswers): RecordProblem | undefined {
+  return DNS_RECORD_TYPES[type].checkTogether?.(values);
+}
+
 /**
  * Checks every field in the order of the one-line form (host, the type's fields, ttl) and returns
  * the first problem, or undefined. ttl 0..2147483647 (0: answered, never cached; RFC 1035 §3.2.1); priority, weight, port 0..65535; TXT
  * non-empty and at most 4000 characters; SRV service and protocol start with '_'; an SRV target
- * may be '.' ("no such service", RFC 2782).
+ * may be '.' ("no such service", RFC 2782), an MX mail server too, with priority 0 ("no mail",
+ * RFC 7505). The rules over several fields come after each field's own check.
  */
 export function validateRecord(record: DnsRecordData): RecordProblem | undefined {
   const checks: [string, FieldKind, string | number][] = [
@@ -369,7 +361,7 @@ export function validateRecord(record: DnsRecordData): RecordProblem | undefined
     const problem = checkField(field, kind, value);
     if (problem) return problem;
   }
-  return undefined;
+  return checkTogether(record.type, Object.fromEntries(fieldValues(record).map(([f, v]) => [f.name, v])));
 }
 
 /** The kind of a field of a type, host and ttl included; undefined for a field the type lacks. */

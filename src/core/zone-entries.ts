@@ -1,7 +1,7 @@
 /*
  * The words of a zone file (RFC 1035 master file format) before they mean anything: logical
- * entries over parenthesised lines, tokens quoted or not, comments, and TTL words. zone-reader.ts
- * reads records and directives from these entries.
+ * entries over parenthesised lines, tokens quoted or not, comments, TTL words and character
+ * strings. zone-reader.ts reads records and directives from these entries.
  */
 
 export interface ZoneToken {
@@ -104,4 +104,51 @@ export function readTtl(word: string): number | undefined {
     seconds += Number(amount) * (TTL_UNITS[unit.toLowerCase()] ?? 0);
   }
   return seconds;
+}
+
+const utf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Decodes the content of zone-file character strings (quotes already removed): `\DDD` is a byte,
+ * `\X` is X, everything else stands for its UTF-8 bytes; the bytes are then read as UTF-8, so a
+ * BIND dump of Cyrillic text (`\208\159…`) comes back as text.
+ */
+export function decodeZoneText(raw: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const char = raw[i] ?? '';
+    if (char === '\\' && i + 1 < raw.length) {
+      const digits = /^\d{3}/.exec(raw.slice(i + 1, i + 4));
+      if (digits && Number(digits[0]) <= 255) {
+        bytes.push(Number(digits[0]));
+        i += 3;
+        continue;
+      }
+      i++;
+    }
+    const codePoint = raw.codePointAt(i) ?? 0;
+    const piece = String.fromCodePoint(codePoint);
+    if (piece.length === 2) i++;
+    bytes.push(...utf8Encoder.encode(piece));
+  }
+  return utf8.decode(new Uint8Array(bytes));
+}
+
+/**
+ * When the whole text is one or more zone-file quoted strings (`"a" "b"`), their decoded
+ * concatenation; otherwise undefined (the text is verbatim).
+ */
+export function unquoteZoneStrings(rdata: string): string | undefined {
+  const parts: string[] = [];
+  const quoted = /\s*"((?:[^"\\]|\\[\s\S])*)"\s*/y;
+  let position = 0;
+  while (position < rdata.length) {
+    quoted.lastIndex = position;
+    const match = quoted.exec(rdata);
+    if (!match) return undefined;
+    parts.push(match[1] ?? '');
+    position = quoted.lastIndex;
+  }
+  return parts.length > 0 ? decodeZoneText(parts.join('')) : undefined;
 }

@@ -6,12 +6,18 @@ import {
   DNS_RECORD_TYPES,
   type DnsRecordData,
   type DnsType,
-  decodeZoneText,
   isDnsType,
   sameRecord,
   validateRecord,
 } from './dns-records.js';
-import { readTtl, scanEntry, withoutComment, type ZoneEntry, type ZoneToken } from './zone-entries.js';
+import {
+  decodeZoneText,
+  readTtl,
+  scanEntry,
+  withoutComment,
+  type ZoneEntry,
+  type ZoneToken,
+} from './zone-entries.js';
 import { glueOf, type ProviderNameServer } from './zone-provider.js';
 
 /*

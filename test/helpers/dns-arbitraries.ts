@@ -65,6 +65,14 @@ export function recordArbitrary({
       mail_server: domainNameArb,
       priority: uint16,
     }),
+    // A null MX: the domain accepts no mail (RFC 7505).
+    fc.record({
+      type: fc.constant('MX' as const),
+      host,
+      ttl: ttlArb,
+      mail_server: fc.constant('.'),
+      priority: fc.constant(0),
+    }),
     fc.record({ type: fc.constant('TXT' as const), host, ttl: ttlArb, text }),
     fc.record({
       type: fc.constant('SRV' as const),

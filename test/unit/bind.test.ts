@@ -316,6 +316,20 @@ describe('importZone: pasted lines', () => {
     ]);
   });
 
+  it('reads a null MX (`MX 0 .`, RFC 7505) and writes it back as BIND wrote it', () => {
+    const nullMx = { type: 'MX', host: 'noreply', ttl: 300, mail_server: '.', priority: 0 };
+    expect(importZone('noreply 300 IN MX 0 .', 'example.com')).toEqual({
+      records: [nullMx],
+      unsupported: [],
+    });
+    const zone = exportZone('example.com', [nullMx as DnsRecordData]);
+    expect(zone).toMatch(/^noreply 300 IN MX {4}0 \.$/m);
+    // '.' with another priority is no null MX: the line is named, not imported.
+    expect(importZone('noreply 300 IN MX 10 .', 'example.com').unsupported).toMatchObject([
+      { line: 1, reason: { key: 'field', params: { field: 'priority', reason: 'nullMx' } } },
+    ]);
+  });
+
   it('reads ttl 0 as a ttl (answered, never cached), as BIND does', () => {
     expect(importZone('$TTL 3600\nstatus 0 IN A 192.0.2.60', 'example.com')).toEqual({
       records: [{ type: 'A', host: 'status', ttl: 0, ipv4: '192.0.2.60' }],

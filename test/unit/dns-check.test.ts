@@ -36,7 +36,11 @@ function rawOf(record: DnsRecordData, upper: boolean): RawAnswer {
     case 'NS':
       return asServed(record.ns, upper);
     case 'MX':
-      return { priority: record.priority, exchange: asServed(record.mail_server, upper) };
+      // node:dns gives a null MX's root name as ''.
+      return {
+        priority: record.priority,
+        exchange: record.mail_server === '.' ? '' : asServed(record.mail_server, upper),
+      };
     case 'TXT':
       return record.text.match(/[\s\S]{1,255}/g) ?? [''];
     case 'SRV':

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type FieldKind, readField } from '../../src/core/dns-fields.js';
 import { formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
 import {
+  checkTogether,
   DNS_RECORD_TYPES,
   type DnsRecordData,
   fieldKind,
@@ -58,7 +59,10 @@ const records = fc
     return { ...record, [field]: value } as DnsRecordData;
   });
 
-/** The guided form's verdict: each answer typed as text, read and checked on its own. */
+/**
+ * The guided form's verdict: each answer typed as text, read and checked on its own, then with
+ * the type's fields answered so far (a null MX's priority).
+ */
 function guided(record: DnsRecordData): { ok: true } | { ok: false; field: string } {
   const values: Readonly<Record<string, unknown>> = record;
   const answers: [string, FieldKind][] = [
@@ -66,9 +70,13 @@ function guided(record: DnsRecordData): { ok: true } | { ok: false; field: strin
     ...DNS_RECORD_TYPES[record.type].fields.map((f): [string, FieldKind] => [f.name, f.kind]),
     ['ttl', 'ttl'],
   ];
+  const answered: Record<string, string | number> = {};
   for (const [field, kind] of answers) {
     const read = readField(field, kind, String(values[field]));
     if (!read.ok) return { ok: false, field: read.problem.field };
+    answered[field] = read.value;
+    const together = checkTogether(record.type, answered);
+    if (together) return { ok: false, field: together.field };
   }
   return { ok: true };
 }
@@ -100,6 +108,19 @@ describe('one verdict for a record on every path', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('decides a null MX once: `.` with priority 0 accepted, with another priority refused', () => {
+    const mx = { type: 'MX' as const, host: 'noreply', ttl: 3600, mail_server: '.', priority: 0 };
+    for (const record of [mx, { ...mx, priority: 10 }]) {
+      const valid = record.priority === 0;
+      expect(validateRecord(record)).toEqual(valid ? undefined : { field: 'priority', reason: 'nullMx' });
+      expect(parseDnsLine(formatDnsLine(record))).toMatchObject(
+        valid ? { ok: true, record } : { ok: false, field: 'priority', reason: 'nullMx' },
+      );
+      expect(guided(record)).toEqual(valid ? { ok: true } : { ok: false, field: 'priority' });
+      expect(bind(record)).toBe(valid);
+    }
   });
 
   it('decides SRV service `-sip` (refused) and target `.` (accepted) once', () => {

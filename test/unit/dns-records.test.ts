@@ -211,6 +211,8 @@ describe('validateRecord', () => {
     { type: 'CNAME', host: '*', ttl: 2_147_483_647, canonical: 'example.com.' },
     { type: 'NS', host: 'shop', ttl: 86_400, ns: 'ns1.other-dns.by' },
     { type: 'MX', host: '@', ttl: 3600, mail_server: 'mx.example.com', priority: 0 },
+    // A null MX: the domain accepts no mail (RFC 7505).
+    { type: 'MX', host: 'noreply', ttl: 3600, mail_server: '.', priority: 0 },
     { type: 'TXT', host: '_dmarc', ttl: 3600, text: 'x'.repeat(4000) },
     {
       type: 'SRV',
@@ -248,6 +250,10 @@ describe('validateRecord', () => {
     ['canonical', 'empty', { type: 'CNAME', host: 'www', ttl: 3600, canonical: ' ' }],
     ['canonical', 'domain', { type: 'CNAME', host: 'www', ttl: 3600, canonical: 'www' }],
     ['ns', 'domain', { type: 'NS', host: 'sub', ttl: 3600, ns: '192.0.2.1' }],
+    // '.' is a null MX's mail server only; no name server, no canonical name.
+    ['ns', 'domain', { type: 'NS', host: 'sub', ttl: 3600, ns: '.' }],
+    ['canonical', 'domain', { type: 'CNAME', host: 'www', ttl: 3600, canonical: '.' }],
+    ['priority', 'nullMx', { type: 'MX', host: '@', ttl: 3600, mail_server: '.', priority: 10 }],
     [
       'priority',
       'integer',

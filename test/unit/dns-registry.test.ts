@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeSkipReason } from '../../src/bot/features/dns/views.js';
+import { describeRecord, describeSkipReason } from '../../src/bot/features/dns/views.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
 import {
@@ -179,5 +179,26 @@ describe('skipped-line reasons in words', () => {
       params: { field: 'priority', reason: 'range' },
     });
     expect(text).toBe('поле «приоритет»: Нужно целое число от 0 до 65535.');
+  });
+});
+
+describe('what a record means, in words', () => {
+  const translations = loadTranslations();
+  const nullMx: DnsRecordData = { type: 'MX', host: 'noreply', ttl: 3600, mail_server: '.', priority: 0 };
+
+  it('says a null MX is a domain that accepts no mail, in Russian and English', () => {
+    expect(describeRecord(translations.forLocale('ru'), nullMx)).toBe(
+      '<b>MX</b> noreply → <code>0 .</code> (домен не принимает почту) · TTL 3600 с',
+    );
+    expect(describeRecord(translations.forLocale('en'), nullMx)).toContain(
+      '<code>0 .</code> (the domain accepts no mail)',
+    );
+  });
+
+  it('adds nothing to an ordinary record', () => {
+    const mx: DnsRecordData = { ...nullMx, mail_server: 'mx.example.by', priority: 10 };
+    expect(describeRecord(translations.forLocale('ru'), mx)).toBe(
+      '<b>MX</b> noreply → <code>10 mx.example.by</code> · TTL 3600 с',
+    );
   });
 });

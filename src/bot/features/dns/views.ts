@@ -2,7 +2,12 @@ import type { DnsRecord, NameServer } from '../../../api/index.js';
 import type { ChangeLine } from '../../../core/dns-change.js';
 import { problemMessage } from '../../../core/dns-fields.js';
 import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
-import { type DnsRecordData, parseListedRecord, recordDataText } from '../../../core/dns-records.js';
+import {
+  type DnsRecordData,
+  parseListedRecord,
+  recordDataText,
+  recordNote,
+} from '../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { cutGraphemes, joinLinesWithin } from '../../../core/text.js';
@@ -15,6 +20,12 @@ const SHOWN_DATA = 120;
 /** How much of a value a copy button's label shows. */
 const COPY_LABEL = 40;
 
+/** What a record means beyond its data, after it: ` (домен не принимает почту)` for a null MX; '' mostly. */
+function noteOf(t: Translate, record: DnsRecordData | undefined): string {
+  const note = record ? recordNote(record) : undefined;
+  return note === undefined ? '' : ` (${escapeHtml(t(`dns:note.${note}`))})`;
+}
+
 /** One record line: `#30001 A www → 192.0.2.1 · 3600 s`. */
 export function renderRecord(t: Translate, listed: DnsRecord): string {
   const record = parseListedRecord(listed);
@@ -25,16 +36,18 @@ export function renderRecord(t: Translate, listed: DnsRecord): string {
     type: escapeHtml(listed.type),
     host: escapeHtml(record?.host ?? ''),
     data: escapeHtml(shown),
+    note: noteOf(t, record),
     ttl: listed.ttl,
   });
 }
 
-/** A record described for a confirmation: type, host, data, ttl. */
+/** A record described for a confirmation: type, host, data (and what it means, if told), ttl. */
 export function describeRecord(t: Translate, record: DnsRecordData): string {
   return t('dns:recordLine', {
     type: record.type,
     host: escapeHtml(record.host),
     data: escapeHtml(recordDataText(record)),
+    note: noteOf(t, record),
     ttl: record.ttl,
   });
 }

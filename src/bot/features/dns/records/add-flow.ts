@@ -1,6 +1,7 @@
 import { toDnsRecordBody } from '../../../../api/index.js';
 import { type FieldKind, problemMessage, readField } from '../../../../core/dns-fields.js';
 import {
+  checkTogether,
   DEFAULT_TTL,
   DNS_RECORD_TYPES,
   DNS_TYPES,
@@ -55,8 +56,22 @@ function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step<string
       const key = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
       return { text: ctx.t('dns:askField', { field: ctx.t(`dns:field.${key}`), type }) };
     },
-    async parseText(_env, text) {
-      return readAnswer(field, kind, text);
+    async parseText(env, text) {
+      const value = readAnswer(field, kind, text);
+      // A rule over several fields (a null MX's priority 0) is checked once both are answered,
+      // whichever is answered (or edited) last.
+      const answered = Object.fromEntries(
+        DNS_RECORD_TYPES[type].fields.map((f) => [
+          f.name,
+          readFieldAnswer(env.draft.answers[`dns:${f.name}`]),
+        ]),
+      );
+      const problem = checkTogether(type, { ...answered, [field]: value });
+      if (problem) {
+        const { key, params } = problemMessage(problem);
+        throw new UserInputError(key, params);
+      }
+      return value;
     },
   };
 }
