@@ -90,7 +90,10 @@ interface ReadState {
   /** The domain as the caller wrote it, for messages. */
   shownDomain: string;
   origin: string;
-  defaultTtl: number;
+  /** The default ttl of lines without one: `$TTL`, or an SOA's minimum (see recordTtl). */
+  defaultTtl: number | undefined;
+  /** The last ttl a record line stated, which lines without one take while there is no default. */
+  lastTtl: number | undefined;
   previousOwner: string | undefined;
 }
 
@@ -161,6 +164,30 @@ function readRdata(
   return descriptor.build(split.host, ttl, values);
 }
 
+/**
+ * The ttl of a record line, and what it leaves for the lines after it, as BIND's loader decides: a
+ * stated ttl is the record's and, until a default exists, the next lines' too (RFC 1035 §5.1);
+ * `$TTL` is the default once given; with no ttl known yet an SOA takes its minimum, which then
+ * becomes the default. A line before any of these gets DEFAULT_TTL (BIND refuses such a zone).
+ */
+function recordTtl(
+  stated: number | undefined,
+  rdata: readonly ZoneToken[],
+  type: string,
+  state: ReadState,
+): number {
+  if (stated !== undefined) {
+    state.lastTtl = stated;
+    return stated;
+  }
+  const known = state.defaultTtl ?? state.lastTtl;
+  if (known !== undefined) return known;
+  const minimum = type === 'SOA' && !rdata[6]?.quoted ? readTtl(rdata[6]?.text ?? '') : undefined;
+  if (minimum === undefined) return DEFAULT_TTL;
+  state.defaultTtl = minimum;
+  return minimum;
+}
+
 /** Reads a record line as BIND does: [owner] [ttl] [class] type rdata (ttl and class in either order). */
 function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
   const { tokens } = entry;
@@ -185,8 +212,11 @@ function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
   const typeToken = tokens[index];
   const type = typeToken?.text.toUpperCase() ?? '';
   if (!typeToken || typeToken.quoted || !isKnownType(type)) return { kind: 'unreadable' };
-  // A record line, readable or not, sets the owner that blank-owner lines after it inherit.
+  // A record line, readable or not, sets the owner that blank-owner lines after it inherit, and
+  // its ttl may be the next lines' ttl.
   if (!entry.blankOwner) state.previousOwner = owner;
+  const rdata = tokens.slice(index + 1);
+  const lineTtl = recordTtl(ttl, rdata, type, state);
 
   if (owner === undefined) return { kind: 'problem', reason: bare('noOwner') };
   if (recordClass !== undefined && recordClass !== 'IN') {
@@ -201,7 +231,7 @@ function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
       reason: { key: 'outside', params: { owner: `${owner}.`, domain: state.shownDomain } },
     };
   }
-  const read = readRdata(type, host, ttl ?? state.defaultTtl, tokens.slice(index + 1), state.origin);
+  const read = readRdata(type, host, lineTtl, rdata, state.origin);
   if ('kind' in read) return read;
   const problem = validateRecord(read);
   return problem ? fieldProblem(problem.field, problem.reason) : { kind: 'record', record: read };
@@ -233,12 +263,13 @@ export interface ZoneImport {
 
 /**
  * Parses a zone file or pasted lines: $ORIGIN/$TTL directives, comments (;), parentheses spanning
- * lines, optional class IN, optional ttl (else $TTL or DEFAULT_TTL), blank owner = previous owner,
- * relative names under $ORIGIN, absolute owners inside the domain made relative, '@'. SOA, the
- * apex NS records of `providerNameServers` (what an export writes as the provider's), other
- * types (CAA, PTR, …), records failing validateRecord and owners outside the domain are
- * reported in `unsupported`, each with a SkipReason (an i18n key and its parameters). A line that does not read as BIND is tried as
- * the one-line grammar (`A www 192.0.2.1`). The domain may be given in Unicode or punycode.
+ * lines, optional class IN, optional ttl (else as BIND gives it: see recordTtl), blank owner =
+ * previous owner, relative names under $ORIGIN, absolute owners inside the domain made relative,
+ * '@'. SOA, the apex NS records of `providerNameServers` (what an export writes as the
+ * provider's), other types (CAA, PTR, …), records failing validateRecord and owners outside the
+ * domain are reported in `unsupported`, each with a SkipReason (an i18n key and its parameters).
+ * A line that does not read as BIND is tried as the one-line grammar (`A www 192.0.2.1`). The
+ * domain may be given in Unicode or punycode.
  */
 export function importZone(
   text: string,
@@ -258,7 +289,8 @@ export function importZone(
     domain: ascii,
     shownDomain: domain.trim().replace(/\.$/, ''),
     origin: ascii,
-    defaultTtl: DEFAULT_TTL,
+    defaultTtl: undefined,
+    lastTtl: undefined,
     previousOwner: undefined,
   };
   const lines = text.split(/\r\n|\r|\n/);

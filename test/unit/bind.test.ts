@@ -310,9 +310,11 @@ describe('importZone: pasted lines', () => {
     expect(
       importZone('www A 192.0.2.1\nmail 300 A 192.0.2.2\n@ TXT hello world', 'example.com').records,
     ).toEqual([
+      // No ttl stated yet: the bot's default.
       { type: 'A', host: 'www', ttl: 3600, ipv4: '192.0.2.1' },
       { type: 'A', host: 'mail', ttl: 300, ipv4: '192.0.2.2' },
-      { type: 'TXT', host: '@', ttl: 3600, text: 'hello world' },
+      // Without $TTL, the last ttl stated (RFC 1035 §5.1), as BIND reads it.
+      { type: 'TXT', host: '@', ttl: 300, text: 'hello world' },
     ]);
   });
 
@@ -655,3 +657,62 @@ function sandboxValue(record: DnsRecordData): string {
       return `${record.host} ${record.service} ${record.protocol} ${record.priority} ${record.weight} ${record.port} ${record.target}`;
   }
 }
+
+describe('importZone: the ttl of a line without one, as BIND gives it', () => {
+  const ttls = (zone: string) =>
+    importZone(zone, 'example.com').records.map((r) => `${r.host} ${r.type} ${r.ttl}`);
+
+  it('without $TTL, the last ttl stated before it, the SOA’s too, across $ORIGIN (RFC 1035 §5.1)', () => {
+    const zone = [
+      '@ 86400 IN SOA ns1 hostmaster ( 1 28800 7200 604800 3600 )',
+      '  IN MX 10 mail',
+      '  IN A 192.0.2.1',
+      'ns1 3600 IN A 192.0.2.2',
+      'mail IN A 192.0.2.3',
+      'www IN 1800 CNAME @',
+      'ftp IN CNAME www',
+      'gw 300 IN HINFO "PC" "Debian"', // a type the bot does not take still states its ttl
+      '  IN A 192.0.2.4',
+      '$ORIGIN office.example.com.',
+      '@ IN A 192.0.2.5',
+    ].join('\n');
+    expect(ttls(zone)).toEqual([
+      '@ MX 86400',
+      '@ A 86400',
+      'ns1 A 3600',
+      'mail A 3600',
+      'www CNAME 1800',
+      'ftp CNAME 1800',
+      'gw A 300',
+      'office A 300',
+    ]);
+  });
+
+  it('with $TTL, $TTL: a stated ttl is that record’s alone', () => {
+    const zone = [
+      'a 60 IN A 192.0.2.1',
+      '$TTL 100',
+      'b IN A 192.0.2.2',
+      'c 55 IN A 192.0.2.3',
+      'd IN A 192.0.2.4',
+    ];
+    expect(ttls(zone.join('\n'))).toEqual(['a A 60', 'b A 100', 'c A 55', 'd A 100']);
+  });
+
+  it('an SOA without a ttl, before any, takes its minimum and makes it the default', () => {
+    const zone = [
+      '@ IN SOA ns1 hostmaster 1 2 3 4 5m',
+      '@ IN MX 10 mail',
+      'b 77 IN A 192.0.2.2',
+      'c IN A 192.0.2.3',
+    ];
+    expect(ttls(zone.join('\n'))).toEqual(['@ MX 300', 'b A 77', 'c A 300']);
+  });
+
+  it('before any ttl at all, the bot’s default (BIND refuses such a zone)', () => {
+    expect(ttls('x IN A 192.0.2.9\n@ 200 IN SOA ns1 h 1 2 3 4 500\ny IN A 192.0.2.8')).toEqual([
+      'x A 3600',
+      'y A 200',
+    ]);
+  });
+});
