@@ -411,3 +411,12 @@ export function sameRecord(a: DnsRecordData, b: DnsRecordData): boolean {
       comparableValue(field.kind, value) === comparableValue(field.kind, other[i]?.[1] ?? ''),
   );
 }
+
+/**
+ * A key two records share exactly when sameRecord calls them the same: for finding a record among
+ * many (the duplicates of a zone file) without comparing each pair.
+ */
+export function sameRecordKey(record: DnsRecordData): string {
+  const fields = fieldValues(record).map(([field, value]) => comparableValue(field.kind, value));
+  return JSON.stringify([record.type, record.ttl, comparableValue('host', record.host), ...fields]);
+}

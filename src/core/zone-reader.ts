@@ -6,8 +6,10 @@ import {
   DNS_RECORD_TYPES,
   type DnsRecordData,
   type DnsType,
+  fieldValues,
   isDnsType,
   sameRecord,
+  sameRecordKey,
   validateRecord,
 } from './dns-records.js';
 import {
@@ -60,6 +62,8 @@ export type SkipReason =
   | { key: 'class'; params: { class: string } }
   | { key: 'outside'; params: { owner: string; domain: string } }
   | { key: 'directive'; params: { directive: string } }
+  /** The same record as an earlier line's (BIND keeps one): the line it repeats. */
+  | { key: 'duplicate'; params: { line: number } }
   | {
       key:
         | 'soa'
@@ -78,10 +82,16 @@ export type SkipReason =
 type BareSkipKey = Extract<SkipReason, { params: Record<string, never> }>['key'];
 const bare = (key: BareSkipKey): SkipReason => ({ key, params: {} });
 
+/** The owner (a full name, no trailing dot) and type a record line names. */
+export interface NamedRecord {
+  owner: string;
+  type: string;
+}
+
 type BindRead =
   | { kind: 'record'; record: DnsRecordData }
-  /** A record line of the file that cannot be imported, and why. */
-  | { kind: 'problem'; reason: SkipReason }
+  /** A record line of the file that cannot be imported, and why; what it names, once known. */
+  | { kind: 'problem'; reason: SkipReason; named?: NamedRecord }
   /** Not a record line of a zone file at all. */
   | { kind: 'unreadable' };
 
@@ -188,14 +198,29 @@ function recordTtl(
   return minimum;
 }
 
-/** Reads a record line as BIND does: [owner] [ttl] [class] type rdata (ttl and class in either order). */
-function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
+/** The parts of a record line before its rdata is read. */
+interface LineHead {
+  /** Full, without the trailing dot; undefined for a blank owner with no line before it. */
+  owner: string | undefined;
+  /** Upper-case. */
+  type: string;
+  recordClass: string | undefined;
+  ttl: number;
+  rdata: ZoneToken[];
+}
+
+/**
+ * The owner, ttl, class and type of a record line as BIND reads them: [owner] [ttl] [class] type
+ * rdata (ttl and class in either order); undefined when the line is no record line. A record line,
+ * readable or not, sets the owner blank-owner lines after it inherit, and its ttl may be theirs.
+ */
+function readLineHead(entry: ZoneEntry, state: ReadState): LineHead | undefined {
   const { tokens } = entry;
   let index = 0;
   let owner = state.previousOwner;
   if (!entry.blankOwner) {
     const first = tokens[0];
-    if (!first || first.quoted) return { kind: 'unreadable' };
+    if (!first || first.quoted) return undefined;
     owner = absoluteName(first.text, state.origin);
     index = 1;
   }
@@ -211,14 +236,25 @@ function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
   }
   const typeToken = tokens[index];
   const type = typeToken?.text.toUpperCase() ?? '';
-  if (!typeToken || typeToken.quoted || !isKnownType(type)) return { kind: 'unreadable' };
-  // A record line, readable or not, sets the owner that blank-owner lines after it inherit, and
-  // its ttl may be the next lines' ttl.
+  if (!typeToken || typeToken.quoted || !isKnownType(type)) return undefined;
   if (!entry.blankOwner) state.previousOwner = owner;
   const rdata = tokens.slice(index + 1);
-  const lineTtl = recordTtl(ttl, rdata, type, state);
+  return { owner, type, recordClass, ttl: recordTtl(ttl, rdata, type, state), rdata };
+}
 
+/** Reads a record line as BIND does (see readLineHead); a problem names the owner and type once known. */
+function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
+  const head = readLineHead(entry, state);
+  if (head === undefined) return { kind: 'unreadable' };
+  const { owner, type } = head;
   if (owner === undefined) return { kind: 'problem', reason: bare('noOwner') };
+  const read = readLineRecord({ ...head, owner }, state);
+  return read.kind === 'problem' ? { ...read, named: { owner, type } } : read;
+}
+
+/** The record of a line whose owner, ttl, class and type are read, or why it cannot be imported. */
+function readLineRecord(head: LineHead & { owner: string }, state: ReadState): BindRead {
+  const { owner, type, recordClass } = head;
   if (recordClass !== undefined && recordClass !== 'IN') {
     return { kind: 'problem', reason: { key: 'class', params: { class: recordClass } } };
   }
@@ -231,7 +267,7 @@ function readBindLine(entry: ZoneEntry, state: ReadState): BindRead {
       reason: { key: 'outside', params: { owner: `${owner}.`, domain: state.shownDomain } },
     };
   }
-  const read = readRdata(type, host, lineTtl, rdata, state.origin);
+  const read = readRdata(type, host, head.ttl, head.rdata, state.origin);
   if ('kind' in read) return read;
   const problem = validateRecord(read);
   return problem ? fieldProblem(problem.field, problem.reason) : { kind: 'record', record: read };
@@ -255,10 +291,28 @@ function readDirective(entry: ZoneEntry, state: ReadState): SkipReason | undefin
   return { key: 'directive', params: { directive: name } };
 }
 
-/** The records and the lines that could not be imported (with their 1-based line number and why). */
+/** A line that could not be imported: its 1-based number, its text, why, and what it names. */
+export interface SkippedZoneLine {
+  line: number;
+  text: string;
+  reason: SkipReason;
+  /** The owner and type of a record line (none for a directive or text that is no record). */
+  named?: NamedRecord;
+}
+
+/** The records and the lines that could not be imported. */
 export interface ZoneImport {
   records: DnsRecordData[];
-  unsupported: { line: number; text: string; reason: SkipReason }[];
+  unsupported: SkippedZoneLine[];
+}
+
+/** The owner and type a record of the domain is served at (SRV's `_service._protocol.host`). */
+function namedBy(record: DnsRecordData, domain: string): NamedRecord {
+  const labels = DNS_RECORD_TYPES[record.type].zone.owner.map((name) =>
+    String(fieldValues(record).find(([field]) => field.name === name)?.[1] ?? ''),
+  );
+  const host = record.host === '@' ? [] : [record.host];
+  return { owner: [...labels, ...host, domain].join('.'), type: record.type };
 }
 
 /**
@@ -295,6 +349,8 @@ export function importZone(
   };
   const lines = text.split(/\r\n|\r|\n/);
   const result: ZoneImport = { records: [], unsupported: [] };
+  /** The line of each record taken, by sameRecordKey: the same record twice is one, as in BIND. */
+  const taken = new Map<string, number>();
   for (let index = 0; index < lines.length; ) {
     const { entry, next } = scanEntry(lines, index);
     index = next;
@@ -303,8 +359,17 @@ export function importZone(
       .slice(entry.line - 1, entry.lastLine)
       .join('\n')
       .trim();
-    const unsupported = (reason: SkipReason) =>
-      result.unsupported.push({ line: entry.line, text: source, reason });
+    const unsupported = (reason: SkipReason, named?: NamedRecord) =>
+      result.unsupported.push({ line: entry.line, text: source, reason, ...(named ? { named } : {}) });
+    const take = (record: DnsRecordData) => {
+      const named = namedBy(record, ascii);
+      if (isProviderNs(record)) return unsupported(bare('apexNs'), named);
+      const key = sameRecordKey(record);
+      const earlier = taken.get(key);
+      if (earlier !== undefined) return unsupported({ key: 'duplicate', params: { line: earlier } }, named);
+      taken.set(key, entry.line);
+      result.records.push(record);
+    };
 
     const first = entry.tokens[0];
     if (
@@ -320,8 +385,7 @@ export function importZone(
     }
     const bind: BindRead = entry.error === undefined ? readBindLine(entry, state) : { kind: 'unreadable' };
     if (bind.kind === 'record') {
-      if (isProviderNs(bind.record)) unsupported(bare('apexNs'));
-      else result.records.push(bind.record);
+      take(bind.record);
       continue;
     }
     // The one-line grammar, for lines pasted from the bot's own form; a single physical line only.
@@ -332,12 +396,11 @@ export function importZone(
       asLine && !asLine.ok && uncommented !== undefined ? parseDnsLine(uncommented) : undefined;
     const parsed = asLineWithoutComment?.ok ? asLineWithoutComment : asLine;
     if (parsed?.ok) {
-      if (isProviderNs(parsed.record)) unsupported(bare('apexNs'));
-      else result.records.push(parsed.record);
+      take(parsed.record);
       continue;
     }
     if (bind.kind === 'problem') {
-      unsupported(bind.reason);
+      unsupported(bind.reason, bind.named);
       continue;
     }
     const word = (physical.trim().split(/\s+/)[0] ?? '').toUpperCase();

@@ -9,6 +9,7 @@ import {
   type DnsRecordData,
   type DnsType,
   sameRecord,
+  sameRecordKey,
 } from '../../src/core/dns-records.js';
 import { importZone, type SkipReason } from '../../src/core/zone-reader.js';
 import { exportZone } from '../../src/core/zone-writer.js';
@@ -101,6 +102,8 @@ describe.each(DNS_TYPES)('record type %s through the registry', (type) => {
         expect(sameRecord(a, a)).toBe(true);
         const same = sameRecord(a, b);
         expect(sameRecord(b, a)).toBe(same);
+        // The key the import finds duplicates by is the same relation.
+        expect(sameRecordKey(a) === sameRecordKey(b)).toBe(same);
         expect(sameRecord(viaLine(a), viaLine(b))).toBe(same);
         expect(sameRecord(viaBind(a, domain), viaBind(b, domain))).toBe(same);
         // The same line is the same record.
@@ -140,6 +143,7 @@ describe('skipped-line reasons in words', () => {
     class: { key: 'class', params: { class: 'CH' } },
     outside: { key: 'outside', params: { owner: 'www.other.by.', domain: 'example.by' } },
     directive: { key: 'directive', params: { directive: '$INCLUDE' } },
+    duplicate: { key: 'duplicate', params: { line: 12 } },
     soa: { key: 'soa', params: {} },
     apexNs: { key: 'apexNs', params: {} },
     noOwner: { key: 'noOwner', params: {} },
