@@ -52,7 +52,11 @@ export const MIN_EXISTING_FOR_LIMIT = 10;
 /** A plan that deletes more than this percentage of the existing records needs force (octoDNS: 30). */
 export const MAX_SAFE_DELETE_PERCENT = 30;
 
-/** The plan of an import (a merge unless told): the records to add and to delete, and those left as they are. */
+/**
+ * The plan of an import (a merge unless told): the records to add and to delete, and those left as
+ * they are. The apex NS records are the domain's name servers, set with /ns: no import adds or
+ * deletes one, so a replace leaves those of the zone as they are (the file's were skipped).
+ */
 export function planImport(
   target: { nonce: string; orderId: number; domain: string },
   current: readonly ListedRecord[],
@@ -60,15 +64,23 @@ export function planImport(
   existing: number = current.length,
   mode: ImportMode = 'merge',
 ): { plan: ImportPlan; unchanged: ListedRecord[] } {
+  const nameServers = current.filter((c) => isApexNs(c.record));
+  const records = current.filter((c) => !isApexNs(c.record));
+  const file = wanted.filter((record) => !isApexNs(record));
   // A merge touches only the record sets (name and type) the file gives.
-  const touched = new Set(wanted.map(recordSetKey));
-  const inScope = mode === 'replace' ? current : current.filter((c) => touched.has(recordSetKey(c.record)));
-  const untouched = mode === 'replace' ? [] : current.filter((c) => !touched.has(recordSetKey(c.record)));
-  const diff = diffZone(inScope, wanted);
+  const touched = new Set(file.map(recordSetKey));
+  const inScope = mode === 'replace' ? records : records.filter((c) => touched.has(recordSetKey(c.record)));
+  const untouched = mode === 'replace' ? [] : records.filter((c) => !touched.has(recordSetKey(c.record)));
+  const diff = diffZone(inScope, file);
   return {
-    plan: { ...target, mode, wanted: [...wanted], add: diff.toAdd, remove: diff.toDelete, existing },
-    unchanged: [...diff.unchanged, ...untouched],
+    plan: { ...target, mode, wanted: file, add: diff.toAdd, remove: diff.toDelete, existing },
+    unchanged: [...diff.unchanged, ...untouched, ...nameServers],
   };
+}
+
+/** An NS record at the apex: one of the domain's name servers, which /ns sets. */
+export function isApexNs(record: DnsRecordData): boolean {
+  return record.type === 'NS' && comparableValue('host', record.host) === '@';
 }
 
 /** A record set: the records of one name and type (compared as the diff compares hosts). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { comparableValue } from '../../src/core/dns-fields.js';
 import {
   changesToApply,
+  isApexNs,
   isEmptyPlan,
   type ListedRecord,
   needsForce,
@@ -40,6 +41,22 @@ describe('planImport', () => {
   it('changes nothing when the zone is the same', () => {
     const records = [a('www'), a('@')];
     expect(isEmptyPlan(planImport(target, listed(records), records).plan)).toBe(true);
+  });
+
+  it('never deletes the domain’s own apex NS records, not even replacing the whole zone', () => {
+    const ns = (name: string): DnsRecordData => ({ type: 'NS', host: '@', ttl: 86_400, ns: name });
+    const delegation: DnsRecordData = { type: 'NS', host: 'shop', ttl: 86_400, ns: 'ns1.other-dns.by' };
+    const current = listed([ns('ns1.provider.by'), a('www'), delegation, ns('ns2.provider.by')]);
+    // The file's own apex NS lines were skipped by the import; a file may still carry one.
+    const file = [a('www'), ns('lana.ns.cloudflare.com')];
+    for (const mode of ['merge', 'replace'] as const) {
+      const { plan, unchanged } = planImport(target, current, file, current.length, mode);
+      expect(plan.add, mode).toEqual([]);
+      expect(plan.wanted, mode).toEqual([a('www')]);
+      expect(unchanged.map((u) => u.id).sort(), mode).toEqual(mode === 'replace' ? [1, 2, 4] : [1, 2, 3, 4]);
+      // A delegation below the apex is an ordinary record: a replace without it deletes it.
+      expect(plan.remove, mode).toEqual(mode === 'replace' ? [{ id: 3, record: delegation }] : []);
+    }
   });
 
   it('treats a changed record as a delete and an add', () => {
@@ -92,9 +109,11 @@ describe('import plans for any zone and file (properties)', () => {
         for (const removed of plan.remove) expect(mentioned.has(setKey(removed.record))).toBe(true);
         // Every listed record is either deleted or left as it is, never both or neither.
         expect(plan.remove.length + unchanged.length).toBe(current.length);
-        // After the merge, every record of the file is in the zone.
+        // After the merge, every record of the file is in the zone (its apex NS are /ns's).
         const after = [...unchanged.map((u) => u.record), ...plan.add];
-        for (const record of wanted) expect(after.some((r) => sameRecord(r, record))).toBe(true);
+        for (const record of wanted.filter((r) => !isApexNs(r)))
+          expect(after.some((r) => sameRecord(r, record))).toBe(true);
+        for (const removed of plan.remove) expect(isApexNs(removed.record)).toBe(false);
       }),
     );
   });
@@ -107,6 +126,8 @@ describe('import plans for any zone and file (properties)', () => {
         fc.constantFrom('merge', 'replace') as fc.Arbitrary<'merge' | 'replace'>,
         (current, wanted, mode) => {
           const { plan } = planImport(target, current, wanted, current.length, mode);
+          // The domain's name servers are /ns's: no plan deletes one.
+          for (const removed of plan.remove) expect(isApexNs(removed.record)).toBe(false);
           const changes = changesToApply(plan, { force: false });
           if (changes === 'needsForce') {
             expect(needsForce(plan)).toBe(true);
