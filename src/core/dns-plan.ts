@@ -1,5 +1,6 @@
 import { comparableValue } from './dns-fields.js';
 import { type DnsRecordData, parseListedRecord, sameRecord } from './dns-records.js';
+import { isApexNs } from './zone-provider.js';
 
 /*
  * Import planning: what an imported zone changes against the records the provider lists, and
@@ -76,11 +77,6 @@ export function planImport(
     plan: { ...target, mode, wanted: file, add: diff.toAdd, remove: diff.toDelete, existing },
     unchanged: [...diff.unchanged, ...untouched, ...nameServers],
   };
-}
-
-/** An NS record at the apex: one of the domain's name servers, which /ns sets. */
-export function isApexNs(record: DnsRecordData): boolean {
-  return record.type === 'NS' && comparableValue('host', record.host) === '@';
 }
 
 /** A record set: the records of one name and type (compared as the diff compares hosts). */

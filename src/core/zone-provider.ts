@@ -1,4 +1,4 @@
-import { isIpv4, isIpv6 } from './dns-fields.js';
+import { comparableValue, isIpv4, isIpv6 } from './dns-fields.js';
 import { relativeHost, toAsciiHostName } from './dns-host-names.js';
 import { DEFAULT_TTL, type DnsRecordData } from './dns-records.js';
 
@@ -31,4 +31,12 @@ export function glueOf(server: ProviderNameServer, ascii: string): DnsRecordData
   if (isIpv4(ip)) return { type: 'A', host, ttl: DEFAULT_TTL, ipv4: ip };
   if (isIpv6(ip)) return { type: 'AAAA', host, ttl: DEFAULT_TTL, ipv6: ip };
   return undefined;
+}
+
+/**
+ * An NS record at the apex: one of the domain's name servers, which the provider keeps and /ns
+ * sets. No import adds or deletes one, whoever's servers a file names.
+ */
+export function isApexNs(record: DnsRecordData): boolean {
+  return record.type === 'NS' && comparableValue('host', record.host) === '@';
 }

@@ -1,4 +1,4 @@
-import { comparableValue, type FieldKind, isIpv4, isIpv6 } from './dns-fields.js';
+import { type FieldKind, isIpv4, isIpv6 } from './dns-fields.js';
 import { asciiDomain, relativeHost, toAsciiHostName } from './dns-host-names.js';
 import { type DnsLineReason, parseDnsLine } from './dns-line.js';
 import {
@@ -20,7 +20,7 @@ import {
   type ZoneEntry,
   type ZoneToken,
 } from './zone-entries.js';
-import { glueOf, type ProviderNameServer } from './zone-provider.js';
+import { glueOf, isApexNs, type ProviderNameServer } from './zone-provider.js';
 
 /*
  * Reading a BIND zone file (RFC 1035 master file format) or pasted lines for import: $ORIGIN and
@@ -68,6 +68,7 @@ export type SkipReason =
       key:
         | 'soa'
         | 'apexNs'
+        | 'nsGlue'
         | 'noOwner'
         | 'srvOwner'
         | 'originArgument'
@@ -319,11 +320,13 @@ function namedBy(record: DnsRecordData, domain: string): NamedRecord {
  * Parses a zone file or pasted lines: $ORIGIN/$TTL directives, comments (;), parentheses spanning
  * lines, optional class IN, optional ttl (else as BIND gives it: see recordTtl), blank owner =
  * previous owner, relative names under $ORIGIN, absolute owners inside the domain made relative,
- * '@'. SOA, the apex NS records of `providerNameServers` (what an export writes as the
- * provider's), other types (CAA, PTR, …), records failing validateRecord and owners outside the
- * domain are reported in `unsupported`, each with a SkipReason (an i18n key and its parameters).
- * A line that does not read as BIND is tried as the one-line grammar (`A www 192.0.2.1`). The
- * domain may be given in Unicode or punycode.
+ * '@'. The same record twice is taken once, as BIND keeps it. SOA, every apex NS record (the
+ * domain's name servers are set with /ns, whoever's the file names), the glue of
+ * `providerNameServers` (what an export writes as the provider's), other types (CAA, PTR, …),
+ * records failing validateRecord and owners outside the domain are reported in `unsupported`, each
+ * with a SkipReason (an i18n key and its parameters) and what it names. A line that does not read
+ * as BIND is tried as the one-line grammar (`A www 192.0.2.1`). The domain may be given in Unicode
+ * or punycode.
  */
 export function importZone(
   text: string,
@@ -331,13 +334,11 @@ export function importZone(
   options: { providerNameServers?: readonly ProviderNameServer[] } = {},
 ): ZoneImport {
   const ascii = asciiDomain(domain);
-  // The apex NS records naming the domain's own name servers, and their glue, are the provider's
-  // (set with /ns): an export writes them, an import skips them.
-  const servers = options.providerNameServers ?? [];
-  const providerNs = new Set(servers.map((server) => comparableValue('name', server.ns)));
-  const glue = servers.flatMap((server) => glueOf(server, ascii) ?? []);
-  const isProviderNs = (record: DnsRecordData) =>
-    (record.type === 'NS' && record.host === '@' && providerNs.has(comparableValue('name', record.ns))) ||
+  // The glue (address) of the domain's own name server inside it is the provider's too (set with
+  // /ns beside the server): an export writes it, an import skips it. A file's other A records of
+  // a name server's name are ordinary records.
+  const glue = (options.providerNameServers ?? []).flatMap((server) => glueOf(server, ascii) ?? []);
+  const isProviderGlue = (record: DnsRecordData) =>
     glue.some((g) => sameRecord(g, { ...record, ttl: g.ttl }));
   const state: ReadState = {
     domain: ascii,
@@ -363,7 +364,9 @@ export function importZone(
       result.unsupported.push({ line: entry.line, text: source, reason, ...(named ? { named } : {}) });
     const take = (record: DnsRecordData) => {
       const named = namedBy(record, ascii);
-      if (isProviderNs(record)) return unsupported(bare('apexNs'), named);
+      // The file's name servers, whoever's, are not records here: the domain's are set with /ns.
+      if (isApexNs(record)) return unsupported(bare('apexNs'), named);
+      if (isProviderGlue(record)) return unsupported(bare('nsGlue'), named);
       const key = sameRecordKey(record);
       const earlier = taken.get(key);
       if (earlier !== undefined) return unsupported({ key: 'duplicate', params: { line: earlier } }, named);

@@ -8,6 +8,7 @@ import {
   sameRecord,
   validateRecord,
 } from '../../src/core/dns-records.js';
+import { isApexNs } from '../../src/core/zone-provider.js';
 import { importZone } from '../../src/core/zone-reader.js';
 import { exportZone } from '../../src/core/zone-writer.js';
 import { dkimArb, hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
@@ -85,9 +86,15 @@ describe('exportZone → importZone', () => {
       fc.property(domainArb, fc.array(recordArb, { maxLength: 12 }), (domain, records) => {
         const zone = exportZone(domain, records);
         const imported = importZone(zone, domain);
-        const unique = records.filter((record, i) => records.findIndex((r) => sameRecord(r, record)) === i);
-        expect(imported.unsupported.map((line) => line.reason.key)).toEqual(
-          Array<string>(records.length - unique.length).fill('duplicate'),
+        // An apex NS is the domain's name server (set with /ns): skipped, never imported.
+        const nameServers = records.filter(isApexNs);
+        const rest = records.filter((record) => !isApexNs(record));
+        const unique = rest.filter((record, i) => rest.findIndex((r) => sameRecord(r, record)) === i);
+        expect(imported.unsupported.map((line) => line.reason.key).sort()).toEqual(
+          [
+            ...Array<string>(nameServers.length).fill('apexNs'),
+            ...Array<string>(rest.length - unique.length).fill('duplicate'),
+          ].sort(),
         );
         expectSameRecords(imported.records, unique);
       }),
@@ -204,7 +211,6 @@ describe('importZone: a hand-written zone file', () => {
   ].join('\n');
 
   const expected: DnsRecordData[] = [
-    { type: 'NS', host: '@', ttl: 3600, ns: 'ns1.oldhost.by' },
     { type: 'A', host: '@', ttl: 3600, ipv4: '93.125.99.10' },
     { type: 'AAAA', host: '@', ttl: 3600, ipv6: '2a00:1760:1:1::10' },
     { type: 'A', host: 'www', ttl: 300, ipv4: '93.125.99.10' },
@@ -242,6 +248,12 @@ describe('importZone: a hand-written zone file', () => {
         text: expect.stringMatching(/^@ {3}IN {2}SOA[\s\S]*300 \)$/),
         reason: { key: 'soa', params: {} },
         named: { owner: 'mysite.by', type: 'SOA' },
+      },
+      {
+        line: 8,
+        text: 'IN  NS  ns1.oldhost.by.',
+        reason: { key: 'apexNs', params: {} },
+        named: { owner: 'mysite.by', type: 'NS' },
       },
       {
         line: 22,
@@ -341,6 +353,31 @@ describe('importZone: pasted lines', () => {
     // '.' with another priority is no null MX: the line is named, not imported.
     expect(importZone('noreply 300 IN MX 10 .', 'example.com').unsupported).toMatchObject([
       { line: 1, reason: { key: 'field', params: { field: 'priority', reason: 'nullMx' } } },
+    ]);
+  });
+
+  it('never imports an apex NS, whoever’s; keeps a delegation below the apex; skips the provider’s glue', () => {
+    const zone = [
+      '$ORIGIN example.com.',
+      '@ 86400 IN NS lana.ns.cloudflare.com.', // another host's name server
+      '@ 86400 IN NS ns1.example.com.', // the domain's own
+      'ns1 3600 IN A 192.0.2.53', // its glue, as the bot's export writes it
+      'ns2 3600 IN A 192.0.2.54', // a name server the provider does not list: an ordinary record
+      'lab 3600 IN NS ns.lab.example.net.', // a delegation
+      'NS @ ns3.example.net', // the one-line form too
+    ].join('\n');
+    const { records, unsupported } = importZone(zone, 'example.com', {
+      providerNameServers: [{ ns: 'ns1.example.com', ip: '192.0.2.53' }, { ns: 'ns2.example.net' }],
+    });
+    expect(records).toEqual([
+      { type: 'A', host: 'ns2', ttl: 3600, ipv4: '192.0.2.54' },
+      { type: 'NS', host: 'lab', ttl: 3600, ns: 'ns.lab.example.net' },
+    ]);
+    expect(unsupported.map((line) => [line.line, line.reason.key, line.named])).toEqual([
+      [2, 'apexNs', { owner: 'example.com', type: 'NS' }],
+      [3, 'apexNs', { owner: 'example.com', type: 'NS' }],
+      [4, 'nsGlue', { owner: 'ns1.example.com', type: 'A' }],
+      [7, 'apexNs', { owner: 'example.com', type: 'NS' }],
     ]);
   });
 

@@ -9,6 +9,7 @@ import {
   fieldKind,
   validateRecord,
 } from '../../src/core/dns-records.js';
+import { isApexNs } from '../../src/core/zone-provider.js';
 import { importZone } from '../../src/core/zone-reader.js';
 import { exportZone } from '../../src/core/zone-writer.js';
 import { recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
@@ -89,9 +90,15 @@ function zoneOf(record: DnsRecordData): string {
   return `$ORIGIN ${DOMAIN}.\n${owner} ${record.ttl} IN SRV ${rdata}\n`;
 }
 
+/**
+ * The BIND import's verdict. An apex NS is accepted as a record, then skipped for what it is (the
+ * domain's name servers are set with /ns), so it counts as accepted when skipped for that alone.
+ */
 function bind(record: DnsRecordData): boolean {
   const imported = importZone(zoneOf(record), DOMAIN);
-  return imported.records.length === 1 && imported.unsupported.length === 0;
+  const skipped = imported.unsupported.map((line) => line.reason.key);
+  if (isApexNs(record) && validateRecord(record) === undefined) return skipped.join() === 'apexNs';
+  return imported.records.length === 1 && skipped.length === 0;
 }
 
 describe('one verdict for a record on every path', () => {

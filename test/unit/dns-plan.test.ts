@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { comparableValue } from '../../src/core/dns-fields.js';
 import {
   changesToApply,
-  isApexNs,
   isEmptyPlan,
   type ListedRecord,
   needsForce,
   planImport,
 } from '../../src/core/dns-plan.js';
 import { type DnsRecordData, sameRecord } from '../../src/core/dns-records.js';
+import { isApexNs } from '../../src/core/zone-provider.js';
 import { recordArbitrary } from '../helpers/dns-arbitraries.js';
 
 const a = (host: string, ipv4 = '192.0.2.1'): DnsRecordData => ({ type: 'A', host, ttl: 3600, ipv4 });

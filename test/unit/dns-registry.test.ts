@@ -11,6 +11,7 @@ import {
   sameRecord,
   sameRecordKey,
 } from '../../src/core/dns-records.js';
+import { isApexNs } from '../../src/core/zone-provider.js';
 import { importZone, type SkipReason } from '../../src/core/zone-reader.js';
 import { exportZone } from '../../src/core/zone-writer.js';
 import { hostArbitrary, recordArbitrary, relativeName } from '../helpers/dns-arbitraries.js';
@@ -85,8 +86,10 @@ describe.each(DNS_TYPES)('record type %s through the registry', (type) => {
   });
 
   it('BIND → record → BIND gives the same zone file and an equal record', () => {
+    // An apex NS is the domain's name server, set with /ns: a zone file's is never imported.
+    const bindable = recordOf(type).filter((record) => !isApexNs(record));
     fc.assert(
-      fc.property(recordOf(type), fc.constantFrom(...DOMAINS), (record, domain) => {
+      fc.property(bindable, fc.constantFrom(...DOMAINS), (record, domain) => {
         const read = viaBind(record, domain);
         expect(sameRecord(read, record)).toBe(true);
         expect(exportZone(domain, [read])).toBe(exportZone(domain, [record]));
@@ -105,7 +108,8 @@ describe.each(DNS_TYPES)('record type %s through the registry', (type) => {
         // The key the import finds duplicates by is the same relation.
         expect(sameRecordKey(a) === sameRecordKey(b)).toBe(same);
         expect(sameRecord(viaLine(a), viaLine(b))).toBe(same);
-        expect(sameRecord(viaBind(a, domain), viaBind(b, domain))).toBe(same);
+        if (!isApexNs(a) && !isApexNs(b))
+          expect(sameRecord(viaBind(a, domain), viaBind(b, domain))).toBe(same);
         // The same line is the same record.
         if (formatDnsLine(a) === formatDnsLine(b)) expect(same).toBe(true);
       }),
@@ -146,6 +150,7 @@ describe('skipped-line reasons in words', () => {
     duplicate: { key: 'duplicate', params: { line: 12 } },
     soa: { key: 'soa', params: {} },
     apexNs: { key: 'apexNs', params: {} },
+    nsGlue: { key: 'nsGlue', params: {} },
     noOwner: { key: 'noOwner', params: {} },
     srvOwner: { key: 'srvOwner', params: {} },
     originArgument: { key: 'originArgument', params: {} },

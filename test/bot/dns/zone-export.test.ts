@@ -86,7 +86,7 @@ describe.skipIf(!hasBind)('⬇ Экспорт writes a zone BIND loads', () => {
     const preview = lastText(await h.sendFile(edited, zone.name));
     expect(preview).toContain('Добавить: 1');
     expect(preview).toContain('запись SOA ведёт провайдер');
-    expect(preview).toContain('NS-серверы домена ведёт провайдер, их меняет команда /ns');
+    expect(preview).toContain('NS-серверы из файла не переношу: они задаются через /ns');
     await h.send('/cancel');
   });
 });

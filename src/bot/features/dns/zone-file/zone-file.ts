@@ -71,10 +71,14 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
       'danger',
     );
     const no = Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'zone'));
+    // The file's name servers are not carried over: they are set with /ns, one tap away.
+    const nameServers = skipped.some((line) => line.reason.key === 'apexNs' || line.reason.key === 'nsGlue')
+      ? [[Markup.button.callback(ctx.t('dns:nsButton'), encodeCallback('nameServers', ref.orderId))]]
+      : [];
     if (isEmptyPlan(plan)) {
       await ctx.reply(`${text}\n\n${ctx.t('dns:importNothing')}`, {
         parse_mode: 'HTML',
-        ...(mode === 'merge' ? Markup.inlineKeyboard([[replace], [no]]) : {}),
+        ...(mode === 'merge' ? Markup.inlineKeyboard([[replace], [no], ...nameServers]) : {}),
       });
       return;
     }
@@ -85,13 +89,14 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
     );
     await ctx.reply(text, {
       parse_mode: 'HTML',
-      ...Markup.inlineKeyboard(mode === 'merge' ? [[apply, no], [replace]] : [[apply, no]]),
+      ...Markup.inlineKeyboard(mode === 'merge' ? [[apply, no], [replace], ...nameServers] : [[apply, no]]),
     });
   };
 
   const previewImport: InputHandler = async (ctx, input, text) => {
     const ref = await refOfOrder(ctx, input.orderId);
-    // The file's apex NS records naming the domain's name servers are the provider's: skipped.
+    // The file's apex NS records are skipped whoever's they are; the glue of the domain's own
+    // name servers (as an export writes it) is the provider's too.
     const servers = await (await ctx.partnerApi()).listNameServers(ref.orderId).catch(() => []);
     const parsed = importZone(text, ref.domain, { providerNameServers: servers });
     // Text with no record at all is no zone: planning it would offer to replace the zone by nothing.
