@@ -10,7 +10,7 @@ import { dnsStories } from '../../helpers/dns-stories.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { useBot } from '../../helpers/use-bot.js';
 
-const { h } = useBot({ connect: ['partner'], reset: ['faults', 'scene'] });
+const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 const { listedValues, writesSince } = dnsStories(h);
 
 /** A zone file of test/fixtures/zones (see its README). */
@@ -90,5 +90,15 @@ describe('importing a Cloudflare export (cloudflare-mysite.zone)', () => {
     const after = await listedValues(orderId);
     expect(after.filter((value) => value.startsWith('NS '))).toEqual(['NS @ ns1.old-host.by']);
     expect(after).not.toContain('A old 192.0.2.9');
+  });
+
+  it('says the same in English, for pasted lines too', async () => {
+    const orderId = await orderTestDomain(h.api(), `ns-en-${Date.now()}.com`);
+    await h.press(buttonData(await h.send(`/dns ${orderId}`, en), 'Import'), en);
+    const preview = await h.send('@ 3600 IN NS ns1.example.net.\nwww 3600 IN A 192.0.2.1', en);
+    expect(lastText(preview)).toContain(
+      "• line 1: <code>@ 3600 IN NS ns1.example.net.</code> — I don't carry over the file's NS servers: they are set with /ns",
+    );
+    expect(buttons(preview).map((b) => b.text)).toContain('Name servers');
   });
 });
