@@ -171,6 +171,27 @@ describe('add by buttons, delete with confirmation', () => {
     expect(lastText(calls)).toContain('mx.example.by');
   });
 
+  it('takes a null MX (`.` with priority 0), refusing `.` with another priority', async () => {
+    const orderId = await newDomain(`nullmx-${Date.now()}.com`);
+    let calls = await h.press(buttonData(await h.send(`/dns ${orderId}`), 'Добавить'));
+    calls = await h.press(buttonData(calls, 'MX'));
+    await h.send('noreply');
+    await h.send('.');
+    calls = await h.send('10');
+    expect(all(calls)).toContain('«.» вместо почтового сервера — это «домен не принимает почту» (RFC 7505)');
+    calls = await h.send('0');
+    calls = await h.press(buttonData(calls, '300'));
+    expect(lastText(calls)).toContain(
+      '<b>MX</b> noreply → <code>0 .</code> (домен не принимает почту) · TTL 300 с',
+    );
+    calls = await h.press(buttonData(calls, '✅ Добавить'));
+    expect(all(calls)).toContain('Запись добавлена');
+    const post = h.sandbox.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/v1/domains/${orderId}/dns/records/mx`,
+    );
+    expect(post.map((p) => p.body)).toEqual([{ ttl: 300, host: 'noreply', mail_server: '.', priority: 0 }]);
+  });
+
   it('deletes a record only after confirming, with the kind taken from its type', async () => {
     const orderId = await newDomain(`delete-${Date.now()}.com`);
     await h.send(`/dns ${orderId} add TXT @ "hello world"`);
