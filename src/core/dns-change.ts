@@ -6,6 +6,7 @@ import {
   type DnsRecordData,
   type DnsType,
   fieldValues,
+  ownerName,
   sameRecord,
   validateRecord,
 } from './dns-records.js';
@@ -88,13 +89,6 @@ export function matchRecords(
   return data === undefined ? here : here.filter((r) => sameRecordData(r.record, data));
 }
 
-/** The name a record stands at: an SRV's is `_service._proto.<host>`, every other's its host. */
-function ownerOf(record: DnsRecordData): string {
-  return record.type === 'SRV'
-    ? `${record.service}.${record.protocol}${record.host === '@' ? '' : `.${record.host}`}`
-    : record.host;
-}
-
 /** Checks a plan against the records it leaves: no CNAME beside another record of its name. */
 function checkPlan(
   records: readonly ListedRecord[],
@@ -107,7 +101,7 @@ function checkPlan(
   const kept = records.filter((r) => !removed.has(r.id)).map((r) => r.record);
   const after = [...kept, ...add];
   for (const record of add) {
-    const others = after.filter((r) => r !== record && sameHost(ownerOf(r), ownerOf(record)));
+    const others = after.filter((r) => r !== record && sameHost(ownerName(r), ownerName(record)));
     const clash =
       record.type === 'CNAME'
         ? others.filter((r) => !(r.type === 'CNAME' && sameRecord(r, record)))
@@ -128,7 +122,7 @@ function checkPlan(
 export function needsDeleteFirst(remove: readonly ListedRecord[], add: readonly DnsRecordData[]): boolean {
   return add.some((a) =>
     remove.some(
-      (r) => sameHost(ownerOf(r.record), ownerOf(a)) && (a.type === 'CNAME' || r.record.type === 'CNAME'),
+      (r) => sameHost(ownerName(r.record), ownerName(a)) && (a.type === 'CNAME' || r.record.type === 'CNAME'),
     ),
   );
 }

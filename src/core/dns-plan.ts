@@ -1,5 +1,5 @@
 import { comparableValue } from './dns-fields.js';
-import { type DnsRecordData, parseListedRecord, sameRecord } from './dns-records.js';
+import { type DnsRecordData, ownerName, parseListedRecord, sameRecord } from './dns-records.js';
 import { isApexNs } from './zone-provider.js';
 
 /*
@@ -79,9 +79,9 @@ export function planImport(
   };
 }
 
-/** A record set: the records of one name and type (compared as the diff compares hosts). */
+/** A record set: the records of one name and type (an SRV's name holds its service and protocol). */
 function recordSetKey(record: DnsRecordData): string {
-  return `${record.type} ${comparableValue('host', record.host)}`;
+  return `${record.type} ${comparableValue('host', ownerName(record))}`;
 }
 
 /** Whether the plan changes nothing. */

@@ -420,3 +420,13 @@ export function sameRecordKey(record: DnsRecordData): string {
   const fields = fieldValues(record).map(([field, value]) => comparableValue(field.kind, value));
   return JSON.stringify([record.type, record.ttl, comparableValue('host', record.host), ...fields]);
 }
+
+/**
+ * The name a record stands at: an SRV's is `_service._proto.<host>` (its labels are fields here),
+ * every other's its host. Record sets, and a CNAME's "nothing beside it", are per this name.
+ */
+export function ownerName(record: DnsRecordData): string {
+  return record.type === 'SRV'
+    ? `${record.service}.${record.protocol}${record.host === '@' ? '' : `.${record.host}`}`
+    : record.host;
+}

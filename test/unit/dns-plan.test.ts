@@ -28,6 +28,25 @@ describe('planImport', () => {
     expect(unchanged.map((u) => u.id).sort()).toEqual([1, 2]);
   });
 
+  it('a merge takes an SRV set by its service and protocol: another service at @ is left alone', () => {
+    const srv = (service: string, target: string): DnsRecordData => ({
+      type: 'SRV',
+      host: '@',
+      ttl: 3600,
+      service,
+      protocol: '_tcp',
+      target,
+      port: 5060,
+      priority: 10,
+      weight: 5,
+    });
+    const current = listed([srv('_sip', 'sip.example.by'), srv('_xmpp-client', 'old.example.by')]);
+    const { plan, unchanged } = planImport(target, current, [srv('_xmpp-client', 'xmpp.example.by')]);
+    expect(plan.add).toEqual([srv('_xmpp-client', 'xmpp.example.by')]);
+    expect(plan.remove.map((r) => r.id)).toEqual([2]);
+    expect(unchanged.map((u) => u.id)).toEqual([1]);
+  });
+
   it('replacing the whole zone adds what is new, deletes what is gone and keeps the rest', () => {
     const current = listed([a('www'), a('ftp'), a('@')]);
     const { plan, unchanged } = planImport(target, current, [a('www'), a('@'), a('shop')], 3, 'replace');
