@@ -86,6 +86,17 @@ function readQuoted(line: string, start: number): { text: string; end: number } 
 }
 
 /**
+ * A TXT text typed on its own (a guided form's answer): quoted as the one-line form quotes it
+ * (`"…"`, escapes, several strings joined), or bare, taken as typed.
+ */
+export function readTxtAnswer(text: string): string {
+  const trimmed = text.trim();
+  if (!(trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"'))) return text;
+  const read = readValues(trimmed);
+  return read.ok ? read.values.join('') : text;
+}
+
+/**
  * A line read as values: words, or quoted strings (`"…"`, as a TXT text is quoted) for a value
  * with spaces; `quote` when a quoted string is not closed (with the values read before it).
  */

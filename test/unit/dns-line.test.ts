@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DNS_LINE_FORMS, formatDnsLine, parseDnsLine, readValues } from '../../src/core/dns-line.js';
+import {
+  DNS_LINE_FORMS,
+  formatDnsLine,
+  parseDnsLine,
+  readTxtAnswer,
+  readValues,
+} from '../../src/core/dns-line.js';
 import { DNS_TYPES, type DnsRecordData, validateRecord } from '../../src/core/dns-records.js';
 import { dkimArb, hostArbitrary, recordArbitrary } from '../helpers/dns-arbitraries.js';
 
@@ -308,5 +314,16 @@ describe('whether a line states its TTL (what `set` keeps when it does not)', ()
       expect(parseDnsLine(line), line).toMatchObject({ ok: true, ttlGiven: true });
     for (const line of ['A www 192.0.2.1', 'TXT @ hello world', 'MX @ mx.example.by 10'])
       expect(parseDnsLine(line), line).toMatchObject({ ok: true, ttlGiven: false });
+  });
+});
+
+describe('a TXT typed as a guided answer', () => {
+  it('drops the quotes of a quoted text, joins several strings, and keeps a bare text as typed', () => {
+    expect(readTxtAnswer('"v=spf1 include:_spf.yandex.net ~all"')).toBe(
+      'v=spf1 include:_spf.yandex.net ~all',
+    );
+    expect(readTxtAnswer('"v=DKIM1; k=rsa; " "p=MIGf"')).toBe('v=DKIM1; k=rsa; p=MIGf');
+    expect(readTxtAnswer('say "hi" to all')).toBe('say "hi" to all');
+    expect(readTxtAnswer('"unclosed')).toBe('"unclosed');
   });
 });

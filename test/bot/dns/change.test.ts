@@ -278,3 +278,18 @@ describe('what the walk through the playground found', () => {
     );
   });
 });
+
+describe('a TXT changed by buttons', () => {
+  it('takes a pasted value in quotes without its quotes', async () => {
+    const site = await movingSite('txtquotes');
+    const list = await h.send(`/dns ${site.domain}`);
+    const card = await h.press(buttonData(list, 'TXT @'));
+    await h.press(buttonData(card, '✏️ Изменить'));
+    const summary = await h.send('"v=spf1 include:_spf.yandex.net ~all"');
+    expect(all(summary)).toContain(
+      'станет: <b>TXT</b> @ → <code>"v=spf1 include:_spf.yandex.net ~all"</code>',
+    );
+    await h.press(buttonData(summary, '✅ Применить'));
+    expect(await listedValues(site.orderId)).toContain('TXT @ v=spf1 include:_spf.yandex.net ~all');
+  });
+});

@@ -1,5 +1,6 @@
 import { toDnsRecordBody } from '../../../../api/index.js';
 import { type FieldKind, problemMessage, readField } from '../../../../core/dns-fields.js';
+import { readTxtAnswer } from '../../../../core/dns-line.js';
 import {
   checkTogether,
   DEFAULT_TTL,
@@ -57,7 +58,8 @@ function fieldStep(type: DnsType, { name: field, kind }: FieldSpec): Step<string
       return { text: ctx.t('dns:askField', { field: ctx.t(`dns:field.${key}`), type }) };
     },
     async parseText(env, text) {
-      const value = readAnswer(field, kind, text);
+      // A pasted TXT in quotes is read as the one-line form reads it, not kept with its quotes.
+      const value = readAnswer(field, kind, kind === 'text' ? readTxtAnswer(text) : text);
       // A rule over several fields (a null MX's priority 0) is checked once both are answered,
       // whichever is answered (or edited) last.
       const answered = Object.fromEntries(
