@@ -63,6 +63,13 @@ const configSchema = z
     ),
     TELEGRAM_API_ROOT: z.preprocess(emptyAsUndefined, httpUrl.default('https://api.telegram.org')),
     TELEGRAM_LOCAL_FILES_DIR: optionalString,
+    RICH_MESSAGES: z.preprocess(
+      emptyAsUndefined,
+      z
+        .enum(['on', 'off'], { error: 'must be on or off' })
+        .default('on')
+        .transform((value) => value === 'on'),
+    ),
     PARTNER_API_URL: z.preprocess(
       emptyAsUndefined,
       z.url({

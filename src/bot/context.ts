@@ -7,6 +7,7 @@ import type { PresetDraft } from '../core/dns-preset-plan.js';
 import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { Translate } from './kit/i18n.js';
+import type { ScreenPort } from './kit/screen.js';
 
 /** Scene state kept in the session; each scene narrows its own part. */
 export type SceneState = Scenes.SceneSessionData;
@@ -59,6 +60,8 @@ export interface BotContext extends Context {
    * undefined anywhere else. The announcer (team-announce.ts) names them.
    */
   teamMember?: { name: string; role: Role } | undefined;
+  /** Sends and edits the screens that are tables or documents: rich messages, or HTML (kit/screens.ts). */
+  screens: ScreenPort<BotContext>;
 }
 
 /**

@@ -40,6 +40,7 @@ import { registerFeatures } from './kit/feature.js';
 import { LOCALES, pickLocale, type Translations } from './kit/i18n.js';
 import { MENU_COMMANDS } from './kit/menu.js';
 import { PagedLists } from './kit/paged-list.js';
+import { Screens } from './kit/screens.js';
 import { createFileReader } from './kit/telegram-files.js';
 import { logUnknownWordsTo } from './kit/words.js';
 import { createAccessGuard } from './middlewares/access.js';
@@ -72,6 +73,11 @@ export interface BotDeps {
   liveChecks?: LiveCheckPort | undefined;
   /** `TELEGRAM_LOCAL_FILES_DIR`: where a `--local` Bot API server's files are visible to the bot. */
   localFilesDir?: string | undefined;
+  /**
+   * `RICH_MESSAGES`: tables and documents as rich messages (Bot API 10.1; on unless told), or as
+   * HTML for a self-hosted Bot API server older than that.
+   */
+  richMessages?: boolean;
 }
 
 export { MENU_COMMANDS };
@@ -101,6 +107,8 @@ export function createBot(deps: BotDeps): PartnerBot {
     // telegraf's own timeout cannot cancel a handler; the provider deadline bounds handlers instead.
     handlerTimeout: Number.POSITIVE_INFINITY,
   });
+  // One per bot: a server found without rich messages is remembered for every later screen.
+  bot.context.screens = new Screens(deps.richMessages ?? true, deps.logger);
   const sequentializer = createSequentializer(deps.chatLock);
   const { router, stage, settlers, composers } = createFeatures(deps);
 

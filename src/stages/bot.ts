@@ -47,6 +47,7 @@ export function buildBot(deps: BotStageDeps): ReturnType<typeof createBot> {
     defaultLocale: config.DEFAULT_LOCALE,
     allowedUserIds: config.ALLOWED_USER_IDS,
     localFilesDir: config.TELEGRAM_LOCAL_FILES_DIR,
+    richMessages: config.RICH_MESSAGES,
     ...(redis
       ? {
           chatLock: createRedisChatLock({

@@ -31,14 +31,14 @@ describe('typing… while the provider is asked', () => {
     expect(typing.length).toBeGreaterThanOrEqual(2);
     expect(typing.every((c) => c.payload.action === 'typing')).toBe(true);
     const firstTyping = calls.findIndex((c) => c.method === 'sendChatAction');
-    const firstReply = calls.findIndex((c) => c.method === 'sendMessage');
+    const firstReply = calls.findIndex((c) => c.method === 'sendRichMessage');
     expect(firstTyping).toBeGreaterThanOrEqual(0);
     expect(firstTyping).toBeLessThan(firstReply);
     // Sent before the first provider request of the update left.
     const before = calls[firstTyping]?.providerRequestsBefore ?? -1;
     expect(h.sandbox.requests.length).toBeGreaterThan(before);
     const lastTyping = calls.map((c) => c.method).lastIndexOf('sendChatAction');
-    expect(lastTyping).toBeLessThan(calls.map((c) => c.method).lastIndexOf('sendMessage'));
+    expect(lastTyping).toBeLessThan(calls.map((c) => c.method).lastIndexOf('sendRichMessage'));
   }, 20_000);
 
   it('stops repeating once the update is handled', async () => {

@@ -1,7 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { encodeCallback } from '../../src/bot/registry.js';
-import { type BotCall, buttonData, buttons, lastText } from '../helpers/bot-harness.js';
+import { type BotCall, buttonData, buttons, lastTable, lastText } from '../helpers/bot-harness.js';
 import { CONTACTS, NATURAL_PERSON } from '../helpers/fixtures.js';
 import { useBot } from '../helpers/use-bot.js';
 
@@ -27,7 +27,7 @@ describe('words for every value the API sends', () => {
     expect(ru).toContain('ожидает оплаты');
     expect(ru).not.toMatch(RAW);
     const english = lastText(await h.send('/invoices', en));
-    expect(english).toMatch(/· paid\n/);
+    expect(lastTable(await h.send('/invoices', en)).map((row) => row[2])).toContain('paid');
     expect(english).toContain('awaiting payment');
     expect(english).not.toMatch(RAW);
   });
@@ -126,37 +126,6 @@ describe('/orders: buttons say what the order is, and none does nothing', () => 
     expect(english).toContain(`No. ${first?.number} · ${domainToUnicode(first?.advanced?.domain ?? '')}`);
   });
 
-  it('pages with buttons that work and the page number in the text', async () => {
-    const api = h.api();
-    const [tariff] = await api.listMailTariffs();
-    const [currency] = await api.listCurrencies();
-    if (!tariff || !currency) throw new Error('no mail tariff');
-    while ((await api.listOrders()).length <= 10) {
-      await api.createMailOrder({
-        period_unit_count: tariff.prices[0]?.period ?? 1,
-        currency_id: currency.currency_id,
-        tariff_id: tariff.tariff_id,
-        ...CONTACTS,
-        natural_person_requisites: NATURAL_PERSON,
-      });
-    }
-    const first = await h.send('/orders');
-    expect(lastText(first)).toMatch(/^<b>Заказы, новые сверху<\/b> · стр\. 1 из \d+/);
-    for (const b of buttons(first)) {
-      expect(b.text.trim(), 'a blank button').not.toBe('');
-      expect(b.callback_data, `${b.text} does nothing`).not.toBe('1:x');
-    }
-    expect(buttons(first).some((b) => b.text.startsWith('◀'))).toBe(false);
-    const page2 = await h.press(buttonData(first, 'стр. 2 ▶'));
-    const edited = page2.find((c) => c.method === 'editMessageText');
-    expect(String(edited?.payload.text)).toMatch(/стр\. 2 из \d+/);
-    expect(buttons(page2).some((b) => b.text === '◀ стр. 1')).toBe(true);
-    expect(buttons(page2).some((b) => b.callback_data === '1:x')).toBe(false);
-    const english = await h.send('/orders', en);
-    expect(lastText(english)).toMatch(/page 1 of \d+/);
-    expect(buttons(english).some((b) => b.text === 'page 2 ▶')).toBe(true);
-  });
-
   it('shows a hosting order by its tariff name, a domain order with its domain, from the general list', async () => {
     const [hosting] = await h.api().listHostingOrders({ order_id: 1001 });
     const tariffId = hosting?.advanced?.tariff_id;
@@ -174,16 +143,65 @@ describe('/orders: buttons say what the order is, and none does nothing', () => 
   });
 });
 
+describe('/orders as a rich message', () => {
+  it('is one table for a list that fits, with a button per order and no pager', async () => {
+    const calls = await h.send('/orders');
+    const sent = calls.filter((c) => c.method === 'sendRichMessage');
+    expect(sent).toHaveLength(1);
+    const table = lastTable(calls);
+    expect(table[0]).toEqual(['№', 'Услуга', 'Статус', 'Дата']);
+    const rows = table.slice(1);
+    expect(rows).toHaveLength((await h.api().listOrders()).length);
+    expect(buttons(calls).filter((b) => b.text.startsWith('№ '))).toHaveLength(rows.length);
+    expect(buttons(calls).some((b) => /стр\. \d/.test(b.text))).toBe(false);
+    for (const row of rows) expect(row.join(' '), 'a raw provider value').not.toMatch(RAW);
+  });
+});
+
+describe('/orders as HTML (RICH_MESSAGES=off)', () => {
+  const html = useBot({ connect: ['partner', 'en'], richMessages: false });
+  it('pages with buttons that work and the page number in the text', async () => {
+    const api = html.h.api();
+    const [tariff] = await api.listMailTariffs();
+    const [currency] = await api.listCurrencies();
+    if (!tariff || !currency) throw new Error('no mail tariff');
+    while ((await api.listOrders()).length <= 10) {
+      await api.createMailOrder({
+        period_unit_count: tariff.prices[0]?.period ?? 1,
+        currency_id: currency.currency_id,
+        tariff_id: tariff.tariff_id,
+        ...CONTACTS,
+        natural_person_requisites: NATURAL_PERSON,
+      });
+    }
+    const first = await html.h.send('/orders');
+    expect(lastText(first)).toMatch(/^<b>Заказы, новые сверху<\/b> · стр\. 1 из \d+/);
+    for (const b of buttons(first)) {
+      expect(b.text.trim(), 'a blank button').not.toBe('');
+      expect(b.callback_data, `${b.text} does nothing`).not.toBe('1:x');
+    }
+    expect(buttons(first).some((b) => b.text.startsWith('◀'))).toBe(false);
+    const page2 = await html.h.press(buttonData(first, 'стр. 2 ▶'));
+    const edited = page2.find((c) => c.method === 'editMessageText');
+    expect(String(edited?.payload.text)).toMatch(/стр\. 2 из \d+/);
+    expect(buttons(page2).some((b) => b.text === '◀ стр. 1')).toBe(true);
+    expect(buttons(page2).some((b) => b.callback_data === '1:x')).toBe(false);
+    const english = await html.h.send('/orders', html.en);
+    expect(lastText(english)).toMatch(/page 1 of \d+/);
+    expect(buttons(english).some((b) => b.text === 'page 2 ▶')).toBe(true);
+  });
+});
+
 describe('/zones: the term in words', () => {
   it('says "1 год" when the term is fixed and "от 1 до 10 лет" otherwise, in both languages', async () => {
-    const ru = lastText(await h.send('/zones'));
-    expect(ru).toMatch(/<b>BY<\/b> — [^\n]* · срок от 1 до 10 лет/);
-    expect(ru).toMatch(/<b>RU<\/b> — [^\n]* · срок 1 год(\n|$)/);
-    expect(ru).toMatch(/<b>EU<\/b> — [^\n]* · срок от 1 до 5 лет/);
-    expect(ru).not.toContain('1 год — 1 год');
-    const english = lastText(await h.send('/zones', en));
-    expect(english).toMatch(/<b>BY<\/b> — [^\n]* · term 1 to 10 years/);
-    expect(english).toMatch(/<b>RU<\/b> — [^\n]* · term 1 year(\n|$)/);
+    const termOf = (table: string[][], zone: string) => table.find((row) => row[0] === zone)?.[3];
+    const ru = lastTable(await h.send('/zones'));
+    expect(termOf(ru, 'BY')).toBe('от 1 до 10 лет');
+    expect(termOf(ru, 'RU')).toBe('1 год');
+    expect(termOf(ru, 'EU')).toBe('от 1 до 5 лет');
+    const english = lastTable(await h.send('/zones', en));
+    expect(termOf(english, 'BY')).toBe('1 to 10 years');
+    expect(termOf(english, 'RU')).toBe('1 year');
   });
 });
 

@@ -91,6 +91,8 @@ export interface HarnessOptions {
   watchers?: boolean;
   /** The live check after DNS changes, editing through its own Telegram client (as main.ts wires it). */
   liveCheck?: Omit<LiveChecksOptions, 'telegram' | 'logger'>;
+  /** `RICH_MESSAGES` (on unless told): tables and documents as rich messages, or as HTML. */
+  richMessages?: boolean;
 }
 const BOT_INFO = {
   id: 7_000_000_001,
@@ -238,6 +240,7 @@ export class BotHarness {
       dnsHistory: createDnsHistory({ store: this.historyStore, keyring: this.keyring }),
       liveChecks: this.liveChecks,
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
+      richMessages: this.options.richMessages ?? true,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     }).bot;
     this.bot.botInfo = BOT_INFO;
@@ -303,6 +306,7 @@ export class BotHarness {
     const chat = { id: payload.chat_id, type: 'private' };
     switch (method) {
       case 'sendMessage':
+      case 'sendRichMessage':
       case 'sendDocument':
         call.messageId = this.nextMessageId++;
         return { message_id: call.messageId, date: 0, chat, text: payload.text };
@@ -518,11 +522,68 @@ export class BotHarness {
   }
 }
 
-/** Texts of the messages sent (and edited) among these calls. */
+type RichPiece = string | RichPiece[] | { text?: RichPiece; type?: string };
+interface RichBlockSeen {
+  type: string;
+  text?: RichPiece;
+  summary?: RichPiece;
+  blocks?: RichBlockSeen[];
+  cells?: { text?: RichPiece }[][];
+}
+
+/** Rich text as a reader sees it: the words, without their formatting. */
+export function richPlain(text: RichPiece | undefined): string {
+  if (text === undefined) return '';
+  if (typeof text === 'string') return text;
+  if (Array.isArray(text)) return text.map(richPlain).join('');
+  return richPlain(text.text);
+}
+
+/**
+ * A rich message as plain lines, the way a phone shows it: the heading, each table row as its cells
+ * joined by « | » (the header row first), paragraphs, a details block's summary then its content.
+ */
+export function richLines(blocks: RichBlockSeen[]): string[] {
+  return blocks.flatMap((block) => {
+    switch (block.type) {
+      case 'table':
+        return (block.cells ?? []).map((row) => row.map((cell) => richPlain(cell.text)).join(' | '));
+      case 'details':
+        return [richPlain(block.summary), ...richLines(block.blocks ?? [])];
+      default:
+        return [richPlain(block.text)];
+    }
+  });
+}
+
+/** A call's rich message as text (`richLines` joined), or undefined when it is not rich. */
+export function richText(call: BotCall): string | undefined {
+  const rich = call.payload.rich_message as { blocks?: RichBlockSeen[] } | undefined;
+  return rich?.blocks === undefined ? undefined : richLines(rich.blocks).join('\n');
+}
+
+/**
+ * The table of the last rich message among the calls, as plain cells: the header row first.
+ * Fails the test when the last screen has no table.
+ */
+export function lastTable(calls: BotCall[]): string[][] {
+  const rich = calls.filter((c) => c.payload.rich_message !== undefined).at(-1);
+  const blocks = (rich?.payload.rich_message as { blocks?: RichBlockSeen[] } | undefined)?.blocks ?? [];
+  const table = blocks.find((b) => b.type === 'table');
+  if (!table) throw new Error(`no rich table; calls: ${calls.map((c) => c.method).join(', ')}`);
+  return (table.cells ?? []).map((row) => row.map((cell) => richPlain(cell.text)));
+}
+
+/**
+ * Texts of the messages sent (and edited) among these calls; a rich message's as `richText` gives
+ * it (plain words: a story reads a table by its cells, not by HTML tags).
+ */
 export function texts(calls: BotCall[]): string[] {
   return calls
-    .filter((c) => c.method === 'sendMessage' || c.method === 'editMessageText')
-    .map((c) => String(c.payload.text));
+    .filter(
+      (c) => c.method === 'sendMessage' || c.method === 'editMessageText' || c.method === 'sendRichMessage',
+    )
+    .map((c) => richText(c) ?? String(c.payload.text));
 }
 
 /** The last message text among the calls; fails the test when there is none. */

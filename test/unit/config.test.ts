@@ -26,6 +26,7 @@ describe('loadConfig', () => {
     expect(loadConfig(MINIMAL)).toEqual({
       BOT_TOKEN: TOKEN,
       TELEGRAM_API_ROOT: 'https://api.telegram.org',
+      RICH_MESSAGES: true,
       PARTNER_API_URL: 'https://partner-api.provider.test',
       PARTNER_API_TIMEOUT_MS: 15_000,
       PARTNER_API_VERSION: '1.0',
@@ -62,6 +63,14 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(8080);
     expect(config.DEFAULT_LOCALE).toBe('ru');
     expect(config.LOG_LEVEL).toBe('info');
+  });
+
+  it('reads RICH_MESSAGES as on or off, and says so for anything else', () => {
+    expect(loadConfig({ ...MINIMAL, RICH_MESSAGES: 'off' }).RICH_MESSAGES).toBe(false);
+    expect(loadConfig({ ...MINIMAL, RICH_MESSAGES: 'on' }).RICH_MESSAGES).toBe(true);
+    expect(configError({ ...MINIMAL, RICH_MESSAGES: 'yes' }).problems).toEqual([
+      expect.stringMatching(/^RICH_MESSAGES .*must be on or off/),
+    ]);
   });
 
   /** `.env.example` as a newcomer's `cp .env.example .env` leaves it. */

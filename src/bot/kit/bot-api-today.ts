@@ -4,7 +4,8 @@
  * the bot casts for it. On a client too old for a newer field, Telegram shows the rest of the
  * keyboard and the message as before.
  */
-import type { InlineKeyboardButton as BotApiInlineButton } from '@grammyjs/types';
+import type { ApiMethods, InlineKeyboardButton as BotApiInlineButton } from '@grammyjs/types';
+import type { Telegram } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 
 /** Telegram's limit on the text a copy button copies. */
@@ -36,4 +37,26 @@ export function styled<B extends InlineKeyboardButton>(
   style: ButtonStyle | undefined,
 ): B & Pick<BotApiInlineButton.CallbackButton, 'style'> {
   return style === undefined ? button : { ...button, style };
+}
+
+/** The Bot API as `@grammyjs/types` has it (10.3): every method, with its parameters and result. */
+type BotApi = ApiMethods<never>;
+export type BotApiMethod = keyof BotApi;
+export type BotApiParams<M extends BotApiMethod> = Parameters<BotApi[M]>[0];
+
+/**
+ * Calls a Bot API method that telegraf 4.16's `callApi` does not know by name (rich and ephemeral
+ * messages), typed by `@grammyjs/types`. telegraf sends any method as it is given: only its types
+ * stop at 7.1, so this is the one cast, here, and nothing else in the bot casts for a newer method.
+ */
+export function callBotApi<M extends BotApiMethod>(
+  telegram: Telegram,
+  method: M,
+  params: BotApiParams<M>,
+): Promise<ReturnType<BotApi[M]>> {
+  const call = telegram.callApi.bind(telegram) as unknown as (
+    method: string,
+    payload: unknown,
+  ) => Promise<ReturnType<BotApi[M]>>;
+  return call(method, params);
 }

@@ -2,10 +2,16 @@ import type { InlineKeyboardButton } from 'telegraf/types';
 import { MESSAGE_LIMIT, paginate } from '../../core/paging.js';
 import type { BotContext } from '../context.js';
 import { inRows, pagerRow } from './keyboards.js';
+import { RICH_LIMITS } from './rich-screen.js';
+import type { Screen } from './screen.js';
 
-/** One rendered row of a list: its HTML text and, optionally, a button acting on it. */
+/**
+ * One rendered row of a list: its HTML line and, optionally, a button acting on it; for a list
+ * with columns, its cells (inline HTML), which a rich message shows as a table row.
+ */
 export interface ListRow {
   html: string;
+  cells?: string[];
   button?: InlineKeyboardButton;
 }
 
@@ -23,7 +29,14 @@ export interface PagedList {
   load(
     ctx: BotContext,
     filter: string,
-  ): Promise<{ title: string; rows: ListRow[]; empty: string; footer?: InlineKeyboardButton[] }>;
+  ): Promise<{
+    title: string;
+    rows: ListRow[];
+    empty: string;
+    footer?: InlineKeyboardButton[];
+    /** The table's header when every row has cells; without it a rich page shows the rows' lines. */
+    columns?: string[];
+  }>;
 }
 
 const HEADER_ROOM = 400;
@@ -55,7 +68,7 @@ export class PagedLists {
     page: number,
     mode: 'reply' | 'edit',
   ): Promise<void> {
-    const { title, rows, empty, footer = [] } = await list.load(ctx, filter);
+    const { title, rows, empty, footer = [], columns } = await list.load(ctx, filter);
     if (rows.length === 0) {
       // The footer's actions (Add, New order) matter most when the list is empty.
       await ctx.reply(empty, {
@@ -64,40 +77,84 @@ export class PagedLists {
       });
       return;
     }
-    const perPage = list.perPage ?? 10;
-    // Paginate on the rendered rows, remembering which row each piece came from.
-    const pages = paginate(
-      rows.map((r) => r.html),
-      { perPage, maxChars: MESSAGE_LIMIT - HEADER_ROOM },
-    );
-    let offset = 0;
-    const pageRows = pages.map((texts) => {
-      const slice = rows
-        .slice(offset, offset + texts.length)
-        .map((row, i) => ({ ...row, html: texts[i] ?? row.html }));
-      offset += texts.length;
-      return slice;
-    });
-    const index = Math.min(Math.max(page, 0), pageRows.length - 1);
-    const current = pageRows[index] ?? [];
-    const pageNote =
-      pageRows.length > 1 ? ` · ${ctx.t('common:pageOf', { page: index + 1, pages: pageRows.length })}` : '';
-    const text = [`<b>${title}</b>${pageNote}`, ...current.map((r) => r.html)].join('\n\n');
-    const buttons = current.flatMap((r) => (r.button ? [r.button] : []));
-    const keyboard = [
-      ...inRows(buttons, list.buttonsPerRow ?? 2),
-      pagerRow(ctx.t, list.id, index, pageRows.length, filter),
-      footer,
-    ].filter((row) => row.length > 0);
-    const extra = {
-      parse_mode: 'HTML' as const,
-      link_preview_options: { is_disabled: true },
-      reply_markup: { inline_keyboard: keyboard },
+    const screen = (rich: boolean): Screen => {
+      const pages = rich ? richPages(rows, footer.length) : htmlPages(rows, list.perPage ?? 10);
+      const index = Math.min(Math.max(page, 0), pages.length - 1);
+      const current = pages[index] ?? [];
+      const buttons = current.flatMap((r) => (r.button ? [r.button] : []));
+      const keyboard = [
+        ...inRows(buttons, list.buttonsPerRow ?? 2),
+        pagerRow(ctx.t, list.id, index, pages.length, filter),
+        footer,
+      ].filter((row) => row.length > 0);
+      const tabled = columns !== undefined && current.every((r) => r.cells !== undefined);
+      return {
+        title,
+        ...(pages.length > 1
+          ? { titleNote: ` · ${ctx.t('common:pageOf', { page: index + 1, pages: pages.length })}` }
+          : {}),
+        blocks: tabled
+          ? [{ type: 'table', columns, rows: current.map((r) => ({ cells: r.cells ?? [], html: r.html })) }]
+          : current.map((r) => ({ type: 'text', html: r.html })),
+        keyboard,
+      };
     };
     if (mode === 'edit') {
-      await ctx.editMessageText(text, extra);
+      await ctx.screens.edit(ctx, screen);
     } else {
-      await ctx.reply(text, extra);
+      await ctx.screens.send(ctx, screen);
     }
   }
+}
+
+/** Pages of a list as HTML: at most `perPage` rows, and the text within one message. */
+function htmlPages(rows: ListRow[], perPage: number): ListRow[][] {
+  // Paginate on the rendered rows, remembering which row each piece came from.
+  const pages = paginate(
+    rows.map((r) => r.html),
+    { perPage, maxChars: MESSAGE_LIMIT - HEADER_ROOM },
+  );
+  let offset = 0;
+  return pages.map((texts) => {
+    const slice = rows
+      .slice(offset, offset + texts.length)
+      .map((row, i) => ({ ...row, html: texts[i] ?? row.html }));
+    offset += texts.length;
+    return slice;
+  });
+}
+
+/**
+ * Telegram draws at most about a hundred buttons under one message; a rich page keeps its rows'
+ * buttons (with the pager and the footer) within that, and its text well inside the rich limits.
+ */
+const RICH_BUTTONS = 96;
+const RICH_ROWS = 200;
+const RICH_CHARS = RICH_LIMITS.characters - 2_000;
+
+/** Pages of a list as rich messages: a whole zone of a few dozen records is one page. */
+function richPages(rows: ListRow[], footerButtons: number): ListRow[][] {
+  const pages: ListRow[][] = [];
+  let current: ListRow[] = [];
+  let buttons = 0;
+  let chars = 0;
+  const buttonRoom = RICH_BUTTONS - footerButtons - 2;
+  for (const row of rows) {
+    const cost = [...(row.cells ?? [row.html]).join('')].length;
+    const button = row.button ? 1 : 0;
+    if (
+      current.length > 0 &&
+      (current.length >= RICH_ROWS || buttons + button > buttonRoom || chars + cost > RICH_CHARS)
+    ) {
+      pages.push(current);
+      current = [];
+      buttons = 0;
+      chars = 0;
+    }
+    current.push(row);
+    buttons += button;
+    chars += cost;
+  }
+  if (current.length > 0) pages.push(current);
+  return pages;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCallback } from '../../../src/bot/registry.js';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { type BotCall, buttonData, buttons, lastTable, lastText, texts } from '../../helpers/bot-harness.js';
 import { CONTACTS, NATURAL_PERSON } from '../../helpers/fixtures.js';
 import { useBot } from '../../helpers/use-bot.js';
 
@@ -18,7 +18,8 @@ describe('/invoices and /invoice', () => {
     const calls = await h.send('/invoices');
     const text = lastText(calls);
     expect(text).toContain('Счета');
-    expect(text).toContain(`№ ${newest.invoice_number}`);
+    // Newest first: the table's first row after its header.
+    expect(lastTable(calls)[1]?.[0]).toBe(newest.invoice_number);
     expect(text).toMatch(/\d+,\d{2} BYN|\d+,\d{2} [A-Z]{3}/);
     expect(text).toContain('ожидает оплаты');
     const linkData = buttonData(calls, newest.invoice_number);
@@ -74,29 +75,52 @@ describe('/invoices and /invoice', () => {
     const [invoice] = await api.listInvoices({ invoice_id: created.invoice_id as number });
     const text = lastText(await h.send(`/invoices ${created.order_id}`));
     expect(text).toContain(`заказа ${created.order_id}`);
-    expect(text).toContain(`№ ${invoice?.invoice_number}`);
+    expect(text).toContain(`${invoice?.invoice_number} |`);
     expect(text.match(/№ /g)).toHaveLength(1);
   });
 
+  it('shows twenty and more invoices as one rich table, each with its button, no pages', async () => {
+    await addMailOrders(12);
+    const invoices = await h.api().listInvoices();
+    expect(invoices.length).toBeGreaterThanOrEqual(20);
+    const calls = await h.send('/invoices');
+    expect(calls.filter((c) => c.method === 'sendRichMessage')).toHaveLength(1);
+    expect(calls.filter((c) => c.method === 'sendMessage')).toHaveLength(0);
+    const table = lastTable(calls);
+    expect(table[0]).toEqual(['№', 'Сумма', 'Статус', 'Заказ', 'Выставлен', 'Оплатить до']);
+    expect(table).toHaveLength(invoices.length + 1);
+    expect(buttons(calls).filter((b) => b.text.startsWith('🔗 Счёт '))).toHaveLength(invoices.length);
+    expect(buttons(calls).some((b) => /стр\. \d/.test(b.text))).toBe(false);
+  });
+});
+
+/** Mail orders, each with its invoice, until the list is longer than one HTML page. */
+async function addMailOrders(count: number, api = h.api()) {
+  const [tariff] = await api.listMailTariffs();
+  const [currency] = await api.listCurrencies();
+  if (!tariff || !currency) throw new Error('no mail tariff');
+  for (let i = 0; i < count; i++) {
+    await api.createMailOrder({
+      period_unit_count: tariff.prices[0]?.period ?? 1,
+      currency_id: currency.currency_id,
+      tariff_id: tariff.tariff_id,
+      ...CONTACTS,
+      natural_person_requisites: NATURAL_PERSON,
+    });
+  }
+}
+
+describe('/invoices as HTML (RICH_MESSAGES=off)', () => {
+  const html = useBot({ connect: ['partner'], richMessages: false });
+
   it('pages long lists without exceeding Telegram limits', async () => {
-    const api = h.api();
-    const [tariff] = await api.listMailTariffs();
-    const [currency] = await api.listCurrencies();
-    if (!tariff || !currency) throw new Error('no mail tariff');
-    for (let i = 0; i < 12; i++) {
-      await api.createMailOrder({
-        period_unit_count: tariff.prices[0]?.period ?? 1,
-        currency_id: currency.currency_id,
-        tariff_id: tariff.tariff_id,
-        ...CONTACTS,
-        natural_person_requisites: NATURAL_PERSON,
-      });
-    }
-    const first = await h.send('/invoices');
+    await addMailOrders(12, html.h.api());
+    const first = await html.h.send('/invoices');
+    expect(first.filter((c) => c.method === 'sendRichMessage')).toHaveLength(0);
     expect(lastText(first).length).toBeLessThanOrEqual(4096);
     const next = buttons(first).find((b) => b.text === 'стр. 2 ▶');
     expect(next?.callback_data).toBeDefined();
-    const page2 = await h.press(next?.callback_data ?? '');
+    const page2 = await html.h.press(next?.callback_data ?? '');
     const edit = page2.find((c) => c.method === 'editMessageText');
     expect(String(edit?.payload.text)).toContain('Счета');
     expect(String(edit?.payload.text)).not.toEqual(lastText(first));

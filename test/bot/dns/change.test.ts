@@ -93,7 +93,7 @@ describe('changing a record', () => {
     // One change is one history entry, and its undo restores the old address the same gap-free way.
     const history = lastText(await h.send(`/dns ${site.domain} history`));
     expect(history).toContain('изменение записи');
-    expect(history).toContain('<b>A</b> www: <code>93.125.99.10</code> → <code>192.0.2.55</code>');
+    expect(history).toContain('A www: 93.125.99.10 → 192.0.2.55');
     const ask = await h.press(buttonData(done, '↩ Отменить'));
     const before = h.sandbox.requests.length;
     await h.press(buttonData(ask, 'Да, отменить'));

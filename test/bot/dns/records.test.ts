@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { type BotCall, buttonData, buttons, lastTable, lastText, texts } from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { useBot } from '../../helpers/use-bot.js';
 
@@ -16,8 +16,15 @@ describe('/dns lists records', () => {
     const byName = await h.send('/dns mysite.by');
     const text = lastText(byName);
     expect(text).toContain('DNS-записи mysite.by');
+    // One rich message: a table of every record (type, host, value, TTL), its buttons below.
+    expect(byName.filter((c) => c.method === 'sendRichMessage')).toHaveLength(1);
+    const table = lastTable(byName);
+    expect(table[0]).toEqual(['Тип', 'Хост', 'Значение', 'TTL, с']);
+    expect(table).toContainEqual(['A', 'www', '93.125.99.10', '3600']);
+    const listed = await h.api().listDnsRecords(1006);
+    expect(table).toHaveLength(listed.length + 1);
     for (const type of ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'NS'])
-      expect(text).toContain(`<b>${type}</b>`);
+      expect(table.map((row) => row[0])).toContain(type);
     expect(buttons(byName).map((b) => b.text)).toEqual(
       expect.arrayContaining(['➕ Добавить', '⬇ Экспорт', '⬆ Импорт', 'NS-серверы']),
     );

@@ -21,9 +21,11 @@ describe('per-chat sequential processing', () => {
     h.sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'delay', ms: 300 } });
     const before = h.calls.length;
     await Promise.all([h.send('/invoices'), h.send('/help', { userId: 2, chatId: 2 })]);
-    const replies = h.calls.slice(before).filter((c) => c.method === 'sendMessage');
+    const replies = h.calls
+      .slice(before)
+      .filter((c) => c.method === 'sendMessage' || c.method === 'sendRichMessage');
     expect(replies[0]?.payload.chat_id).toBe(2);
-    expect(String(replies[1]?.payload.text)).toContain('Счета');
+    expect(texts(replies.slice(1))[0]).toContain('Счета');
   });
 });
 

@@ -117,7 +117,7 @@ describe('forum topics', () => {
     ...(threadId === undefined ? {} : { threadId }),
   });
   const posted = (calls: BotCall[]) =>
-    calls.filter((c) => c.method === 'sendMessage' || c.method === 'sendDocument');
+    calls.filter((c) => ['sendMessage', 'sendRichMessage', 'sendDocument'].includes(c.method));
 
   it('answers every message and button in the topic it came from, and outside topics with no thread', async () => {
     const domain = `forum-${Date.now()}.com`;

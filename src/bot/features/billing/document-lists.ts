@@ -7,7 +7,18 @@ import { sendToClientButton } from '../../kit/keyboards.js';
 import type { ListRow, PagedList, PagedLists } from '../../kit/paged-list.js';
 import { encodeCallback } from '../../registry.js';
 import { loadCurrencyCodes } from './currencies.js';
-import { renderInvoice, renderPartnerStatement, renderPayment, renderStatement } from './views.js';
+import {
+  type BILLING_COLUMNS,
+  billingColumns,
+  invoiceCells,
+  partnerStatementCells,
+  paymentCells,
+  renderInvoice,
+  renderPartnerStatement,
+  renderPayment,
+  renderStatement,
+  statementCells,
+} from './views.js';
 
 /** A list's filter: an order id, or `-` for the partner's whole list. */
 export const filterOf = (id: number | undefined) => (id === undefined ? '-' : String(id));
@@ -23,6 +34,8 @@ interface DocumentList<T> {
   titleKey: string;
   titleOfOrderKey?: string;
   emptyKey: string;
+  /** The table's header (keys under `billing:column`). */
+  columns: keyof typeof BILLING_COLUMNS;
   /** The document's id: a larger one is newer. */
   idOf(item: T): number;
   /** The documents and how to render each (with what the rendering needs, loaded at once). */
@@ -54,6 +67,7 @@ function registerDocumentList<T>(lists: PagedLists, list: DocumentList<T>): Page
             ? ctx.t(list.titleKey)
             : ctx.t(list.titleOfOrderKey, { orderId }),
         empty: ctx.t(list.emptyKey),
+        columns: billingColumns(ctx.t, list.columns),
         rows: items.map(row),
         footer: footer?.(orderId) ?? [],
       };
@@ -65,6 +79,7 @@ function registerDocumentList<T>(lists: PagedLists, list: DocumentList<T>): Page
 export function registerBillingLists(lists: PagedLists) {
   const invoices = registerDocumentList<Invoice>(lists, {
     id: 'inv',
+    columns: 'invoices',
     titleKey: 'billing:invoicesTitle',
     titleOfOrderKey: 'billing:invoicesOfOrder',
     emptyKey: 'billing:noInvoices',
@@ -75,6 +90,7 @@ export function registerBillingLists(lists: PagedLists) {
         items,
         row: (invoice) => ({
           html: renderInvoice(ctx.t, ctx.locale, codes, invoice),
+          cells: invoiceCells(ctx.t, ctx.locale, codes, invoice),
           button: Markup.button.callback(
             ctx.t('billing:invoiceButton', { number: invoice.invoice_number }),
             encodeCallback('invoiceLink', invoice.invoice_id),
@@ -93,6 +109,7 @@ export function registerBillingLists(lists: PagedLists) {
 
   const payments = registerDocumentList<Payment>(lists, {
     id: 'pay',
+    columns: 'payments',
     titleKey: 'billing:paymentsTitle',
     titleOfOrderKey: 'billing:paymentsOfOrder',
     emptyKey: 'billing:noPayments',
@@ -106,13 +123,17 @@ export function registerBillingLists(lists: PagedLists) {
       const byId = new Map(invoices.map((i) => [i.invoice_id, i]));
       return {
         items,
-        row: (p) => ({ html: renderPayment(ctx.t, ctx.locale, p, byId.get(p.invoice_id), codes) }),
+        row: (p) => ({
+          html: renderPayment(ctx.t, ctx.locale, p, byId.get(p.invoice_id), codes),
+          cells: paymentCells(ctx.locale, p, byId.get(p.invoice_id), codes),
+        }),
       };
     },
   });
 
   const statements = registerDocumentList<Statement>(lists, {
     id: 'st',
+    columns: 'statements',
     titleKey: 'billing:statementsTitle',
     titleOfOrderKey: 'billing:statementsOfOrder',
     emptyKey: 'billing:noStatements',
@@ -123,6 +144,7 @@ export function registerBillingLists(lists: PagedLists) {
         items,
         row: (s) => ({
           html: renderStatement(ctx.t, ctx.locale, codes, s),
+          cells: statementCells(ctx.locale, codes, s),
           button: Markup.button.callback(
             ctx.t('billing:statementButton', { number: s.statement_number }),
             encodeCallback('statementLink', s.statement_id),
@@ -134,6 +156,7 @@ export function registerBillingLists(lists: PagedLists) {
 
   const partnerStatements = registerDocumentList<PartnerStatement>(lists, {
     id: 'pst',
+    columns: 'partnerStatements',
     titleKey: 'billing:partnerStatementsTitle',
     emptyKey: 'billing:noPartnerStatements',
     idOf: (statement) => statement.partner_statement_id,
@@ -143,6 +166,7 @@ export function registerBillingLists(lists: PagedLists) {
         items: await api.listPartnerStatements(),
         row: (s) => ({
           html: renderPartnerStatement(ctx.t, s),
+          cells: partnerStatementCells(s),
           button: Markup.button.callback(
             ctx.t('billing:statementButton', { number: s.partner_statement_number }),
             encodeCallback('partnerStatementLink', s.partner_statement_id),

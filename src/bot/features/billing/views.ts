@@ -59,6 +59,57 @@ export function renderPartnerStatement(t: Translate, statement: PartnerStatement
   });
 }
 
+/** The billing tables' headers, by list: the keys under `billing:column`. */
+export const BILLING_COLUMNS = {
+  invoices: ['number', 'amount', 'state', 'order', 'created', 'expires'],
+  payments: ['date', 'amount', 'invoice'],
+  statements: ['number', 'amount', 'order', 'period'],
+  partnerStatements: ['number', 'period'],
+} as const;
+
+export const billingColumns = (t: Translate, list: keyof typeof BILLING_COLUMNS): string[] =>
+  BILLING_COLUMNS[list].map((column) => t(`billing:column.${column}`));
+
+export function invoiceCells(t: Translate, locale: Locale, codes: CurrencyCodes, invoice: Invoice): string[] {
+  return [
+    `<b>${escapeHtml(invoice.invoice_number)}</b>`,
+    formatMoney(invoice.amount, codes.get(invoice.currency_id), locale),
+    stateWord(t, invoice.state),
+    String(invoice.order_id),
+    escapeHtml(invoice.creation_date),
+    escapeHtml(invoice.expiration_date),
+  ];
+}
+
+export function paymentCells(
+  locale: Locale,
+  payment: Payment,
+  invoice: Invoice | undefined,
+  codes: CurrencyCodes,
+): string[] {
+  return [
+    `<b>${escapeHtml(payment.payment_date)}</b>`,
+    formatMoney(payment.amount, invoice ? codes.get(invoice.currency_id) : undefined, locale),
+    invoice ? escapeHtml(invoice.invoice_number) : String(payment.invoice_id),
+  ];
+}
+
+export function statementCells(locale: Locale, codes: CurrencyCodes, statement: Statement): string[] {
+  return [
+    `<b>${escapeHtml(statement.statement_number)}</b>`,
+    formatMoney(statement.amount, codes.get(statement.currency_id), locale),
+    String(statement.order_id),
+    `${escapeHtml(statement.from_date)} — ${escapeHtml(statement.to_date)}`,
+  ];
+}
+
+export function partnerStatementCells(statement: PartnerStatement): string[] {
+  return [
+    `<b>${escapeHtml(statement.partner_statement_number)}</b>`,
+    `${escapeHtml(statement.from_date)} — ${escapeHtml(statement.to_date)}`,
+  ];
+}
+
 /** The message that carries a public link: a title and the URL as plain text to forward. */
 export function renderLink(
   t: Translate,

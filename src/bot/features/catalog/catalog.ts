@@ -9,7 +9,16 @@ import type { PagedList, PagedLists } from '../../kit/paged-list.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/currencies.js';
 import { ORDER_KINDS, TARIFF_KINDS } from '../ordering/kinds.js';
-import { renderPriceList, renderPriceListTariff, renderTariff, renderZone } from './views.js';
+import {
+  catalogColumns,
+  priceListCells,
+  renderPriceList,
+  renderPriceListTariff,
+  renderTariff,
+  renderZone,
+  tariffCells,
+  zoneCells,
+} from './views.js';
 
 /** The currency prices are asked and shown in: the provider's first (the home currency). */
 async function defaultCurrency(api: PartnerApi) {
@@ -46,8 +55,10 @@ export function createCatalogFeature(deps: { lists: PagedLists }): Feature {
         title:
           date === undefined ? ctx.t('catalog:priceListsTitle') : ctx.t('catalog:priceListsAsOf', { date }),
         empty: ctx.t('catalog:noPriceLists'),
+        columns: catalogColumns(ctx.t, 'priceLists'),
         rows: items.map((list) => ({
           html: renderPriceList(ctx.t, list),
+          cells: priceListCells(list),
           button: Markup.button.callback(
             ctx.t('catalog:priceListButton', { number: list.number }),
             encodeCallback(
@@ -75,8 +86,10 @@ export function createCatalogFeature(deps: { lists: PagedLists }): Feature {
       return {
         title: ctx.t('catalog:priceListTariffsTitle', { number: list.number, date: list.as_of_date }),
         empty: ctx.t('catalog:noTariffs'),
+        columns: catalogColumns(ctx.t, 'tariffs'),
         rows: list.tariffs.map((tariff) => ({
           html: renderPriceListTariff(ctx.t, ctx.locale, tariff, codes.get(tariff.currency_id)),
+          cells: tariffCells(ctx.t, ctx.locale, tariff, codes.get(tariff.currency_id)),
         })),
       };
     },
@@ -101,8 +114,10 @@ export function createCatalogFeature(deps: { lists: PagedLists }): Feature {
           return {
             title: ctx.t(tariffs.titleKey),
             empty: ctx.t('catalog:noTariffs'),
+            columns: catalogColumns(ctx.t, 'tariffs'),
             rows: items.map((tariff) => ({
               html: renderTariff(ctx.t, ctx.locale, tariff, currency?.currency_code),
+              cells: tariffCells(ctx.t, ctx.locale, tariff, currency?.currency_code),
             })),
           };
         },
@@ -121,7 +136,11 @@ export function createCatalogFeature(deps: { lists: PagedLists }): Feature {
       return {
         title: ctx.t('catalog:zonesTitle'),
         empty: ctx.t('catalog:noZones'),
-        rows: items.map((zone) => ({ html: renderZone(ctx.t, ctx.locale, zone, currency?.currency_code) })),
+        columns: catalogColumns(ctx.t, 'zones'),
+        rows: items.map((zone) => ({
+          html: renderZone(ctx.t, ctx.locale, zone, currency?.currency_code),
+          cells: zoneCells(ctx.t, ctx.locale, zone, currency?.currency_code),
+        })),
       };
     },
   });

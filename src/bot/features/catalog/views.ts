@@ -36,6 +36,48 @@ export function renderTariff(
   });
 }
 
+/** A tariff as a row of a tariffs table: its name (struck out when archived) and its prices. */
+export function tariffCells(
+  t: Translate,
+  locale: Locale,
+  tariff: Tariff | PriceListTariff,
+  currencyCode: string | undefined,
+): string[] {
+  const name = escapeHtml(tariff.tariff_name);
+  const prices =
+    renderPrices(t, locale, tariff.period_type, tariff.prices, currencyCode) || t('catalog:noPrices');
+  return [
+    'archived' in tariff && tariff.archived ? `<s>${name}</s>` : `<b>${name}</b>`,
+    prices.replace(/ · /g, '\n'),
+  ];
+}
+
+export function priceListCells(list: PriceList): string[] {
+  return [`<b>${escapeHtml(list.number)}</b>`, escapeHtml(list.description), escapeHtml(list.as_of_date)];
+}
+
+export function zoneCells(
+  t: Translate,
+  locale: Locale,
+  zone: DomainZone,
+  currencyCode: string | undefined,
+): string[] {
+  return [
+    `<b>${escapeHtml(zone.name.replace(/^\./, '').toUpperCase())}</b>`,
+    formatMoney(zone.registration_price, currencyCode, locale),
+    formatMoney(zone.renew_price, currencyCode, locale),
+    periodRange(t, zone.period_type, zone.min_period, zone.max_period),
+  ];
+}
+
+/** The catalog tables' headers, by list (keys under `catalog:column`). */
+export const catalogColumns = (t: Translate, list: 'priceLists' | 'tariffs' | 'zones'): string[] =>
+  ({
+    priceLists: ['number', 'description', 'date'],
+    tariffs: ['tariff', 'prices'],
+    zones: ['zone', 'registration', 'renewal', 'term'],
+  })[list].map((column) => t(`catalog:column.${column}`));
+
 export function renderPriceListTariff(
   t: Translate,
   locale: Locale,

@@ -41,6 +41,22 @@ export function renderRecord(t: Translate, listed: DnsRecord): string {
   });
 }
 
+/** A record as a row of the records table: type, host, value (with its note), TTL. */
+export function recordCells(t: Translate, listed: DnsRecord): string[] {
+  const record = parseListedRecord(listed);
+  const data = cutGraphemes(record ? recordDataText(record) : listed.value, SHOWN_DATA);
+  return [
+    `<b>${escapeHtml(listed.type)}</b>`,
+    escapeHtml(record?.host ?? ''),
+    `<code>${escapeHtml(data)}</code>${noteOf(t, record)}`,
+    String(listed.ttl),
+  ];
+}
+
+/** The records table's header. */
+export const recordColumns = (t: Translate): string[] =>
+  ['type', 'host', 'value', 'ttl'].map((column) => t(`dns:column.${column}`));
+
 /** A record described for a confirmation: type, host, data (and what it means, if told), ttl. */
 export function describeRecord(t: Translate, record: DnsRecordData): string {
   return t('dns:recordLine', {

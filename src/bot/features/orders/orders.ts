@@ -13,9 +13,11 @@ import { renderLink } from '../billing/views.js';
 import { ORDER_KINDS } from '../ordering/kinds.js';
 import {
   type AnyOrder,
+  ORDER_COLUMNS,
   ORDER_LISTS,
   type OrderList,
   orderButtonLabel,
+  orderCells,
   renderOrderDetails,
   renderOrderRow,
 } from './views.js';
@@ -108,9 +110,11 @@ export function createOrdersFeature(deps: { lists: PagedLists; chatData: ChatDat
           return {
             title: ctx.t(listTitleKey(kind)),
             empty: ctx.t('orders:none'),
+            columns: ORDER_COLUMNS.map((key) => ctx.t(key)),
             footer: [Markup.button.callback(ctx.t('orders:newOrder'), encodeCallback('orderStart', 'menu'))],
             rows: orders.map((order) => ({
               html: renderOrderRow(ctx.t, order, names.get(order.service_id)),
+              cells: orderCells(ctx.t, order, names.get(order.service_id)),
               button: Markup.button.callback(
                 orderButtonLabel(ctx.t, order, names.get(order.service_id)),
                 encodeCallback('order', kind, order.order_id),

@@ -58,6 +58,19 @@ export function renderOrderRow(t: Translate, order: AnyOrder, serviceName: strin
   });
 }
 
+/** An order as a row of the orders table: number, service (and domain), state with flags, date. */
+export function orderCells(t: Translate, order: AnyOrder, serviceName: string | undefined): string[] {
+  const domain = order.advanced?.domain;
+  return [
+    `<b>${escapeHtml(order.number)}</b>`,
+    `${escapeHtml(serviceName ?? order.service_id)}${domain ? `\n${escapeHtml(toUnicodeDomain(domain))}` : ''}`,
+    `${stateWord(t, order.state)}\n${flags(t, order)}`,
+    escapeHtml(order.order_datetime),
+  ];
+}
+
+export const ORDER_COLUMNS = ['number', 'service', 'state', 'date'].map((c) => `orders:column.${c}`);
+
 export function renderOrderDetails(
   t: Translate,
   order: AnyOrder,

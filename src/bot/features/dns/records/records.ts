@@ -16,7 +16,15 @@ import { type DomainRef, refOfOrder } from '../domain.js';
 import { undoButtons } from '../history/record.js';
 import { checkChangeLive } from '../live-check/live-check.js';
 import type { DnsPorts } from '../ports.js';
-import { copyValueButton, describeLineProblem, describeRecord, recordLabel, renderRecord } from '../views.js';
+import {
+  copyValueButton,
+  describeLineProblem,
+  describeRecord,
+  recordCells,
+  recordColumns,
+  recordLabel,
+  renderRecord,
+} from '../views.js';
 
 /** Shows the first page of a domain order's records as a new message. */
 export type ShowRecords = (ctx: BotContext, orderId: number) => Promise<void>;
@@ -46,12 +54,14 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
       return {
         title: ctx.t('dns:recordsTitle', { domain, count: listed.length }),
         empty: ctx.t('dns:noRecords', { domain }),
+        columns: recordColumns(ctx.t),
         // Each record's button is the record itself: its card changes, deletes, copies, checks.
         rows: listed.map((r) => {
           const record = parseListedRecord(r);
           // A record the bot cannot read has no card: its button asks to delete it, so it is red.
           return {
             html: renderRecord(ctx.t, r),
+            cells: recordCells(ctx.t, r),
             button: record
               ? Markup.button.callback(
                   recordLabel(record),

@@ -1,0 +1,141 @@
+/**
+ * Sends and edits screens (screen.ts) as rich messages where the Bot API has them (10.1), as HTML
+ * where it does not. `RICH_MESSAGES=off` chooses HTML from the start, for a self-hosted Bot API
+ * server older than 10.1. A server that answers a rich call as an unknown or unsupported method
+ * is met once: the bot logs it, sends that screen as HTML and keeps to HTML from then on, so a
+ * partner never gets a silent screen.
+ */
+import { TelegramError } from 'telegraf';
+import type { InlineKeyboardMarkup } from 'telegraf/types';
+import type { Logger } from '../../logger.js';
+import type { BotContext } from '../context.js';
+import { callBotApi } from './bot-api-today.js';
+import { fitsRich, screenRich } from './rich-screen.js';
+import { type Screen, type ScreenPort, type ScreenSource, screenHtml } from './screen.js';
+
+/** Errors of a server that does not know rich messages (an unknown method, an unknown field). */
+const UNSUPPORTED = /method not found|not supported|unsupported|unknown method|unknown (?:field|parameter)/i;
+/** Refusals about the message, not its content: HTML would meet them too. */
+const NOT_ABOUT_CONTENT = /not modified|not found|can't be edited|blocked|kicked|rights/i;
+
+const isUnsupported = (error: TelegramError) =>
+  error.code === 404 || (error.code === 400 && UNSUPPORTED.test(error.description));
+
+/** The forum topic of the update's message, where the answer belongs (as telegraf's `reply` does). */
+function threadOf(ctx: BotContext): { message_thread_id?: number } {
+  const message = ctx.msg;
+  return message !== undefined && 'is_topic_message' in message && message.is_topic_message
+    ? { message_thread_id: message.message_thread_id as number }
+    : {};
+}
+
+const markupOf = (screen: Screen): { reply_markup?: InlineKeyboardMarkup } =>
+  screen.keyboard === undefined || screen.keyboard.length === 0
+    ? {}
+    : { reply_markup: { inline_keyboard: screen.keyboard } };
+
+const build = (source: ScreenSource, rich: boolean): Screen =>
+  typeof source === 'function' ? source(rich) : source;
+
+const HTML_EXTRA = { parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true } };
+
+export class Screens implements ScreenPort<BotContext> {
+  private rich: boolean;
+
+  constructor(
+    rich: boolean,
+    private readonly logger: Logger,
+  ) {
+    this.rich = rich;
+  }
+
+  get richMessages(): boolean {
+    return this.rich;
+  }
+
+  async send(ctx: BotContext, source: ScreenSource): Promise<void> {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return;
+    const screen = build(source, this.rich);
+    const rich = this.richOf(screen);
+    if (rich !== undefined) {
+      const sent = await this.tryRich(() =>
+        callBotApi(ctx.telegram, 'sendRichMessage', {
+          chat_id: chatId,
+          ...threadOf(ctx),
+          rich_message: rich,
+          ...markupOf(screen),
+        }),
+      );
+      if (sent) return;
+    }
+    const html = build(source, false);
+    await ctx.reply(screenHtml(html), { ...HTML_EXTRA, ...markupOf(html) });
+  }
+
+  async edit(ctx: BotContext, source: ScreenSource): Promise<void> {
+    const message = ctx.callbackQuery?.message;
+    const chatId = ctx.chat?.id;
+    const screen = build(source, this.rich);
+    const rich = this.richOf(screen);
+    if (rich !== undefined && message !== undefined && chatId !== undefined) {
+      const edited = await this.tryRich(() =>
+        callBotApi(ctx.telegram, 'editMessageText', {
+          chat_id: chatId,
+          message_id: message.message_id,
+          rich_message: rich,
+          ...markupOf(screen),
+        }),
+      );
+      if (edited) return;
+    }
+    const html = build(source, false);
+    await ctx.editMessageText(screenHtml(html), { ...HTML_EXTRA, ...markupOf(html) });
+  }
+
+  /** The rich message for a screen, or undefined when HTML is due (off, or over a limit). */
+  private richOf(screen: Screen) {
+    if (!this.rich) return undefined;
+    const message = screenRich(screen);
+    const columns = Math.max(0, ...screen.blocks.map((b) => (b.type === 'table' ? b.columns.length : 0)));
+    return fitsRich(message, columns) ? message : undefined;
+  }
+
+  /**
+   * Makes a rich call; false when the screen is to go as HTML instead. A server without rich
+   * messages turns them off for good (logged once); any other refusal of a rich screen (a limit the
+   * bot miscounted) sends that one screen as HTML and is logged. "Not modified" and every
+   * non-refusal (a network error, 429, 403) are the caller's, as for any other call.
+   */
+  private async tryRich(call: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await call();
+      return true;
+    } catch (error) {
+      if (
+        !(error instanceof TelegramError) ||
+        error.code >= 500 ||
+        error.code === 429 ||
+        error.code === 403
+      ) {
+        throw error;
+      }
+      if (!isUnsupported(error) && NOT_ABOUT_CONTENT.test(error.description)) throw error;
+      if (isUnsupported(error)) {
+        if (this.rich) {
+          this.rich = false;
+          this.logger.warn(
+            { code: error.code, description: error.description },
+            'the Bot API server does not take rich messages: screens go as HTML from now on',
+          );
+        }
+      } else {
+        this.logger.warn(
+          { code: error.code, description: error.description },
+          'a rich screen was refused: sent as HTML',
+        );
+      }
+      return false;
+    }
+  }
+}
