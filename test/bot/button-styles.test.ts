@@ -1,70 +1,23 @@
 /*
- * Buttons that say what they do (Bot API 9.4's `style`): every keyboard the stories below make the
- * bot draw is walked. A button that deletes or replaces is red, the last step of a form green,
- * navigation left to the app's own colour. The rules read labels (and, for a bare «Да»/«Yes»,
- * the question above it), in both languages; each story also pins the colours it is about.
+ * Buttons that say what they do (Bot API 9.4's `style`): a button that deletes or replaces is red,
+ * the last step of a form green, navigation left to the app's own colour. The rules
+ * (test/helpers/button-rules.ts) are checked on every keyboard of every bot story after it ends;
+ * the stories here pin the colours of the screens they are about, and the walk's own rules bite.
  */
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, lastText, type UserOptions } from '../helpers/bot-harness.js';
+import type { BotCall, UserOptions } from '../helpers/bot-harness.js';
+import { buttonData, lastText } from '../helpers/bot-harness.js';
+import { type Drawn, drawnButtons, expectButtonRules } from '../helpers/button-rules.js';
 import { Conversation } from '../helpers/conversation.js';
 import { orderTestDomain, PERSON_ANSWERS } from '../helpers/fixtures.js';
 import { useBot } from '../helpers/use-bot.js';
 
 const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 
-/** One button as drawn: its label, its style, and the text of the message it came under. */
-interface Drawn {
-  text: string;
-  style: string | undefined;
-  question: string;
-}
-
-/** Every inline button of every keyboard among the calls (sent, edited, or re-marked up). */
-function drawnButtons(calls: BotCall[]): Drawn[] {
-  return calls.flatMap((call) => {
-    const markup = call.payload.reply_markup as { inline_keyboard?: { text: string; style?: string }[][] };
-    const question = String(call.payload.text ?? call.payload.caption ?? '');
-    return (markup?.inline_keyboard ?? []).flat().map((b) => ({ text: b.text, style: b.style, question }));
-  });
-}
-
-/** Labels that delete or replace, in Russian and English. */
-const DESTROYS = [
-  /🗑/u,
-  /♻️/u,
-  /удалить/i,
-  /заменить/i,
-  /\bdelete\b/i,
-  /\breplace\b/i,
-  /забыть/i,
-  /\bforget\b/i,
-];
-/** A bare yes, which does what the question above it says. */
-const YES = /^(?:Да|Yes)(?:,|$)/;
-/** The last step of a form or a preview: it sends what the summary shows. */
-const CONFIRMS =
-  /^(?:✅ (?:Подтвердить заказ|Confirm order|Добавить|Add|Применить|Apply)|💾 (?:Сохранить|Save))$/;
-/** Buttons that only move about: back, cancel, no, pages, skip, keep, edit the summary. */
-const NAVIGATES =
-  /^(?:⬅|✖|◀|▶|↩ Отменить|↩ Undo|Нет$|No$|К итогу|Back to summary|Пропустить|Skip|Оставить|Keep|✏️|📋 Все записи|📋 All records|стр\.|page)/i;
-
-/** What the walk checks every button against; the ones it could not place are left to the stories. */
+/** What the walk checks every button against (the rules every story is checked with, too). */
 function expectHouseStyles(calls: BotCall[]): Drawn[] {
-  const drawn = drawnButtons(calls);
+  const drawn = expectButtonRules(calls);
   expect(drawn.length).toBeGreaterThan(0);
-  for (const button of drawn) {
-    const where = `${button.text} (under «${button.question.slice(0, 60)}»)`;
-    if (DESTROYS.some((pattern) => pattern.test(button.text))) {
-      expect(button.style, `${where} deletes or replaces`).toBe('danger');
-    } else if (YES.test(button.text) && DESTROYS.some((pattern) => pattern.test(button.question))) {
-      expect(button.style, `${where} answers a question that deletes or replaces`).toBe('danger');
-    } else if (CONFIRMS.test(button.text)) {
-      // Green; red only where applying deletes (each story pins which).
-      expect(['success', 'danger'], `${where} confirms`).toContain(button.style);
-    } else if (NAVIGATES.test(button.text)) {
-      expect(button.style, `${where} only navigates`).toBeUndefined();
-    }
-  }
   return drawn;
 }
 

@@ -35,6 +35,7 @@ import { createWatchData } from '../../src/storage/watch-data.js';
 import { createLowdbWatchStore, type WatchStore } from '../../src/storage/watch-store.js';
 import { createInProcessScheduler } from '../../src/watchers/scheduler.js';
 import { createWatchers, type Watchers } from '../../src/watchers/watchers.js';
+import { expectButtonRules } from './button-rules.js';
 
 /** One Bot API call the bot made, as telegraf passed it to `callApi`. */
 export interface BotCall {
@@ -123,6 +124,8 @@ export class BotHarness {
   readonly hangs = new Set<string>();
   private nextUpdateId = 1;
   private nextMessageId = 1_000;
+  /** How many of `calls` had their buttons checked (checkButtons). */
+  private buttonsCheckedUpTo = 0;
   private readonly botToken = `${BOT_INFO.id}:AAtest-harness-${++harnessCount}-for-local-tests`;
 
   store!: ChatStore;
@@ -388,7 +391,26 @@ export class BotHarness {
       throw new Error(`a ${raw.method} showed a raw placeholder: ${String(raw.payload.text).slice(0, 200)}`);
   }
 
+  /**
+   * Fails when a button drawn since the last check does not say what it does (button-rules.ts):
+   * a delete without red, a Confirm without green, a disabled button with callback data or in a
+   * private chat. use-bot.ts runs it after every story; stop() checks what is left.
+   */
+  checkButtons() {
+    const unchecked = this.calls.slice(this.buttonsCheckedUpTo);
+    this.buttonsCheckedUpTo = this.calls.length;
+    expectButtonRules(unchecked);
+  }
+
   async stop() {
+    const buttonRules = (() => {
+      try {
+        this.checkButtons();
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
     const placeholder = (() => {
       try {
         this.assertNoRawPlaceholder();
@@ -417,6 +439,7 @@ export class BotHarness {
     await rm(this.dataDir, { recursive: true, force: true });
     if (leak) throw leak;
     if (placeholder) throw placeholder;
+    if (buttonRules) throw buttonRules;
   }
 
   private user(options: UserOptions) {

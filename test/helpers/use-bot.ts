@@ -136,6 +136,8 @@ export function useBot(options: UseBotOptions = {}): Bot {
     beforeAll(start);
     afterAll(stop);
   }
+  // Every button a story drew says what it does (button-rules.ts); a break fails that story.
+  afterEach(() => current?.checkButtons());
   if (beforeEachStory || reset.length > 0) {
     beforeEach(async () => {
       const h = current;
