@@ -66,9 +66,9 @@ export const DESTROYS = [
 ];
 /** A bare yes, which does what the question above it says. */
 export const YES = /^(?:Да|Yes)(?:,|$)/;
-/** The last step of a form or a preview: it sends what the summary shows. */
+/** The last step of a form or a preview (or of a change cut off): it does what the message shows. */
 export const CONFIRMS =
-  /^(?:✅ (?:Подтвердить заказ|Confirm order|Добавить|Add|Применить|Apply)|💾 (?:Сохранить|Save))$/;
+  /^(?:✅ (?:Подтвердить заказ|Confirm order|Добавить|Add|Применить|Apply|Довести изменение до конца|Finish the change)|💾 (?:Сохранить|Save))$/;
 /** Buttons that only move about: back, cancel, no, pages, skip, keep, edit the summary. */
 export const NAVIGATES =
   /^(?:⬅|✖|◀|▶|↩ Отменить|↩ Undo|Нет$|No$|К итогу|Back to summary|Пропустить|Skip|Оставить|Keep|✏️|📋 Все записи|📋 All records|стр\.|page)/i;

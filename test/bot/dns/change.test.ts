@@ -132,6 +132,8 @@ describe('changing a record', () => {
     expect(await listedValues(site.orderId)).toEqual(
       expect.arrayContaining(['A www 192.0.2.77', 'A www 93.125.99.10']),
     );
+    // What is left to do is the old record's delete: the button is red.
+    expect(buttons(stalled).find((b) => b.text.includes('Довести'))?.style).toBe('danger');
     const finished = await h.press(buttonData(stalled, 'Довести изменение до конца'));
     expect(all(finished)).toContain('✏️ Запись изменена');
     expect((await listedValues(site.orderId)).filter((v) => v.startsWith('A www'))).toEqual([

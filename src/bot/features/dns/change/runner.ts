@@ -14,6 +14,7 @@ import { joinLinesWithin } from '../../../../core/text.js';
 import type { Logger } from '../../../../logger.js';
 import { errorForLog } from '../../../../logger.js';
 import type { BotContext } from '../../../context.js';
+import { styled } from '../../../kit/bot-api-today.js';
 import { describeError } from '../../../middlewares/errors.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -134,10 +135,15 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
             host: stop.failed.record.host,
             type: stop.failed.record.type,
           });
+    // Finishing makes the calls left: red when one of them deletes (the old record), else green.
+    const finishDeletes = pending.calls.slice(pending.done).some((call) => call.op === 'delete');
     await ctx.reply(text, {
       parse_mode: 'HTML',
       ...Markup.inlineKeyboard([
-        Markup.button.callback(ctx.t('dnschange:finishButton'), encodeCallback('dnsFinish', pending.id)),
+        styled(
+          Markup.button.callback(ctx.t('dnschange:finishButton'), encodeCallback('dnsFinish', pending.id)),
+          finishDeletes ? 'danger' : 'success',
+        ),
       ]),
     });
     return 'stalled';
