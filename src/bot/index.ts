@@ -32,6 +32,7 @@ import { createOrdersFeature } from './features/orders/orders.js';
 import { createGroupMigration } from './features/team/group-migration.js';
 import { createTeamGuard } from './features/team/guard.js';
 import { TeamOrders } from './features/team/orders.js';
+import { createRoleKeyboards } from './features/team/role-keyboards.js';
 import { createTeamFeature } from './features/team/team.js';
 import { OrderEngine } from './forms/engine.js';
 import { createMemberScenes } from './forms/member-scenes.js';
@@ -143,6 +144,8 @@ export function createBot(deps: BotDeps): PartnerBot {
     createMemberScenes(),
     // Roles in groups bound by /team, before any scene, button or command sees the update.
     createTeamGuard(deps),
+    // What the member's role lacks is drawn disabled, naming the role, on every keyboard sent to them.
+    createRoleKeyboards(),
     ...settlers,
     stage.middleware(),
     router.middleware(),

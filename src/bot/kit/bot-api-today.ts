@@ -60,3 +60,14 @@ export function callBotApi<M extends BotApiMethod>(
   ) => Promise<ReturnType<BotApi[M]>>;
   return call(method, params);
 }
+
+/**
+ * A button that does nothing (Bot API 10.3): what a member's role lacks, drawn with its label
+ * and the role it needs, so the screen shows what exists without offering what would be refused.
+ * No callback data and no colour: a colour says what a tap does, and this one does nothing.
+ */
+export function disabledButton(label: string): InlineKeyboardButton {
+  const button: BotApiInlineButton.DisabledButtonButton = { text: label, disabled: {} };
+  // As copyTextButton: telegraf sends the keyboard as it is; its types predate the button.
+  return button as unknown as InlineKeyboardButton;
+}

@@ -1,0 +1,103 @@
+import type { Middleware } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
+import { type Capability, can, type Role, rolesAllowed } from '../../../core/team.js';
+import type { BotContext } from '../../context.js';
+import { disabledButton } from '../../kit/bot-api-today.js';
+import { decodeCallback } from '../../registry.js';
+import { actionCapability } from './access.js';
+
+/*
+ * Buttons that say what a member's role lacks (docs/team-chats.md#disabled-buttons): in a group
+ * bound by /team, every inline keyboard the bot sends while it answers a member's update is drawn
+ * for that member. A button whose action their role lacks becomes a disabled button (Bot API 10.3)
+ * naming the role it needs — «🔒 Удалить · нужна роль «техник»». One place for every screen and
+ * every method: the update's own Telegram client, whatever method carries a `reply_markup`
+ * (sendMessage, editMessageText, editMessageReplyMarkup, sendDocument, sendRichMessage, the
+ * ephemeral edits). The role guard stays the safety net for an old or forwarded keyboard.
+ */
+
+/** A client's `callApi`, as this pass sees it: a method, its payload, telegraf's options. */
+type CallApi = (method: string, payload: Record<string, unknown>, options?: object) => Promise<unknown>;
+
+/**
+ * After the role guard: in a bound group, the update's outgoing keyboards are gated by the
+ * sender's role. Private chats, unbound groups and the owner (who may do everything) pass
+ * untouched and cost nothing.
+ */
+export function createRoleKeyboards(): Middleware<BotContext> {
+  return (ctx, next) => {
+    const role = ctx.teamMember?.role;
+    if (role === undefined || role === 'owner') return next();
+    // Each update has its own Telegram client: wrapping it gates this update's calls only.
+    const telegram = ctx.telegram;
+    const callApi = telegram.callApi.bind(telegram) as CallApi;
+    const gated: CallApi = (method, payload, options) =>
+      callApi(
+        method,
+        gateKeyboard(payload, (button) => lockedFor(ctx, role, button)),
+        options,
+      );
+    telegram.callApi = gated as typeof telegram.callApi;
+    return next();
+  };
+}
+
+/**
+ * The payload with every inline button `lock` returns a replacement for replaced; the same
+ * payload when none is (the caller's objects are never changed: a keyboard may be reused).
+ */
+export function gateKeyboard(
+  payload: Record<string, unknown>,
+  lock: (button: InlineKeyboardButton) => InlineKeyboardButton | undefined,
+): Record<string, unknown> {
+  const markup = payload.reply_markup;
+  if (typeof markup !== 'object' || markup === null || !('inline_keyboard' in markup)) return payload;
+  const rows = markup.inline_keyboard;
+  if (!Array.isArray(rows)) return payload;
+  let changed = false;
+  const gatedRows = rows.map((row: InlineKeyboardButton[]) =>
+    row.map((button) => {
+      const locked = lock(button);
+      if (locked === undefined) return button;
+      changed = true;
+      return locked;
+    }),
+  );
+  return changed ? { ...payload, reply_markup: { ...markup, inline_keyboard: gatedRows } } : payload;
+}
+
+/** The disabled stand-in for a button `role` may not press; undefined for one it may. */
+function lockedFor(
+  ctx: BotContext,
+  role: Role,
+  button: InlineKeyboardButton,
+): InlineKeyboardButton | undefined {
+  if (!('callback_data' in button)) return undefined;
+  const needed = neededFor(ctx, button.callback_data);
+  if (needed === undefined || can(role, needed)) return undefined;
+  // The least trusted role that may: the one to ask the owner for.
+  const [least] = rolesAllowed(needed);
+  if (least === undefined) return undefined;
+  return disabledButton(
+    ctx.t('team:lockedButton', { label: withoutIcon(button.text), role: ctx.t(`team:role.${least}`) }),
+  );
+}
+
+/** What pressing a button with this data needs; undefined for data the bot would call stale. */
+function neededFor(ctx: BotContext, data: string): Capability | undefined {
+  const decoded = decodeCallback(data);
+  if (decoded === undefined) return undefined;
+  try {
+    return actionCapability(decoded.action, ctx.session);
+  } catch {
+    // A form's buttons sent after the update's chain ended (the session is closed): left to the guard.
+    return undefined;
+  }
+}
+
+/** A label's leading emoji go: the lock takes their place («🗑 Удалить» → «Удалить»). */
+const LEADING_ICONS = /^(?:(?:\p{Extended_Pictographic}|\u{FE0F}|\u{200D}|\p{Emoji_Modifier})+\s*)+/u;
+
+function withoutIcon(label: string): string {
+  return label.replace(LEADING_ICONS, '') || label;
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { orderTestDomain } from '../../helpers/fixtures.js';
+import { inGroup, OWNER, PARTNER, useBot } from '../../helpers/use-bot.js';
+
+/*
+ * Buttons that say what a member's role lacks (docs/team-chats.md#disabled-buttons): in the bound
+ * team group a screen answering a member shows what their role may not press as a disabled
+ * button naming the role it needs; the owner's same screen is live; an old live button is still
+ * refused when tapped; private chats draw nothing disabled (every story checks that, too).
+ */
+
+const TECH = { userId: 333, firstName: 'Борис' };
+const ACCOUNTANT = { userId: 444, firstName: 'Вера' };
+/** A newcomer: nobody gave him a role, so he is a viewer. */
+const NEWCOMER = { userId: 999, firstName: 'Глеб' };
+
+const { h } = useBot({
+  per: 'story',
+  connect: ['partner'],
+  team: [
+    [TECH, 'техник'],
+    [ACCOUNTANT, 'бухгалтер'],
+  ],
+});
+
+/** Each button's label, and «(off)» after a disabled one (which must carry no callback data). */
+const drawn = (calls: BotCall[]) =>
+  buttons(calls).map((b) => {
+    const disabled = 'disabled' in b;
+    if (disabled) expect(b.callback_data, b.text).toBeUndefined();
+    return disabled ? `${b.text} (off)` : b.text;
+  });
+
+const alerts = (calls: BotCall[]) =>
+  calls
+    .filter((c) => c.method === 'answerCallbackQuery' && c.payload.show_alert === true)
+    .map((c) => c.payload.text);
+
+/** A fresh domain order and its card as `member` opens it from /orders. */
+async function orderCard(domain: string, member: typeof TECH) {
+  const list = await h.send('/orders', inGroup(member));
+  return { list, card: await h.press(buttonData(list, domain), inGroup(member)) };
+}
+
+describe('a member sees what their role lacks, disabled, with the role it needs', () => {
+  it('the newcomer’s order card locks invoices, DNS and name servers; the accountant’s only the tech’s; the owner’s is live', async () => {
+    const domain = `locks-${Date.now()}.com`;
+    await orderTestDomain(h.api(), domain);
+
+    const newcomer = await orderCard(domain, NEWCOMER);
+    // The list itself is a look-up: its orders and pages are live, a new order is the admin’s.
+    expect(drawn(newcomer.list)).toContain('🔒 Новый заказ · нужна роль «администратор» (off)');
+    expect(drawn(newcomer.list)).toContain(
+      `№ ${lastText(newcomer.card).match(/ЗК-\d{4}-\d+/)?.[0]} · ${domain}`,
+    );
+    expect(drawn(newcomer.card)).toEqual([
+      '🔒 Счета заказа · нужна роль «бухгалтер» (off)',
+      '🔒 DNS-записи · нужна роль «техник» (off)',
+      '🔒 NS-серверы · нужна роль «техник» (off)',
+      '🔒 Свидетельство о домене · нужна роль «техник» (off)',
+    ]);
+
+    const accountant = await orderCard(domain, ACCOUNTANT);
+    expect(drawn(accountant.card)).toEqual([
+      'Счета заказа',
+      '🔒 DNS-записи · нужна роль «техник» (off)',
+      '🔒 NS-серверы · нужна роль «техник» (off)',
+      '🔒 Свидетельство о домене · нужна роль «техник» (off)',
+    ]);
+
+    const owner = await orderCard(domain, OWNER);
+    expect(drawn(owner.list)).toContain('➕ Новый заказ');
+    expect(drawn(owner.card)).toEqual(['Счета заказа', 'DNS-записи', 'NS-серверы', 'Свидетельство о домене']);
+  });
+
+  it('the tech’s /dns screen is live; the newcomer tapping the tech’s old 🗑 is refused and nothing is deleted', async () => {
+    const domain = `locks-dns-${Date.now()}.com`;
+    const orderId = await orderTestDomain(h.api(), domain);
+
+    // The newcomer may not open DNS at all: the command is refused, naming the roles.
+    expect(lastText(await h.send(`/dns ${domain}`, inGroup(NEWCOMER)))).toBe(
+      'Эта команда доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+    );
+
+    const screen = await h.send(`/dns ${domain}`, inGroup(TECH));
+    expect(drawn(screen).filter((label) => label.includes('🔒'))).toEqual([]);
+    expect(drawn(screen)).toContain('➕ Добавить');
+    const added = await h.send(`/dns ${domain} add A www 192.0.2.1`, inGroup(TECH));
+    const trash = buttons(added).find((b) => /^🗑 #\d+$/.test(b.text));
+    expect(trash?.callback_data).toBeDefined();
+
+    // The tech’s message answered the tech: its 🗑 is live, and the guard answers anyone else.
+    const tapped = await h.press(buttonData(added, '🗑'), inGroup(NEWCOMER));
+    expect(alerts(tapped)).toEqual([
+      'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+    ]);
+    expect(texts(tapped)).toEqual([]);
+    expect(await h.api().listDnsRecords(orderId)).toHaveLength(1);
+
+    // So is the owner’s live DNS button, tapped by the accountant.
+    const owner = await orderCard(domain, OWNER);
+    expect(alerts(await h.press(buttonData(owner.card, 'DNS-записи'), inGroup(ACCOUNTANT)))).toEqual([
+      'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: бухгалтер.',
+    ]);
+  });
+
+  it('in English: the lock names the role in English', async () => {
+    const domain = `locks-en-${Date.now()}.com`;
+    await orderTestDomain(h.api(), domain);
+    expect(lastText(await h.send('/lang en', inGroup(OWNER)))).toContain('English');
+    const { list, card } = await orderCard(domain, NEWCOMER);
+    expect(drawn(list)).toContain('🔒 New order · needs the admin role (off)');
+    expect(drawn(card)).toEqual([
+      '🔒 Invoices of the order · needs the accountant role (off)',
+      '🔒 DNS records · needs the tech role (off)',
+      '🔒 Name servers · needs the tech role (off)',
+      '🔒 Domain certificate · needs the tech role (off)',
+    ]);
+  });
+
+  it('a private chat draws nothing disabled', async () => {
+    const domain = `locks-private-${Date.now()}.com`;
+    await orderTestDomain(h.api(), domain);
+    const list = await h.send('/orders', PARTNER);
+    const card = await h.press(buttonData(list, domain), PARTNER);
+    expect(drawn(list)).toContain('➕ Новый заказ');
+    expect(drawn(card)).toEqual(['Счета заказа', 'DNS-записи', 'NS-серверы', 'Свидетельство о домене']);
+  });
+});
