@@ -124,6 +124,19 @@ describe('Keyboards as Telegram checks them', () => {
     expect(copied.message_id).toBeGreaterThan(0);
   });
 
+  it('takes a disabled button (Bot API 10.3) and keeps it; one with callback data too has two actions', async () => {
+    const { server, telegram } = await start();
+    const send = (button: Record<string, unknown>) =>
+      telegram.sendMessage(CHAT, 'x', { reply_markup: { inline_keyboard: [[button as never]] } });
+    await send({ text: '🔒 Удалить · нужна роль «техник»', disabled: {} });
+    expect(server.visibleMessages(CHAT).at(-1)?.reply_markup).toEqual({
+      inline_keyboard: [[{ text: '🔒 Удалить · нужна роль «техник»', disabled: {} }]],
+    });
+    await expect(send({ text: 'a', disabled: {}, callback_data: '1:x' })).rejects.toMatchObject({
+      description: expect.stringContaining('exactly one action is allowed'),
+    });
+  });
+
   it('draws a button danger, success or primary (Bot API 9.4) and refuses any other style', async () => {
     const { server, telegram } = await start();
     const send = (button: Record<string, unknown>) =>

@@ -35,6 +35,8 @@ const BUTTON_ACTIONS = [
   'copy_text',
   'callback_game',
   'pay',
+  // Bot API 10.3: a button that does nothing (what a member's role lacks).
+  'disabled',
 ];
 
 /** What a message keeps of an inline button (and answers with): its label, style and action. */

@@ -49,6 +49,8 @@ function inlineButton(message, button) {
         lang: state.lang,
       }).catch(showError),
     );
+  } else if (button.disabled) {
+    element.disabled = true;
   } else if (button.copy_text) {
     element.addEventListener('click', () => copy(button.copy_text.text));
   } else if (button.switch_inline_query_current_chat !== undefined) {
