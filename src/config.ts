@@ -30,6 +30,19 @@ function isResolverAddress(entry: string): boolean {
   );
 }
 
+/** Loopback host names, where a Mini App may be tried over plain http (the playground, `npm run dev`). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Telegram opens Mini Apps over https only; the path must be the app's own (`/app/`), not the
+ * root: the app's routes take every path below it, and the root would swallow the webhook's.
+ */
+function isMiniAppUrl(value: string): boolean {
+  const url = new URL(value);
+  const secure = url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+  return secure && url.pathname.replace(/\/+$/, '') !== '' && url.search === '' && url.hash === '';
+}
+
 /**
  * The values `.env.example` ships with (and an earlier edition's). They pass every format check, so
  * without this a freshly copied `.env` would start a bot that dials Telegram with a fake token.
@@ -166,6 +179,20 @@ const configSchema = z
       emptyAsUndefined,
       z.coerce.number({ error: 'must be seconds' }).int().min(1).max(3_600).default(60),
     ),
+    MINI_APP_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+        .refine(isMiniAppUrl, {
+          error:
+            'must be https (http only on localhost/127.0.0.1/[::1]) with a path of its own, e.g. https://bot.example.by/app/',
+        })
+        .optional(),
+    ),
+    MINI_APP_INIT_DATA_MAX_AGE_S: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number({ error: 'must be seconds' }).int().min(60).max(86_400).default(3_600),
+    ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -193,6 +220,18 @@ const configSchema = z
           path: ['ENCRYPTION_KEYS'],
           message:
             'is required when STORAGE=redis (or ENCRYPTION_KEYS_FILE): every instance must hold the same keys to read what another saved',
+        });
+      }
+      if (
+        // Checked also when a key failed its own check: a value is then the raw text.
+        URL.canParse(env.WEBHOOK_URL ?? '') &&
+        URL.canParse(env.MINI_APP_URL ?? '') &&
+        new URL(String(env.WEBHOOK_URL)).pathname.startsWith(miniAppPath(String(env.MINI_APP_URL)))
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['MINI_APP_URL'],
+          message: "must not hold the webhook's path: the Mini App takes every path below its own",
         });
       }
       if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
@@ -230,4 +269,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
   }
   return parsed.data;
+}
+
+/** The path the Mini App is served under, with one trailing `/` (`/app/`), from MINI_APP_URL. */
+export function miniAppPath(miniAppUrl: string): string {
+  return `${new URL(miniAppUrl).pathname.replace(/\/+$/, '')}/`;
 }

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       NOTIFY_JOB_LOCK_S: 30,
       DNS_CHECK_PORT: 53,
       READINESS_POLL_WINDOW_S: 60,
+      MINI_APP_INIT_DATA_MAX_AGE_S: 3_600,
     });
   });
 
