@@ -2,8 +2,9 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import { TelegramError } from 'telegraf';
 
 /**
- * Paths pino blanks out wherever they appear: token headers, the token itself, and the text
- * of messages (a message may carry a token the user pasted). Logs carry ids and outcomes only.
+ * Paths pino blanks out wherever they appear: token headers, the Mini App's signed launch data,
+ * the token itself, and the text of messages (a message may carry a token the user pasted). Logs
+ * carry ids and outcomes only.
  */
 export const REDACTED_PATHS = [
   'token',
@@ -12,6 +13,9 @@ export const REDACTED_PATHS = [
   'headers["x-auth-token"]',
   '*.headers["x-api-token"]',
   '*.headers["x-auth-token"]',
+  // The Mini App's `Authorization: tma <initData>`: it lets its holder act as the user for an hour.
+  'headers.authorization',
+  '*.headers.authorization',
   'BOT_TOKEN',
   '*.BOT_TOKEN',
   'ENCRYPTION_KEYS',

@@ -52,6 +52,14 @@ describe('createLogger redaction (no secrets configured)', () => {
     });
   });
 
+  it("blanks the Mini App's signed launch data (Authorization), at the top and one level down", () => {
+    const { logger, lines } = capture();
+    logger.info({ headers: { authorization: `tma ${T}`, accept: 'application/json' } }, 'request');
+    logger.info({ req: { url: '/app/api/session', headers: { authorization: `tma ${T}` } } }, 'request');
+    expectAbsent(lines, T);
+    expect(parsed(lines, 1)).toMatchObject({ req: { headers: { authorization: '[redacted]' } } });
+  });
+
   it('blanks token, text and caption fields, at the top and one level down', () => {
     const { logger, lines } = capture();
     logger.info({ token: T }, 'stored');
