@@ -6,8 +6,10 @@ import { registerCommandMenus } from './bot/index.js';
 import { loadTranslations } from './bot/kit/i18n.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { HttpRoute } from './http-server.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, errorForLog, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
+import { miniAppRoutes } from './mini-app/index.js';
+import { createMembershipCheck } from './mini-app/membership.js';
 import type { LongPolling } from './polling.js';
 import { createReadiness } from './readiness.js';
 import {
@@ -82,7 +84,18 @@ export async function main(
   });
   const dispatch = createUpdateDispatch(bot, metrics, logger, inflight);
   // HTTP routes beside /healthz, /readyz, /metrics and the webhook, one line each.
-  const routes: HttpRoute[] = [];
+  const routes: HttpRoute[] = [
+    ...miniAppRoutes({
+      config,
+      chatData: storage.chatData,
+      apiFor: provider.apiFor,
+      translate: translations.t,
+      logger,
+      isGroupMember: createMembershipCheck((chatId, userId) => bot.telegram.getChatMember(chatId, userId), {
+        onError: (error) => logger.warn({ err: errorForLog(error) }, 'mini app: getChatMember failed'),
+      }),
+    }),
+  ];
   const server = await serveHttp({ config, logger, mode, dispatch, metrics, readiness, routes });
 
   let polling: LongPolling | undefined;

@@ -1,0 +1,178 @@
+/*
+ * The Mini App's server: everything under its path (`/app/` of MINI_APP_URL). `api/…` is the JSON
+ * API — each call checked in this order: JSON only for a body (415), the signed initData (401),
+ * the account and the member's role (403), the body's size (413) and shape (400) — and every
+ * other path a file of the built app. Refusals are `{error, message}`, the message in the user's
+ * language. Nothing logged or answered carries the bot token, a partner token or the initData.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, ApiHttpError } from '../api/errors.js';
+import { rolesAllowed } from '../core/team.js';
+import type { Logger } from '../logger.js';
+import { errorForLog } from '../logger.js';
+import type { Locale } from '../storage/chat-store.js';
+import { type AccessDeps, type AccessRefusal, mayDo, resolveAccess } from './access.js';
+import { ENDPOINTS, type Endpoint, EndpointError, type MiniAppPartnerApi } from './endpoints.js';
+import { isJsonRequest, PAGE_CSP, readJsonBody, securityHeaders, sendJson } from './http-io.js';
+import { checkInitData, type InitDataRefusal, initDataOfHeader } from './init-data.js';
+import { locateAppFile, sendAppFile } from './static-files.js';
+
+/** Translates a key in a language (main passes the bot's loaded translations). */
+export type MiniAppTranslate = (locale: Locale, key: string, options?: Record<string, unknown>) => string;
+
+export interface MiniAppServerDeps {
+  /** The path the app is served under, with a trailing `/` (`/app/`). */
+  basePath: string;
+  /** The key initData is signed with. */
+  botToken: string;
+  /** How long after Telegram signed it initData is taken (MINI_APP_INIT_DATA_MAX_AGE_S). */
+  maxAgeS: number;
+  access: AccessDeps;
+  apiFor: (token: string) => MiniAppPartnerApi;
+  translate: MiniAppTranslate;
+  defaultLocale: Locale;
+  logger: Logger;
+  /** The built app (dist/app); absent or empty = only the API answers. */
+  appDir?: string | undefined;
+  /** The largest JSON body taken, in bytes; default 16 KiB. */
+  bodyLimit?: number;
+}
+
+const STATUS_OF_ACCESS = {
+  notAllowed: 403,
+  noToken: 403,
+  groupNotBound: 403,
+  notMember: 403,
+  roleTooLow: 403,
+  badStartParam: 400,
+} satisfies Record<AccessRefusal, number>;
+
+const isLocale = (value: string | undefined): value is Locale => value === 'ru' || value === 'en';
+
+/** The first of Telegram's language, the browser's, and the bot's default that the bot speaks. */
+function localeOf(req: IncomingMessage, languageCode: string | undefined, fallback: Locale): Locale {
+  const fromTelegram = languageCode?.toLowerCase().split('-')[0];
+  if (isLocale(fromTelegram)) return fromTelegram;
+  const fromBrowser = req.headers['accept-language']?.split(',')[0]?.trim().toLowerCase().split(/[-;]/)[0];
+  return isLocale(fromBrowser) ? fromBrowser : fallback;
+}
+
+/** Answers every request under the app's path; main mounts it as the app's routes. */
+export function createMiniAppServer(deps: MiniAppServerDeps) {
+  const apiPath = `${deps.basePath}api/`;
+  const bodyLimit = deps.bodyLimit ?? 16 * 1024;
+
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    locale: Locale,
+    status: number,
+    code: InitDataRefusal | AccessRefusal | string,
+    vars: Record<string, string> = {},
+    headers: Record<string, string> = {},
+  ) => {
+    // A body not read is dropped, so that the client reads the answer rather than a reset.
+    if (!req.readableEnded) req.resume();
+    // Ids and codes only: never the initData, a token, or what the user typed.
+    deps.logger.debug({ status, error: code }, 'mini app request refused');
+    const message = deps.translate(locale, `miniapp:error.${code}`, vars);
+    sendJson(res, status, { error: code, message }, headers);
+  };
+
+  const answerApi = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const name = url.pathname.slice(apiPath.length);
+    const endpoint: Endpoint | undefined = Object.hasOwn(ENDPOINTS, name)
+      ? ENDPOINTS[name as keyof typeof ENDPOINTS]
+      : undefined;
+    let locale = localeOf(req, undefined, deps.defaultLocale);
+    if (endpoint === undefined) return refuse(req, res, locale, 404, 'notFound');
+    if (endpoint.method !== req.method)
+      return refuse(req, res, locale, 405, 'notFound', {}, { allow: endpoint.method });
+    if (req.method === 'POST' && !isJsonRequest(req)) return refuse(req, res, locale, 415, 'notJson');
+
+    const checked = checkInitData(initDataOfHeader(req.headers.authorization), deps.botToken, {
+      maxAgeS: deps.maxAgeS,
+    });
+    if (!checked.ok) return refuse(req, res, locale, 401, checked.reason, {}, { 'www-authenticate': 'tma' });
+    const launch = checked.launch;
+    locale = localeOf(req, launch.user.languageCode, deps.defaultLocale);
+
+    const access = await resolveAccess(deps.access, launch);
+    if (!access.ok) return refuse(req, res, locale, STATUS_OF_ACCESS[access.reason], access.reason);
+    const account = access.account;
+    if (!mayDo(account, endpoint.need)) {
+      const roles = rolesAllowed(endpoint.need)
+        .map((role) => deps.translate(locale, `team:role.${role}`))
+        .join(', ');
+      const role = deps.translate(locale, `team:role.${account.role}`);
+      return refuse(req, res, locale, 403, 'roleTooLow', { roles, role });
+    }
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req, bodyLimit);
+      if (!read.ok) {
+        const status = { notJson: 415, tooLarge: 413, badJson: 400 }[read.reason];
+        return refuse(
+          req,
+          res,
+          locale,
+          status,
+          read.reason,
+          {},
+          status === 413 ? { connection: 'close' } : {},
+        );
+      }
+      body = read.value;
+    }
+
+    try {
+      const answer = await endpoint.run({
+        launch,
+        account,
+        api: deps.apiFor(account.token),
+        query: url.searchParams,
+        body,
+      });
+      sendJson(res, 200, answer);
+    } catch (error) {
+      if (error instanceof EndpointError)
+        return refuse(req, res, locale, error.status, error.code, error.vars);
+      if (error instanceof ApiHttpError && error.isTokenRejected)
+        return refuse(req, res, locale, 403, 'tokenRejected');
+      if (error instanceof ApiError) {
+        deps.logger.warn(
+          { err: errorForLog(error), chatId: account.chatId },
+          'mini app: provider call failed',
+        );
+        return refuse(req, res, locale, 502, 'providerUnavailable');
+      }
+      deps.logger.error({ err: errorForLog(error), chatId: account.chatId }, 'mini app: endpoint failed');
+      return refuse(req, res, locale, 500, 'internal');
+    }
+  };
+
+  const answerFile = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const relative = url.pathname.slice(deps.basePath.length);
+    const file = deps.appDir === undefined ? undefined : await locateAppFile(deps.appDir, relative);
+    if (file !== undefined && (await sendAppFile(res, file))) return;
+    const text = deps.translate(localeOf(req, undefined, deps.defaultLocale), 'miniapp:error.notFound');
+    res
+      .writeHead(404, { ...securityHeaders(PAGE_CSP), 'content-type': 'text/plain; charset=utf-8' })
+      .end(`${text}\n`);
+  };
+
+  return {
+    /** Answers a request whose path starts with `basePath`. */
+    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const url = new URL(req.url ?? '/', 'http://mini-app.invalid');
+      if (url.pathname.startsWith(apiPath)) return answerApi(req, res, url);
+      if (req.method !== 'GET') {
+        req.resume();
+        res.writeHead(405, { ...securityHeaders(PAGE_CSP), allow: 'GET' }).end();
+        return;
+      }
+      return answerFile(req, res, url);
+    },
+  };
+}

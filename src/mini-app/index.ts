@@ -1,0 +1,73 @@
+/*
+ * The Mini App's routes for the bot's HTTP server, built from the configuration: none without
+ * MINI_APP_URL; else everything under its path (GET and POST), and the path without its slash
+ * sent to the path with it.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.js';
+import { miniAppPath } from '../config.js';
+import type { HttpRoute } from '../http-server.js';
+import type { Logger } from '../logger.js';
+import type { ChatData } from '../storage/chat-data.js';
+import type { MembershipCheck } from './access.js';
+import { createMiniAppServer, type MiniAppTranslate } from './api.js';
+import type { MiniAppPartnerApi } from './endpoints.js';
+import { PAGE_CSP, securityHeaders } from './http-io.js';
+
+/** The built app: `dist/app` at the project root, from both `src/mini-app` and `dist/mini-app`. */
+export const APP_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
+
+export interface MiniAppRoutesDeps {
+  config: Pick<
+    Config,
+    'MINI_APP_URL' | 'MINI_APP_INIT_DATA_MAX_AGE_S' | 'BOT_TOKEN' | 'ALLOWED_USER_IDS' | 'DEFAULT_LOCALE'
+  >;
+  chatData: Pick<ChatData, 'getToken' | 'getTeam'>;
+  apiFor: (token: string) => MiniAppPartnerApi;
+  translate: MiniAppTranslate;
+  logger: Logger;
+  /** Telegram's word on a group member (main: over `getChatMember`). */
+  isGroupMember?: MembershipCheck | undefined;
+  /** Default APP_DIR. */
+  appDir?: string;
+}
+
+/** The app's routes; none when MINI_APP_URL is not set. */
+export function miniAppRoutes(deps: MiniAppRoutesDeps): HttpRoute[] {
+  const { config } = deps;
+  if (config.MINI_APP_URL === undefined) return [];
+  const basePath = miniAppPath(config.MINI_APP_URL);
+  const server = createMiniAppServer({
+    basePath,
+    botToken: config.BOT_TOKEN,
+    maxAgeS: config.MINI_APP_INIT_DATA_MAX_AGE_S,
+    access: {
+      chatData: deps.chatData,
+      allowedUserIds: config.ALLOWED_USER_IDS,
+      isGroupMember: deps.isGroupMember,
+    },
+    apiFor: deps.apiFor,
+    translate: deps.translate,
+    defaultLocale: config.DEFAULT_LOCALE,
+    logger: deps.logger,
+    appDir: deps.appDir ?? APP_DIR,
+  });
+  const bare = basePath.slice(0, -1);
+  return [
+    { method: 'GET', path: basePath, handle: server.handle },
+    { method: 'POST', path: basePath, handle: server.handle },
+    {
+      method: 'GET',
+      path: bare,
+      handle: (req, res) => {
+        const query = (req.url ?? '').split('?')[1];
+        res
+          .writeHead(301, {
+            ...securityHeaders(PAGE_CSP),
+            location: query ? `${basePath}?${query}` : basePath,
+          })
+          .end();
+      },
+    },
+  ];
+}

@@ -1,0 +1,386 @@
+/*
+ * The Mini App's API through real HTTP on 127.0.0.1, mounted in the bot's HTTP server as main
+ * mounts it (`miniAppRoutes` from the parsed config), over real ChatData storage in a temp dir and
+ * the sandbox as the provider. initData is signed here with the library's own `sign`, as Telegram
+ * signs it; a forged, foreign, stale or userless one is refused, and neither token ever leaves.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sign } from '@tma.js/init-data-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
+import { loadConfig } from '../../src/config.js';
+import { type BotServer, startBotServer } from '../../src/http-server.js';
+import { createLogger } from '../../src/logger.js';
+import { miniAppRoutes } from '../../src/mini-app/index.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
+import { parseEncryptionKeys } from '../../src/storage/crypto.js';
+import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+
+const BOT_TOKEN = '7000000001:AAH-mini-app-test-bot-token_0123456789';
+const OTHER_BOT_TOKEN = '7000000002:AAH-another-bot-token-entirely_98765';
+const OWNER = 5001;
+const TECH = 5002;
+const VIEWER = 5003;
+const LEFT = 5004;
+const STRANGER = 5005;
+const NO_TOKEN = 5006;
+const GROUP = -1009000000001;
+const UNBOUND_GROUP = -1009000000002;
+
+let sandbox: Sandbox;
+let transport: PartnerTransport;
+let server: BotServer;
+let dataDir: string;
+let chatData: ChatData;
+let base: string;
+const lines: string[] = [];
+/** Every response body the tests read, to search for tokens at the end. */
+const bodies: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  transport = new PartnerTransport({ baseUrl: sandbox.url, retryDelayMs: 1 });
+  dataDir = await mkdtemp(join(tmpdir(), 'mini-app-'));
+  chatData = createChatData({
+    store: createLowdbStore({ dataDir: join(dataDir, 'data') }),
+    keyring: parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`),
+  });
+  await chatData.setToken(OWNER, sandbox.token);
+  await chatData.setToken(GROUP, sandbox.token);
+  await chatData.setTeam(GROUP, {
+    owner: OWNER,
+    members: { [OWNER]: 'owner', [TECH]: 'tech', [VIEWER]: 'viewer', [LEFT]: 'admin' },
+    names: { [OWNER]: 'Olga', [TECH]: 'Tim', [VIEWER]: 'Vera', [LEFT]: 'Leo' },
+  });
+  const appDir = join(dataDir, 'app');
+  await mkdir(appDir);
+  await writeFile(
+    join(appDir, 'index.html'),
+    '<!doctype html><title>Partner</title><script src="app.js"></script>',
+  );
+  await writeFile(join(appDir, 'app.js'), 'console.log("app");');
+  await writeFile(join(dataDir, 'secret.txt'), 'outside the app folder');
+
+  const config = loadConfig({
+    BOT_TOKEN,
+    PARTNER_API_URL: sandbox.url,
+    MINI_APP_URL: 'https://bot.example.by/app/',
+    DEFAULT_LOCALE: 'en',
+  });
+  const logger = createLogger({
+    level: 'trace',
+    destination: { write: (line: string) => void lines.push(line) },
+  });
+  server = await startBotServer({
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    health: () => ({}),
+    onUpdate: () => undefined,
+    routes: miniAppRoutes({
+      config,
+      chatData,
+      apiFor: createApiFactory(transport),
+      translate: loadTranslations().t,
+      logger,
+      isGroupMember: async (_chatId, userId) => userId !== LEFT,
+      appDir,
+    }),
+  });
+  base = `http://127.0.0.1:${server.port}/app/`;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await transport?.close();
+  await sandbox?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+interface Launch {
+  user?: { id: number; first_name: string; language_code?: string } | undefined;
+  startParam?: string;
+  token?: string;
+  signedAt?: Date;
+}
+
+/** initData as Telegram makes it for the bot (or, with `token`, for another bot). */
+function initData(launch: Launch = {}): string {
+  const user = 'user' in launch ? launch.user : { id: OWNER, first_name: 'Olga', language_code: 'en' };
+  return sign(
+    {
+      ...(user === undefined ? {} : { user }),
+      ...(launch.startParam === undefined ? {} : { start_param: launch.startParam }),
+    },
+    launch.token ?? BOT_TOKEN,
+    launch.signedAt ?? new Date(),
+  );
+}
+
+const asUser = (id: number, extra: Omit<Launch, 'user'> = {}) =>
+  initData({ user: { id, first_name: 'Member', language_code: 'en' }, ...extra });
+
+async function call(path: string, auth: string | undefined, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (auth !== undefined) headers.set('authorization', `tma ${auth}`);
+  const response = await fetch(new URL(path, base), { ...init, headers });
+  const text = await response.text();
+  bodies.push(text);
+  const json = (response.headers.get('content-type') ?? '').startsWith('application/json')
+    ? (JSON.parse(text) as Record<string, unknown>)
+    : undefined;
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A raw request line, so that `..` reaches the server as sent (fetch would resolve it). */
+function rawGet(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const postJson = (path: string, auth: string | undefined, body: unknown) =>
+  call(path, auth, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+describe('a partner in their own chat', () => {
+  it('gets who they are and what they may do', async () => {
+    const answer = await call('api/session', initData());
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({
+      user: { id: OWNER, firstName: 'Olga' },
+      account: { kind: 'private', chatId: OWNER, role: 'owner' },
+      dns: 'edit',
+    });
+    expect(answer.json?.capabilities).toContain('tech');
+  });
+
+  it("reads a zone's records through the provider with their own token", async () => {
+    const since = sandbox.requests.length;
+    const answer = await call('api/zone?domain=mysite.by', initData());
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ domain: 'mysite.by', orderId: expect.any(Number) });
+    const records = answer.json?.records as { type: string; line: string | null }[];
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.find((r) => r.type === 'CNAME')?.line).toMatch(/^CNAME ftp mysite\.by/);
+    const listing = sandbox.requests.slice(since).find((r) => r.path.endsWith('/dns/records'));
+    expect(listing?.headers['x-api-token']).toBe(sandbox.token);
+  });
+
+  it('is told when the domain is not theirs, or not a domain', async () => {
+    const missing = await call('api/zone?domain=nobody-has-this.by', initData());
+    expect(missing).toMatchObject({ status: 404, json: { error: 'domainNotFound' } });
+    const bad = await call('api/zone?domain=not a domain', initData());
+    expect(bad).toMatchObject({ status: 400, json: { error: 'badDomain' } });
+  });
+
+  it('checks a one-line record as the chat does, writing nothing', async () => {
+    const since = sandbox.requests.length;
+    const good = await postJson('api/zone/check', initData(), { line: 'A www 192.0.2.10' });
+    expect(good).toMatchObject({ status: 200, json: { ok: true, line: 'A www 192.0.2.10' } });
+    const wrong = await postJson('api/zone/check', initData(), { line: 'A www 999.1.1.1' });
+    expect(wrong).toMatchObject({
+      status: 200,
+      json: { ok: false, field: expect.any(String), reason: expect.any(String) },
+    });
+    expect(sandbox.requests.slice(since)).toEqual([]);
+  });
+
+  it('without a token of their own is sent to /token', async () => {
+    const answer = await call('api/session', asUser(NO_TOKEN));
+    expect(answer).toMatchObject({ status: 403, json: { error: 'noToken' } });
+    expect(answer.json?.message).toContain('/token');
+  });
+
+  it('is answered in their Telegram language', async () => {
+    const answer = await call(
+      'api/session',
+      initData({ user: { id: NO_TOKEN, first_name: 'Ира', language_code: 'ru' } }),
+    );
+    expect(answer.json).toMatchObject({ error: 'noToken', message: expect.stringContaining('токен') });
+  });
+});
+
+describe('initData that is not a valid launch of this bot: 401 with the reason', () => {
+  const expectRefused = async (auth: string | undefined, reason: string) => {
+    const answer = await call('api/zone?domain=mysite.by', auth);
+    expect(answer.status).toBe(401);
+    expect(answer.json).toMatchObject({ error: reason, message: expect.any(String) });
+    expect(answer.headers.get('www-authenticate')).toBe('tma');
+    expect(JSON.stringify(answer.json)).not.toContain('mysite');
+  };
+
+  it('none at all', () => expectRefused(undefined, 'missing'));
+
+  it('a forged hash', async () => {
+    const good = initData();
+    const hash = /hash=([0-9a-f]{64})/.exec(good)?.[1] ?? '';
+    const forged = good.replace(hash, `${hash[0] === '0' ? '1' : '0'}${hash.slice(1)}`);
+    await expectRefused(forged, 'badSignature');
+  });
+
+  it('a user changed after signing (another id, same hash)', async () => {
+    const good = initData();
+    await expectRefused(good.replace(`%22id%22%3A${OWNER}`, `%22id%22%3A${TECH}`), 'badSignature');
+  });
+
+  it("signed with another bot's token", () =>
+    expectRefused(initData({ token: OTHER_BOT_TOKEN }), 'badSignature'));
+
+  it('older than the limit (an hour)', () =>
+    expectRefused(initData({ signedAt: new Date(Date.now() - 3_700_000) }), 'expired'));
+
+  it('without a user', () => expectRefused(initData({ user: undefined }), 'noUser'));
+
+  it('not initData', () => expectRefused('query_id=1&user=%7B%7D', 'malformed'));
+
+  it('while one signed 59 minutes ago still passes', async () => {
+    const answer = await call('api/session', initData({ signedAt: new Date(Date.now() - 59 * 60_000) }));
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe('a bound group opened by its start parameter', () => {
+  const group = { startParam: `g${GROUP}` };
+
+  it("acts with the group's token and the member's role", async () => {
+    const session = await call('api/session', asUser(TECH, group));
+    expect(session).toMatchObject({
+      status: 200,
+      json: { account: { kind: 'group', chatId: GROUP, role: 'tech' }, dns: 'edit' },
+    });
+    const zone = await call('api/zone?domain=mysite.by', asUser(TECH, group));
+    expect(zone.status).toBe(200);
+  });
+
+  it('a viewer is told the session is without DNS, and refused the zone with the roles that may', async () => {
+    const session = await call('api/session', asUser(VIEWER, group));
+    expect(session).toMatchObject({ status: 200, json: { account: { role: 'viewer' }, dns: 'none' } });
+    const zone = await call('api/zone?domain=mysite.by', asUser(VIEWER, group));
+    expect(zone).toMatchObject({ status: 403, json: { error: 'roleTooLow' } });
+    expect(zone.json?.message).toBe('This is for the roles: tech, admin, owner. Your role: viewer.');
+    const check = await postJson('api/zone/check', asUser(VIEWER, group), { line: 'A www 192.0.2.10' });
+    expect(check).toMatchObject({ status: 403, json: { error: 'roleTooLow' } });
+  });
+
+  it('someone the team has not recorded is refused, not made a viewer', async () => {
+    const answer = await call('api/session', asUser(STRANGER, group));
+    expect(answer).toMatchObject({ status: 403, json: { error: 'notMember' } });
+    expect((await chatData.getTeam(GROUP))?.members[String(STRANGER)]).toBeUndefined();
+  });
+
+  it('a recorded member Telegram says has left is refused', async () => {
+    const answer = await call('api/session', asUser(LEFT, group));
+    expect(answer).toMatchObject({ status: 403, json: { error: 'notMember' } });
+  });
+
+  it('a group that is not bound, or a parameter the bot does not know', async () => {
+    const unbound = await call('api/session', asUser(OWNER, { startParam: `g${UNBOUND_GROUP}` }));
+    expect(unbound).toMatchObject({ status: 403, json: { error: 'groupNotBound' } });
+    const unknown = await call('api/session', asUser(OWNER, { startParam: 'promo2025' }));
+    expect(unknown).toMatchObject({ status: 400, json: { error: 'badStartParam' } });
+  });
+});
+
+describe('the API takes JSON only, within a limit', () => {
+  it('refuses a body that is not JSON with 415', async () => {
+    const answer = await call('api/zone/check', initData(), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'A www 192.0.2.10',
+    });
+    expect(answer).toMatchObject({ status: 415, json: { error: 'notJson' } });
+  });
+
+  it('refuses a body over 16 KiB with 413', async () => {
+    const answer = await postJson('api/zone/check', initData(), { line: 'x'.repeat(20_000) });
+    expect(answer).toMatchObject({ status: 413, json: { error: 'tooLarge' } });
+  });
+
+  it('refuses JSON of another shape with 400', async () => {
+    const answer = await postJson('api/zone/check', initData(), { line: 1, more: true });
+    expect(answer).toMatchObject({ status: 400, json: { error: 'badJson' } });
+  });
+
+  it('answers an unknown endpoint 404 and a wrong method 405', async () => {
+    expect((await call('api/nothing', initData())).status).toBe(404);
+    const wrong = await postJson('api/session', initData(), {});
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+  });
+});
+
+describe('headers and files', () => {
+  it('every answer sets a CSP and nosniff, refusals included', async () => {
+    for (const answer of [
+      await call('api/session', initData()),
+      await call('api/session', undefined),
+      await call('', undefined),
+      await call('nothing.js', undefined),
+    ]) {
+      expect(answer.headers.get('content-security-policy')).toMatch(/default-src '(self|none)'/);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const page = await call('', undefined);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+  });
+
+  it('serves the built app with its content type and charset', async () => {
+    const page = await call('', undefined);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('<title>Partner</title>');
+    const script = await call('app.js', undefined);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const bare = await fetch(`http://127.0.0.1:${server.port}/app?x=1`, { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/app/?x=1');
+  });
+
+  it('serves nothing outside the app folder', async () => {
+    for (const path of [
+      '/app/../secret.txt',
+      '/app/%2e%2e/secret.txt',
+      '/app/..%2fsecret.txt',
+      '/app/%2e%2e%2fsecret.txt',
+      '/app/..%5csecret.txt',
+      '/app/app.js%00.html',
+    ]) {
+      const answer = await rawGet(path);
+      expect(answer.body, path).not.toContain('outside the app folder');
+      expect(answer.status, path).toBe(404);
+    }
+  });
+});
+
+describe('secrets', () => {
+  it('no answer and no log line carries the bot token or the partner token', () => {
+    expect(bodies.length).toBeGreaterThan(20);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const text of [...bodies, ...lines]) {
+      expect(text).not.toContain(BOT_TOKEN);
+      expect(text).not.toContain(BOT_TOKEN.split(':')[1]);
+      expect(text).not.toContain(sandbox.token);
+    }
+  });
+});
