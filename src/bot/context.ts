@@ -6,6 +6,7 @@ import type { ImportPlan } from '../core/dns-plan.js';
 import type { PresetDraft } from '../core/dns-preset-plan.js';
 import type { Role } from '../core/team.js';
 import type { Locale } from '../storage/chat-store.js';
+import type { MemberMessages } from './kit/ephemeral-api.js';
 import type { Translate } from './kit/i18n.js';
 import type { ScreenPort } from './kit/screen.js';
 
@@ -62,6 +63,11 @@ export interface BotContext extends Context {
   teamMember?: { name: string; role: Role } | undefined;
   /** Sends and edits the screens that are tables or documents: rich messages, or HTML (kit/screens.ts). */
   screens: ScreenPort<BotContext>;
+  /**
+   * Messages for the update's sender alone: ephemeral in groups where the Bot API server takes
+   * them, ordinary elsewhere (kit/member-messages.ts).
+   */
+  toMember: MemberMessages;
 }
 
 /**

@@ -37,9 +37,11 @@ import { createTeamFeature } from './features/team/team.js';
 import { OrderEngine } from './forms/engine.js';
 import { createMemberScenes } from './forms/member-scenes.js';
 import { CallbackRouter } from './kit/callback-router.js';
+import { callNewerApi } from './kit/ephemeral-api.js';
 import { registerFeatures } from './kit/feature.js';
 import { LOCALES, pickLocale, type Translations } from './kit/i18n.js';
-import { MENU_COMMANDS } from './kit/menu.js';
+import { createMemberMessages } from './kit/member-messages.js';
+import { EPHEMERAL_COMMANDS, MENU_COMMANDS } from './kit/menu.js';
 import { PagedLists } from './kit/paged-list.js';
 import { Screens } from './kit/screens.js';
 import { createFileReader } from './kit/telegram-files.js';
@@ -128,6 +130,8 @@ export function createBot(deps: BotDeps): PartnerBot {
       deps.logger.info({ updateId }, 'duplicate update ignored'),
     ),
     createChatContext(deps),
+    // What concerns one member goes to them alone (ephemeral); edits of such a screen are routed here.
+    createMemberMessages(deps),
     createAccessGuard(deps.allowedUserIds),
     // A token stored before the watchers existed (or while they were off) is watched from its next update.
     ...(deps.watches ? [createWatchEnsurer(deps.chatData, deps.watches, deps.logger)] : []),
@@ -257,6 +261,18 @@ export async function registerCommandMenus(telegram: Telegram, translations: Tra
       if (locale === 'ru') await telegram.setMyCommands(commands);
     } catch (error) {
       logger.warn({ locale, err: errorForLog(error) }, 'could not register the command menu');
+    }
+    // In groups, the commands a member uses for themselves are ephemeral (Bot API 10.3): seen by
+    // the sender and the bot only. A server without them keeps the menu above for groups too.
+    const inGroups = commands.map((entry) =>
+      EPHEMERAL_COMMANDS.has(entry.command) ? { ...entry, is_ephemeral: true } : entry,
+    );
+    try {
+      const scope = { type: 'all_group_chats' } as const;
+      await callNewerApi(telegram, 'setMyCommands', { commands: inGroups, scope, language_code: locale });
+      if (locale === 'ru') await callNewerApi(telegram, 'setMyCommands', { commands: inGroups, scope });
+    } catch (error) {
+      logger.warn({ locale, err: errorForLog(error) }, 'could not register the group command menu');
     }
     // What a user reads before pressing Start (the profile and the empty chat): cosmetic, so a
     // refusal is a warning, never a failed start.

@@ -43,8 +43,10 @@ export interface BotCall {
   payload: Record<string, unknown>;
   /** How many requests the sandbox had received when this call was made. */
   providerRequestsBefore: number;
-  /** The message id Telegram gave a sent message. */
+  /** The message id Telegram gave a sent message (0 for an ephemeral one). */
   messageId?: number;
+  /** The ephemeral message id Telegram gave a message sent to one member (Bot API 10.2). */
+  ephemeralMessageId?: number;
 }
 
 export interface UserOptions {
@@ -62,6 +64,14 @@ export interface UserOptions {
   threadId?: number;
   /** The update's id, as Telegram numbered it (two instances share one numbering). */
   updateId?: number;
+  /**
+   * `send`: the message is ephemeral (a command registered `is_ephemeral`: only the sender and
+   * the bot see it; message_id 0). `press`: the button is on the bot's ephemeral message with
+   * this id (message_id 0). A typed answer to an ephemeral question needs no option: Telegram may
+   * give it without `reply_to_message`, as `send` without `replyToBot` does.
+   */
+  ephemeral?: boolean;
+  ephemeralMessageId?: number;
 }
 
 export const USER_ID = 424_242;
@@ -122,6 +132,13 @@ export class BotHarness {
   readonly failures = new Map<string, { error_code: number; description: string }>();
   /** Bot API methods whose next call never answers (a process that died mid-call). */
   readonly hangs = new Set<string>();
+  /**
+   * How the Bot API server takes ephemeral messages (Bot API 10.2): `yes`; `refused`, as an older
+   * self-hosted server refusing the unknown parameter; `ignored`, as one that drops it and sends
+   * an ordinary message.
+   */
+  ephemeralSupport: 'yes' | 'refused' | 'ignored' = 'yes';
+  private nextEphemeralId = 1;
   private nextUpdateId = 1;
   private nextMessageId = 1_000;
   /** How many of `calls` had their buttons checked (checkButtons). */
@@ -307,10 +324,28 @@ export class BotHarness {
       throw new TelegramError(failure, { method, payload });
     }
     const chat = { id: payload.chat_id, type: 'private' };
+    const ephemeral = payload.ephemeral_message_parameters as { receiver_user_id: number } | undefined;
+    if (ephemeral !== undefined && this.ephemeralSupport === 'refused') {
+      const description = 'Bad Request: unknown parameter "ephemeral_message_parameters"';
+      throw new TelegramError({ error_code: 400, description }, { method, payload });
+    }
     switch (method) {
       case 'sendMessage':
       case 'sendRichMessage':
       case 'sendDocument':
+        if (ephemeral !== undefined && this.ephemeralSupport === 'yes') {
+          // Seen by one member only: no message id in the chat, an ephemeral one instead.
+          call.messageId = 0;
+          call.ephemeralMessageId = this.nextEphemeralId++;
+          return {
+            message_id: 0,
+            ephemeral_message_id: call.ephemeralMessageId,
+            receiver_user: { id: ephemeral.receiver_user_id, is_bot: false, first_name: '…' },
+            date: 0,
+            chat,
+            text: payload.text,
+          };
+        }
         call.messageId = this.nextMessageId++;
         return { message_id: call.messageId, date: 0, chat, text: payload.text };
       case 'editMessageText':
@@ -474,8 +509,11 @@ export class BotHarness {
   async send(text: string, options: UserOptions = {}): Promise<BotCall[]> {
     const { from, chat } = this.user(options);
     const command = /^\/\w+(@\w+)?/.exec(text);
+    const id = this.nextMessageId++;
     const message = {
-      message_id: this.nextMessageId++,
+      ...(options.ephemeral
+        ? { message_id: 0, ephemeral_message_id: id, receiver_user: BOT_INFO }
+        : { message_id: id }),
       date: Math.floor(Date.now() / 1000),
       from,
       chat,
@@ -499,7 +537,9 @@ export class BotHarness {
       data,
       // A real date: Telegram marks a message the bot can no longer see with date 0 (inaccessible).
       message: {
-        message_id: options.messageId ?? 1,
+        ...(options.ephemeralMessageId === undefined
+          ? { message_id: options.messageId ?? 1 }
+          : { message_id: 0, ephemeral_message_id: options.ephemeralMessageId, receiver_user: from }),
         date: Math.floor(Date.now() / 1000),
         chat,
         text: '…',
@@ -598,15 +638,36 @@ export function lastTable(calls: BotCall[]): string[][] {
 }
 
 /**
- * Texts of the messages sent (and edited) among these calls; a rich message's as `richText` gives
+ * Texts of the messages sent (and edited, ephemeral ones too) among these calls; a rich message's as `richText` gives
  * it (plain words: a story reads a table by its cells, not by HTML tags).
  */
 export function texts(calls: BotCall[]): string[] {
   return calls
-    .filter(
-      (c) => c.method === 'sendMessage' || c.method === 'editMessageText' || c.method === 'sendRichMessage',
+    .filter((c) =>
+      ['sendMessage', 'sendRichMessage', 'editMessageText', 'editEphemeralMessageText'].includes(c.method),
     )
     .map((c) => richText(c) ?? String(c.payload.text));
+}
+
+/** The member a call's message was sent to alone (Bot API 10.2 ephemeral), or undefined. */
+export function receiverOf(call: BotCall): number | undefined {
+  const parameters = call.payload.ephemeral_message_parameters as { receiver_user_id?: number } | undefined;
+  return parameters?.receiver_user_id;
+}
+
+/** Texts of the messages among these calls that `userId` alone was sent (ephemeral to them). */
+export function textsFor(calls: BotCall[], userId: number): string[] {
+  return texts(calls.filter((c) => receiverOf(c) === userId || c.payload.receiver_user_id === userId));
+}
+
+/** Texts of the messages among these calls that the whole chat sees (not ephemeral). */
+export function publicTexts(calls: BotCall[]): string[] {
+  return texts(calls.filter((c) => receiverOf(c) === undefined && c.payload.receiver_user_id === undefined));
+}
+
+/** The calls among these that sent a message (`send…`), ephemeral or not. */
+export function sent(calls: BotCall[]): BotCall[] {
+  return calls.filter((c) => c.method.startsWith('send') && c.method !== 'sendChatAction');
 }
 
 /** The last message text among the calls; fails the test when there is none. */

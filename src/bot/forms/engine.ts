@@ -96,7 +96,7 @@ export class OrderEngine {
         await setAnswer(env, step, checked);
       } catch (error) {
         if (!(error instanceof UserInputError)) throw error;
-        await ctx.reply(describeError(error, ctx.t) ?? '', { parse_mode: 'HTML' });
+        await ctx.toMember.reply(describeError(error, ctx.t) ?? '', { parse_mode: 'HTML' });
       }
     }
     await advance(deps, env);
@@ -125,7 +125,7 @@ export class OrderEngine {
         return step.parseFile(env, content, document.file_name ?? '');
       });
     });
-    answers.on('message', (ctx) => ctx.reply(ctx.t('order:textPlease')));
+    answers.on('message', (ctx) => ctx.toMember.reply(ctx.t('order:textPlease')));
     // A command mid-form: /help keeps the form (and says so), any other leaves it, as it says.
     const flowOf = (ctx: BotContext) => {
       const draft = readDraft(ctx.scene.state);

@@ -1,5 +1,6 @@
 import type { BotContext, SceneState } from '../context.js';
 
+import { isAddressedToBot } from '../middlewares/group-scope.js';
 import { ACTIONS, decodeCallback } from '../registry.js';
 
 const isGroup = (chat: BotContext['chat']) => chat?.type === 'group' || chat?.type === 'supergroup';
@@ -34,6 +35,10 @@ export function createMemberScenes() {
       },
     });
     try {
+      // A message that is no command and no reply: under privacy mode, a reply to the member's
+      // ephemeral question (Telegram may leave `reply_to_message` out). Taken only by an open form
+      // or question of the sender's; anything else is chatter the bot does not answer.
+      if (!isAddressedToBot(ctx) && members[key]?.current === undefined) return;
       // A button of another member's form: theirs alone. Told so in an alert, and the form's
       // message keeps its buttons (the engine would take them away as stale).
       if (members[key] === undefined && pressesFormButton(ctx) && othersWithForms(ctx).length > 0) {

@@ -12,18 +12,29 @@ export async function loadCurrentScreen(
   screen: number,
 ): Promise<StepEnv | undefined> {
   const env = await loadEnv(deps, ctx);
+  if (env && ctx.toMember.pressed !== undefined && env.draft.status === 'editing') {
+    // The member's own ephemeral screen: its keyboard goes at once. Telegram may no longer have
+    // the message (it keeps none across its restarts, and one may never have reached an offline
+    // member): then the press is not acted on, and the form's current screen is shown again as a
+    // new message, from the draft — nothing answered is lost.
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    if (ctx.toMember.pressedGone) {
+      await resumeScreen(deps, env, ctx.t('order:screenLost'));
+      return undefined;
+    }
+  }
   if (env && env.draft.screen === screen && env.draft.status === 'editing') {
     // The button carries the screen number: that screen was shown, whatever a kill left stored.
     env.draft.unsent = undefined;
     return env;
   }
-  await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+  if (ctx.toMember.pressed === undefined) await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
   if (env?.draft.unsent && env.draft.status === 'editing') {
     // A button of the screen before the one a kill kept from being sent: show that one now.
     await resumeScreen(deps, env, ctx.t('order:reasked'));
     return undefined;
   }
-  await ctx.reply(ctx.t('common:buttonExpired'));
+  await ctx.toMember.reply(ctx.t('common:buttonExpired'));
   return undefined;
 }
 
@@ -43,7 +54,7 @@ export async function takeInput(
   }
   const step = listSteps(deps, env.draft).find((s) => s.id === env.draft.current);
   if (!step || env.draft.status !== 'editing') {
-    await env.ctx.reply(env.ctx.t('order:useButtonsOrCancel'));
+    await env.ctx.toMember.reply(env.ctx.t('order:useButtonsOrCancel'));
     return;
   }
   let value: unknown;
@@ -53,7 +64,7 @@ export async function takeInput(
     if (step.read(value) === undefined) throw new UserInputError('order:useButtons');
   } catch (error) {
     if (!(error instanceof UserInputError)) throw error;
-    await env.ctx.reply(describeError(error, env.ctx.t) ?? '', { parse_mode: 'HTML' });
+    await env.ctx.toMember.reply(describeError(error, env.ctx.t) ?? '', { parse_mode: 'HTML' });
     await askStep(deps, env, step);
     return;
   }
@@ -109,13 +120,20 @@ export async function resumeScreen(deps: OrderEngineDeps, env: StepEnv, note: st
 /** A navigation button: Cancel, Keep, Skip, Back or Edit. */
 export async function navigate(deps: OrderEngineDeps, env: StepEnv, action: string): Promise<void> {
   const { ctx, draft } = env;
-  await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+  // An ephemeral screen lost its keyboard already (loadCurrentScreen).
+  if (ctx.toMember.pressed === undefined) await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
   const steps = listSteps(deps, draft);
   const step = steps.find((s) => s.id === draft.current);
   switch (action) {
     case 'cancel':
       await ctx.scene.leave();
-      await ctx.reply(ctx.t(resolveFlow(deps, draft.kind).cancelKey ?? 'order:cancelled'));
+      await ctx.toMember.reply(
+        ctx.t(resolveFlow(deps, draft.kind).cancelKey ?? 'order:cancelled'),
+        undefined,
+        {
+          replaces: true,
+        },
+      );
       return;
     case 'keep':
       if (step && draft.previous[step.id] !== undefined) await setAnswer(env, step, draft.previous[step.id]);
@@ -143,7 +161,8 @@ export async function navigate(deps: OrderEngineDeps, env: StepEnv, action: stri
 
 /** Edit from the summary: the section's answers are taken away (offered again as Keep) and asked. */
 export async function editSection(deps: OrderEngineDeps, env: StepEnv, section: string): Promise<void> {
-  await env.ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+  if (env.ctx.toMember.pressed === undefined)
+    await env.ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
   if (section === 'given') return advance(deps, env);
   for (const step of listSteps(deps, env.draft).filter((s) => s.section === section)) {
     if (step.id in env.draft.answers) {

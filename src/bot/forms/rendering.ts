@@ -4,6 +4,7 @@ import type { InlineKeyboardButton, Message } from 'telegraf/types';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { cutGraphemes, htmlToPlain, splitMessage } from '../../core/text.js';
 import { styled } from '../kit/bot-api-today.js';
+import { type EphemeralExtra, ephemeralIdOf, followingEphemeral } from '../kit/ephemeral-api.js';
 import { groupQuestion } from '../kit/group-question.js';
 import { inRows } from '../kit/keyboards.js';
 import { encodeCallback } from '../registry.js';
@@ -53,13 +54,17 @@ export async function askStep(deps: OrderEngineDeps, env: StepEnv, step: Step, n
   // In a group, a typed answer must be a reply to the bot: a question without choices to tap is a
   // ForceReply aimed at the member (Back and Cancel give way to /cancel), the others say so.
   const typedOnly = optionButtons.length === 0 && nav.length === 0;
-  const asked = groupQuestion(ctx, question.text, !typedOnly);
-  const forced = asked.extra.reply_markup !== undefined;
-  const body = forced ? `${asked.text}\n<i>${ctx.t('common:leaveWithCancel')}</i>` : asked.text;
-  const text = note ? `${note}\n\n${body}` : body;
-  await presentScreen(deps, env, () =>
-    ctx.reply(text, { parse_mode: 'HTML', ...(forced ? asked.extra : Markup.inlineKeyboard(keyboard)) }),
-  );
+  await presentScreen(deps, env, (ephemeral) => {
+    const asked = groupQuestion(ctx, question.text, !typedOnly, ephemeral !== undefined);
+    const forced = asked.extra.reply_markup !== undefined;
+    const body = forced ? `${asked.text}\n<i>${ctx.t('common:leaveWithCancel')}</i>` : asked.text;
+    const text = note ? `${note}\n\n${body}` : body;
+    return ctx.reply(text, {
+      parse_mode: 'HTML',
+      ...(forced ? asked.extra : Markup.inlineKeyboard(keyboard)),
+      ...ephemeral,
+    });
+  });
 }
 
 /** The Keep button's text: the kept value as plain text, short, never cut inside a grapheme. */
@@ -87,23 +92,36 @@ function describeKeptValue(env: StepEnv, step: Step, question: Question, previou
  * out, and marked shown after (the session middleware stores that once the update ends). A kill
  * after the send leaves the mark, so the stored draft is never behind what the partner saw, and
  * the next typed answer is not filed into a step the partner was not looking at.
+ *
+ * In a group the screen is the member's alone (ephemeral, `send` spreads `ephemeral` into its
+ * extra); a screen a button of theirs brought up takes the place of the one they pressed it on.
  */
 async function presentScreen(
   deps: OrderEngineDeps,
   env: StepEnv,
-  send: () => Promise<Message>,
+  send: (ephemeral: EphemeralExtra | undefined) => Promise<Message>,
 ): Promise<void> {
-  env.draft.unsent = true;
-  await persistSession(deps, env.ctx);
-  const previous = env.draft.messageId;
-  const sent = await send();
-  env.draft.unsent = undefined;
-  env.draft.messageId = sent.message_id;
-  // The screen before loses its buttons: only the screen shown last is live.
-  const chatId = env.ctx.chat?.id;
-  if (previous !== undefined && previous !== sent.message_id && chatId !== undefined)
-    await env.ctx.telegram
-      .editMessageReplyMarkup(chatId, previous, undefined, undefined)
+  const { ctx, draft } = env;
+  draft.unsent = true;
+  await persistSession(deps, ctx);
+  const previous = { messageId: draft.messageId, ephemeralId: draft.ephemeralId };
+  const sent = await ctx.toMember.send(send, { replaces: true });
+  draft.unsent = undefined;
+  draft.messageId = sent.message_id;
+  draft.ephemeralId = ephemeralIdOf(sent);
+  // The screen before loses its buttons: only the screen shown last is live. (A replaced one is gone.)
+  const chatId = ctx.chat?.id;
+  if (previous.ephemeralId !== undefined) {
+    const replaced = ctx.toMember.pressed?.ephemeralMessageId === previous.ephemeralId;
+    if (!replaced && previous.ephemeralId !== draft.ephemeralId)
+      await ctx.toMember.dropKeyboard(previous.ephemeralId);
+  } else if (
+    previous.messageId !== undefined &&
+    previous.messageId !== sent.message_id &&
+    chatId !== undefined
+  )
+    await ctx.telegram
+      .editMessageReplyMarkup(chatId, previous.messageId, undefined, undefined)
       .catch(() => undefined);
 }
 
@@ -125,8 +143,12 @@ export async function showEditMenu(deps: OrderEngineDeps, env: StepEnv, note?: s
     encodeCallback('orderNav', draft.screen, 'summary'),
   );
   const text = note ? `${note}\n\n${ctx.t('order:editWhat')}` : ctx.t('order:editWhat');
-  await presentScreen(deps, env, () =>
-    ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard([...inRows(buttons, 2), [back]]) }),
+  await presentScreen(deps, env, (ephemeral) =>
+    ctx.reply(text, {
+      parse_mode: 'HTML',
+      ...Markup.inlineKeyboard([...inRows(buttons, 2), [back]]),
+      ...ephemeral,
+    }),
   );
 }
 
@@ -168,8 +190,13 @@ export async function showSummary(deps: OrderEngineDeps, env: StepEnv, intro?: s
       Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', draft.screen, 'cancel')),
     ],
   ]);
-  await presentScreen(deps, env, async () => {
-    for (const part of parts.slice(0, -1)) await ctx.reply(part, { parse_mode: 'HTML' });
-    return ctx.reply(parts.at(-1) ?? '', { parse_mode: 'HTML', ...keyboard });
+  await presentScreen(deps, env, async (ephemeral) => {
+    // The first part answers the button (and takes the place of its screen); the rest follow it.
+    let extra = ephemeral;
+    for (const part of parts.slice(0, -1)) {
+      await ctx.reply(part, { parse_mode: 'HTML', ...extra });
+      extra = followingEphemeral(ephemeral);
+    }
+    return ctx.reply(parts.at(-1) ?? '', { parse_mode: 'HTML', ...keyboard, ...extra });
   });
 }

@@ -75,8 +75,10 @@ const orderDraft = z.object({
    * answer is not trusted and the screen is shown again.
    */
   unsent: z.boolean().optional(),
-  /** Message id of the last screen sent (the last part of a long summary). */
+  /** Message id of the last screen sent (the last part of a long summary); 0 when ephemeral. */
   messageId: z.int().optional(),
+  /** In a group, the ephemeral id of the last screen when only the member was sent it. */
+  ephemeralId: z.int().optional(),
   /**
    * A requisites card pasted where the customer is asked, between reading it (the step's answer is
    * the customer type it describes) and filling its fields once that answer is filed.

@@ -42,7 +42,8 @@ export function sceneAnswers(
     }
     const left = words.left?.(ctx);
     await ctx.scene.leave();
-    if (left) await ctx.reply(left, { parse_mode: 'HTML' });
+    // In a group: to the member whose form or question it was.
+    if (left) await ctx.toMember.reply(left, { parse_mode: 'HTML' });
     return next();
   };
 }

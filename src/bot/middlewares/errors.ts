@@ -71,8 +71,13 @@ export async function reportError(
   const t: Translate = (ctx.t as Translate | undefined) ?? fallback(ctx);
   const text = describeError(error, t);
   if (text === undefined || ctx.chat === undefined) return;
+  // In a group bound by /team the error is the member's alone (ephemeral where the server allows);
+  // `toMember` is there once its middleware ran (an error before it is said as before).
+  const members = ctx.toMember as BotContext['toMember'] | undefined;
   try {
-    await ctx.reply(text, { parse_mode: 'HTML' });
+    if (members !== undefined && ctx.teamMember !== undefined)
+      await members.reply(text, { parse_mode: 'HTML' });
+    else await ctx.reply(text, { parse_mode: 'HTML' });
   } catch (sendError) {
     logger.warn(
       { chatId: ctx.chat.id, err: errorForLog(sendError) },

@@ -40,9 +40,14 @@ export function createGroupScope(deps: { logger: Logger; chatData: ChatData }) {
       if (command.addressee !== undefined && command.addressee.toLowerCase() !== me?.toLowerCase()) return;
       if (GROUP_COMMANDS.has(command.name)) return next();
       if ((await deps.chatData.getTeam(chat.id)) !== undefined) return next();
-      await ctx.reply(ctx.t('onboarding:groupPrivateOnly'), {
-        reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true },
-      });
+      // Where tokens live is the asker's business (ephemeral where the server allows).
+      await ctx.toMember.send((ephemeral) =>
+        ctx.reply(ctx.t('onboarding:groupPrivateOnly'), {
+          ...(ephemeral ?? {
+            reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true },
+          }),
+        }),
+      );
       return;
     }
     const text = 'text' in message ? message.text.trim() : '';
@@ -53,5 +58,20 @@ export function createGroupScope(deps: { logger: Logger; chatData: ChatData }) {
     // A reply to the bot's own message is meant for it (a question it asked); the rest is chatter.
     const repliedTo = 'reply_to_message' in message ? message.reply_to_message : undefined;
     if (repliedTo?.from?.id !== undefined && repliedTo.from.id === ctx.botInfo?.id) return next();
+    // A reply to the bot's ephemeral question may come without `reply_to_message` (the Bot API
+    // leaves it out): it goes on, and only a member with a form or question open here gets it
+    // taken (forms/member-scenes.ts drops it for anyone else).
+    if (repliedTo === undefined && ('text' in message || 'document' in message)) return next();
   };
+}
+
+/**
+ * Whether a group message is addressed to the bot for sure: a command, or a reply to its message.
+ * A message that is neither reached the bot as a possible answer to its ephemeral question.
+ */
+export function isAddressedToBot(ctx: BotContext): boolean {
+  const message = ctx.message;
+  if (message === undefined || commandOf(ctx) !== undefined) return true;
+  const repliedTo = 'reply_to_message' in message ? message.reply_to_message : undefined;
+  return repliedTo !== undefined;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  lastText,
+  publicTexts,
+  receiverOf,
+  texts,
+  textsFor,
+} from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { GROUP, inGroup, OWNER, useBot } from '../../helpers/use-bot.js';
 
@@ -37,9 +45,11 @@ describe('announcements in a bound group', () => {
     const ask = await h.press(buttonData(added, '🗑'), inGroup(TECH));
     // A viewer cannot end the tech's question with its «Нет».
     const viewerNo = await h.press(buttonData(ask, 'Нет'), inGroup({ userId: 999, firstName: 'Глеб' }));
-    expect(viewerNo.filter((c) => c.method === 'answerCallbackQuery').map((c) => c.payload.text)).toEqual([
+    // Told him alone (ephemeral, as the answer to his tap); the group sees nothing of it.
+    expect(textsFor(viewerNo, 999)).toEqual([
       'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
     ]);
+    expect(publicTexts(viewerNo)).toEqual([]);
     expect(viewerNo.filter((c) => c.method === 'editMessageText')).toEqual([]);
     const deleted = await h.press(buttonData(ask, 'Да'), inGroup(TECH));
     expect(announcements(deleted)).toEqual([
@@ -80,10 +90,11 @@ describe('announcements in a bound group', () => {
     const list = await h.send(`/dns ${domain}`, inGroup(TECH));
     const card = await h.press(buttonData(list, 'A www → 192.0.2.55'), inGroup(TECH));
     const viewer = await h.press(buttonData(card, '✏️ Изменить'), inGroup({ userId: 999, firstName: 'Глеб' }));
-    expect(viewer.filter((c) => c.method === 'answerCallbackQuery').map((c) => c.payload.text)).toEqual([
+    expect(textsFor(viewer, 999)).toEqual([
       'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
     ]);
-    expect(texts(viewer)).toEqual([]);
+    expect(viewer.filter((c) => c.method === 'sendMessage').every((c) => receiverOf(c) === 999)).toBe(true);
+    expect(publicTexts(viewer)).toEqual([]);
   });
 
   it('announces a zone import applied in the group, in English for an English group', async () => {

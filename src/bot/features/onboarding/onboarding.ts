@@ -41,7 +41,8 @@ export function createOnboardingFeature(
       : ctx.payload === CONNECT_START_PARAMETER
         ? 'onboarding:connectReplace'
         : 'onboarding:welcomeBack';
-    await ctx.reply(ctx.t(key, { name: ctx.from.first_name, bot: ctx.botInfo.username }), {
+    // In a group, how to connect a token is for the member who asked.
+    await ctx.toMember.reply(ctx.t(key, { name: ctx.from.first_name, bot: ctx.botInfo.username }), {
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
     });
@@ -54,7 +55,7 @@ export function createOnboardingFeature(
     const pasted = ctx.payload.trim() !== '';
     if (ctx.chat.type !== 'private') {
       if (pasted) await refuseTokenInGroup(ctx, deps.logger);
-      else await ctx.reply(ctx.t('onboarding:tokenPrivateOnly'));
+      else await ctx.toMember.reply(ctx.t('onboarding:tokenPrivateOnly'));
       return;
     }
     if (pasted) await takeToken(ctx, ctx.payload, deps);

@@ -96,7 +96,9 @@ export async function takeToken(ctx: ChatContext, text: string, deps: TokenDeps)
  */
 export async function refuseTokenInGroup(ctx: ChatContext, logger: Logger): Promise<void> {
   const deleted = await deleteTokenMessage(ctx, logger);
-  await ctx.reply(ctx.t(deleted ? 'onboarding:tokenInGroupDeleted' : 'onboarding:tokenInGroupNotDeleted'));
+  await ctx.toMember.reply(
+    ctx.t(deleted ? 'onboarding:tokenInGroupDeleted' : 'onboarding:tokenInGroupNotDeleted'),
+  );
 }
 
 /** Waits for the partner API token in a private chat and hands each attempt to `takeToken`. */

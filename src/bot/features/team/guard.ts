@@ -25,16 +25,20 @@ export function createTeamGuard(deps: { chatData: ChatData }) {
     ctx.teamMember = { name: from.first_name, role };
     const needed = neededCapability(ctx);
     if (needed === undefined || can(role, needed)) return next();
-    if (ctx.callbackQuery) {
+    // A refusal is the member's alone: ephemeral (tied to the pressed button) where the server
+    // allows; else an alert for a button, a reply for a command.
+    if (ctx.callbackQuery && !ctx.toMember.ephemeral) {
       await ctx.answerCbQuery(renderRefusal(ctx.t, 'button', needed, role), { show_alert: true });
       return;
     }
+    if (ctx.callbackQuery) await ctx.answerCbQuery().catch(() => undefined);
     const messageId = ctx.message?.message_id;
-    await ctx.reply(renderRefusal(ctx.t, 'command', needed, role), {
-      ...(messageId === undefined
+    const quoted =
+      messageId === undefined
         ? {}
-        : { reply_parameters: { message_id: messageId, allow_sending_without_reply: true } }),
-    });
+        : { reply_parameters: { message_id: messageId, allow_sending_without_reply: true } };
+    const refusal = renderRefusal(ctx.t, ctx.callbackQuery ? 'button' : 'command', needed, role);
+    await ctx.toMember.send((ephemeral) => ctx.reply(refusal, { ...(ephemeral ?? quoted) }));
   };
 }
 

@@ -95,10 +95,14 @@ export class TeamOrders implements TeamOrderPort {
     const payload = teamStartPayload({ chat: chat.id, thread, what, domain });
     const url = `https://t.me/${ctx.botInfo.username}?start=${payload}`;
     if (ctx.callbackQuery) await ctx.answerCbQuery().catch(() => undefined);
-    await ctx.reply(ctx.t(what === 'requisites' ? 'team:requisitesPrivate' : 'team:orderPrivate'), {
-      ...(ctx.message ? { reply_parameters: { message_id: ctx.message.message_id } } : {}),
-      ...linkKeyboard(ctx.t(what === 'requisites' ? 'team:openRequisites' : 'team:openOrder'), url),
-    });
+    // The way to the private chat is the member's alone (ephemeral where the server allows).
+    const quoted = ctx.message ? { reply_parameters: { message_id: ctx.message.message_id } } : {};
+    await ctx.toMember.send((ephemeral) =>
+      ctx.reply(ctx.t(what === 'requisites' ? 'team:requisitesPrivate' : 'team:orderPrivate'), {
+        ...(ephemeral ?? quoted),
+        ...linkKeyboard(ctx.t(what === 'requisites' ? 'team:openRequisites' : 'team:openOrder'), url),
+      }),
+    );
     return true;
   }
 

@@ -113,13 +113,14 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
     const team = await chatData.getTeam(ctx.chat.id);
     if (team === undefined) {
       if (word === 'off') {
-        await ctx.reply(ctx.t('team:notBound'));
+        await ctx.toMember.reply(ctx.t('team:notBound'));
         return;
       }
       // The sender's private chat (its id is the user's) holds the token to bind with.
       const token = await chatData.getToken(ctx.from.id);
       if (token === undefined) {
-        await ctx.reply(ctx.t('team:connectFirst', { bot: ctx.botInfo.username }));
+        // How to connect a token is the asker's business (ephemeral where the server allows).
+        await ctx.toMember.reply(ctx.t('team:connectFirst', { bot: ctx.botInfo.username }));
         return;
       }
       const bound = await bindGroup(deps, ctx.chat.id, ctx.from, token);
@@ -132,7 +133,7 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
       if (word === undefined) {
         // A partner of their own is told the group is taken; a member without a token, whose.
         const partner = (await chatData.getToken(ctx.from.id)) !== undefined;
-        await ctx.reply(
+        await ctx.toMember.reply(
           ctx.t(partner ? 'team:boundByAnother' : 'team:boundByOwner', {
             owner: memberName(team, team.owner),
             role: ctx.t(`team:role.${role}`),
@@ -140,7 +141,7 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
           { parse_mode: 'HTML' },
         );
       } else {
-        await ctx.reply(renderRefusal(ctx.t, 'command', 'roles', role));
+        await ctx.toMember.reply(renderRefusal(ctx.t, 'command', 'roles', role));
       }
       return;
     }
@@ -156,16 +157,16 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
     }
     const role = parseRoleWord(word);
     if (role === undefined) {
-      await ctx.reply(ctx.t('team:unknownRole', { word: escapeHtml(word) }), { parse_mode: 'HTML' });
+      await ctx.toMember.reply(ctx.t('team:unknownRole', { word: escapeHtml(word) }), { parse_mode: 'HTML' });
       return;
     }
     const repliedTo = ctx.message.reply_to_message?.from;
     if (repliedTo === undefined || repliedTo.is_bot) {
-      await ctx.reply(ctx.t('team:replyToMember'));
+      await ctx.toMember.reply(ctx.t('team:replyToMember'));
       return;
     }
     if (repliedTo.id === team.owner) {
-      await ctx.reply(ctx.t('team:ownerFixed'));
+      await ctx.toMember.reply(ctx.t('team:ownerFixed'));
       return;
     }
     await changeRole(ctx, ctx.chat.id, team, repliedTo, role);

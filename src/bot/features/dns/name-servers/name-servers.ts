@@ -9,7 +9,7 @@ import { UserInputError } from '../../../errors.js';
 import { commandWords } from '../../../kit/arguments.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
 import { copyTextButton, styled } from '../../../kit/bot-api-today.js';
-import { groupQuestion } from '../../../kit/group-question.js';
+import { askMember } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -96,8 +96,7 @@ export function createDnsNameServers(deps: {
   router.on('nsAsk', async (ctx, orderId, action) => {
     if (action === 'custom') {
       await ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose: 'nsCustom', orderId } satisfies AwaitedInput, true);
-      const asked = groupQuestion(ctx, ctx.t('dns:nsCustomAsk'), false);
-      await ctx.reply(asked.text, { parse_mode: 'HTML', ...asked.extra });
+      await askMember(ctx, ctx.t('dns:nsCustomAsk'));
       return;
     }
     await confirmNs(ctx, orderId, action);

@@ -13,7 +13,7 @@ import { escapeHtml } from '../../../../core/format.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
-import { groupQuestion } from '../../../kit/group-question.js';
+import { askMember } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -94,11 +94,12 @@ export function createDnsPresets(deps: {
             encodeCallback('dnsPresetSkip', draft.nonce, draft.asked),
           ),
         ])
-      : {};
+      : undefined;
     // In a group the answer must be a reply to the bot (privacy mode): the question says so.
-    const asked = groupQuestion(ctx, text, param.optional === true);
-    const sent = await ctx.reply(asked.text, { parse_mode: 'HTML', ...skip, ...asked.extra });
-    if (param.optional) ctx.session.dnsPreset = { ...draft, questionMessageId: sent.message_id };
+    const sent = await askMember(ctx, text, skip);
+    // An ephemeral question (message id 0) keeps its Skip: a late tap on it is told it is stale.
+    if (param.optional && sent.message_id !== 0)
+      ctx.session.dnsPreset = { ...draft, questionMessageId: sent.message_id };
   };
 
   /** The question is answered: its Skip button goes, so no live button is left behind. */

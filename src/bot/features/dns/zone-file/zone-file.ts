@@ -9,7 +9,7 @@ import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import { AWAIT_INPUT_SCENE, type AwaitedInput, type InputHandler } from '../../../kit/await-input.js';
 import { styled } from '../../../kit/bot-api-today.js';
-import { groupQuestion } from '../../../kit/group-question.js';
+import { askMember } from '../../../kit/group-question.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
@@ -38,8 +38,7 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
 
   const askImport = async (ctx: BotContext, orderId: number) => {
     await ctx.scene.enter(AWAIT_INPUT_SCENE, { purpose: 'dnsImport', orderId } satisfies AwaitedInput, true);
-    const asked = groupQuestion(ctx, ctx.t('dns:importAsk'), false);
-    await ctx.reply(asked.text, { parse_mode: 'HTML', ...asked.extra });
+    await askMember(ctx, ctx.t('dns:importAsk'));
   };
 
   router.on('dnsExport', async (ctx, orderId) => exportRecords(ctx, await refOfOrder(ctx, orderId)));
