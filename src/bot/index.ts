@@ -36,8 +36,8 @@ import { createRoleKeyboards } from './features/team/role-keyboards.js';
 import { createTeamFeature } from './features/team/team.js';
 import { OrderEngine } from './forms/engine.js';
 import { createMemberScenes } from './forms/member-scenes.js';
+import { callBotApi } from './kit/bot-api-today.js';
 import { CallbackRouter } from './kit/callback-router.js';
-import { callNewerApi } from './kit/ephemeral-api.js';
 import { registerFeatures } from './kit/feature.js';
 import { LOCALES, pickLocale, type Translations } from './kit/i18n.js';
 import { createMemberMessages } from './kit/member-messages.js';
@@ -269,8 +269,8 @@ export async function registerCommandMenus(telegram: Telegram, translations: Tra
     );
     try {
       const scope = { type: 'all_group_chats' } as const;
-      await callNewerApi(telegram, 'setMyCommands', { commands: inGroups, scope, language_code: locale });
-      if (locale === 'ru') await callNewerApi(telegram, 'setMyCommands', { commands: inGroups, scope });
+      await callBotApi(telegram, 'setMyCommands', { commands: inGroups, scope, language_code: locale });
+      if (locale === 'ru') await callBotApi(telegram, 'setMyCommands', { commands: inGroups, scope });
     } catch (error) {
       logger.warn({ locale, err: errorForLog(error) }, 'could not register the group command menu');
     }

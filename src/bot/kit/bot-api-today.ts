@@ -50,15 +50,16 @@ export type BotApiParams<M extends BotApiMethod> = Parameters<BotApi[M]>[0];
  * stop at 7.1, so this is the one cast, here, and nothing else in the bot casts for a newer method.
  */
 export function callBotApi<M extends BotApiMethod>(
-  telegram: Telegram,
+  telegram: Pick<Telegram, 'callApi'>,
   method: M,
   params: BotApiParams<M>,
 ): Promise<ReturnType<BotApi[M]>> {
-  const call = telegram.callApi.bind(telegram) as unknown as (
+  const call = telegram.callApi as unknown as (
+    this: unknown,
     method: string,
     payload: unknown,
   ) => Promise<ReturnType<BotApi[M]>>;
-  return call(method, params);
+  return call.call(telegram, method, params);
 }
 
 /**

@@ -1,32 +1,11 @@
 /**
- * The Bot API 10.2–10.3 calls the bot makes that telegraf 4.16 does not know: typed with
- * `@grammyjs/types` (which follows the Bot API as it is) and sent through telegraf's `callApi`,
- * whose types name only telegraf's own methods. The one cast for them is here.
+ * The Bot API 10.2–10.3 ephemeral calls the bot makes, through `callBotApi` (bot-api-today.ts, the
+ * one typed call for methods telegraf 4.16 does not know), and how their refusals read.
  */
-import type { ApiMethods, EphemeralMessageParameters } from '@grammyjs/types';
+import type { EphemeralMessageParameters } from '@grammyjs/types';
 import { type Telegram, TelegramError, type Types } from 'telegraf';
 import type { InlineKeyboardMarkup, Message } from 'telegraf/types';
-
-/** The newer methods the bot calls, as the Bot API documents them. */
-type NewerMethods = Pick<
-  ApiMethods<never>,
-  'editEphemeralMessageText' | 'editEphemeralMessageReplyMarkup' | 'deleteEphemeralMessage' | 'setMyCommands'
->;
-
-/** Calls a Bot API method telegraf 4.16 has no types for, with the Bot API's own argument types. */
-export function callNewerApi<M extends keyof NewerMethods>(
-  telegram: Pick<Telegram, 'callApi'>,
-  method: M,
-  args: Parameters<NewerMethods[M]>[0],
-): Promise<ReturnType<NewerMethods[M]>> {
-  // telegraf posts the payload as JSON whatever the method; only its types predate these.
-  const call = telegram.callApi as unknown as (
-    this: unknown,
-    method: string,
-    payload: object,
-  ) => Promise<ReturnType<NewerMethods[M]>>;
-  return call.call(telegram, method, args);
-}
+import { type BotApiParams, callBotApi } from './bot-api-today.js';
 
 /**
  * What a send carries to be ephemeral; spread into telegraf's extra of any `send…` (typed as one
@@ -56,7 +35,7 @@ export interface EphemeralRef {
 
 /** telegraf's inline keyboard as the Bot API's (the same JSON; telegraf's button types only lag). */
 const asBotApiMarkup = (markup: InlineKeyboardMarkup) =>
-  markup as NonNullable<Parameters<NewerMethods['editEphemeralMessageReplyMarkup']>[0]['reply_markup']>;
+  markup as NonNullable<BotApiParams<'editEphemeralMessageReplyMarkup'>['reply_markup']>;
 
 /** Edits an ephemeral message's text (and its keyboard, if given). */
 export function editEphemeralText(
@@ -65,7 +44,7 @@ export function editEphemeralText(
   text: string,
   extra: { parse_mode?: 'HTML' | 'MarkdownV2' | 'Markdown'; reply_markup?: InlineKeyboardMarkup } = {},
 ) {
-  return callNewerApi(telegram, 'editEphemeralMessageText', {
+  return callBotApi(telegram, 'editEphemeralMessageText', {
     chat_id: ref.chatId,
     receiver_user_id: ref.receiverId,
     ephemeral_message_id: ref.ephemeralMessageId,
@@ -81,7 +60,7 @@ export function editEphemeralMarkup(
   ref: EphemeralRef,
   markup: InlineKeyboardMarkup | undefined,
 ) {
-  return callNewerApi(telegram, 'editEphemeralMessageReplyMarkup', {
+  return callBotApi(telegram, 'editEphemeralMessageReplyMarkup', {
     chat_id: ref.chatId,
     receiver_user_id: ref.receiverId,
     ephemeral_message_id: ref.ephemeralMessageId,
@@ -91,7 +70,7 @@ export function editEphemeralMarkup(
 
 /** Deletes an ephemeral message. */
 export function deleteEphemeral(telegram: Pick<Telegram, 'callApi'>, ref: EphemeralRef) {
-  return callNewerApi(telegram, 'deleteEphemeralMessage', {
+  return callBotApi(telegram, 'deleteEphemeralMessage', {
     chat_id: ref.chatId,
     receiver_user_id: ref.receiverId,
     ephemeral_message_id: ref.ephemeralMessageId,
