@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  buttons,
+  lastText,
+  publicTexts,
+  textsFor,
+} from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { inGroup, OWNER, PARTNER, useBot } from '../../helpers/use-bot.js';
 
@@ -31,11 +38,6 @@ const drawn = (calls: BotCall[]) =>
     if (disabled) expect(b.callback_data, b.text).toBeUndefined();
     return disabled ? `${b.text} (off)` : b.text;
   });
-
-const alerts = (calls: BotCall[]) =>
-  calls
-    .filter((c) => c.method === 'answerCallbackQuery' && c.payload.show_alert === true)
-    .map((c) => c.payload.text);
 
 /** A fresh domain order and its card as `member` opens it from /orders. */
 async function orderCard(domain: string, member: typeof TECH) {
@@ -90,19 +92,20 @@ describe('a member sees what their role lacks, disabled, with the role it needs'
     const trash = buttons(added).find((b) => /^🗑 #\d+$/.test(b.text));
     expect(trash?.callback_data).toBeDefined();
 
-    // The tech’s message answered the tech: its 🗑 is live, and the guard answers anyone else.
+    // The tech’s message answered the tech: its 🗑 is live, and the guard answers anyone else,
+    // to them alone (an ephemeral message tied to the tap).
     const tapped = await h.press(buttonData(added, '🗑'), inGroup(NEWCOMER));
-    expect(alerts(tapped)).toEqual([
+    expect(textsFor(tapped, NEWCOMER.userId)).toEqual([
       'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
     ]);
-    expect(texts(tapped)).toEqual([]);
+    expect(publicTexts(tapped)).toEqual([]);
     expect(await h.api().listDnsRecords(orderId)).toHaveLength(1);
 
     // So is the owner’s live DNS button, tapped by the accountant.
     const owner = await orderCard(domain, OWNER);
-    expect(alerts(await h.press(buttonData(owner.card, 'DNS-записи'), inGroup(ACCOUNTANT)))).toEqual([
-      'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: бухгалтер.',
-    ]);
+    expect(
+      textsFor(await h.press(buttonData(owner.card, 'DNS-записи'), inGroup(ACCOUNTANT)), ACCOUNTANT.userId),
+    ).toEqual(['Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: бухгалтер.']);
   });
 
   it('in English: the lock names the role in English', async () => {
