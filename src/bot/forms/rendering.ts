@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton, Message } from 'telegraf/types';
-import { MESSAGE_LIMIT } from '../../core/paging.js';
-import { cutGraphemes, htmlToPlain, splitMessage } from '../../core/text.js';
+import { cutGraphemes, htmlToPlain } from '../../core/text.js';
 import { styled } from '../kit/bot-api-today.js';
-import { type EphemeralExtra, ephemeralIdOf, followingEphemeral } from '../kit/ephemeral-api.js';
+import { type EphemeralExtra, ephemeralIdOf } from '../kit/ephemeral-api.js';
 import { groupQuestion } from '../kit/group-question.js';
 import { inRows } from '../kit/keyboards.js';
+import type { Screen, ScreenBlock } from '../kit/screen.js';
 import { encodeCallback } from '../registry.js';
 import { listSteps, type OrderEngineDeps, persistSession, resolveFlow, stepBefore } from './form-state.js';
 import type { OrderDraft, Question, Section, Step, StepEnv } from './types.js';
@@ -157,26 +157,28 @@ export function editableSections(deps: OrderEngineDeps, draft: OrderDraft): Sect
   return [...new Set(listSteps(deps, draft).map((s) => s.section))].filter((s) => s !== 'given');
 }
 
-/** Every answer as it will be sent, then Confirm, Edit, Back and Cancel; `intro` above. */
+/**
+ * Every answer as it will be sent, then Confirm, Edit, Back and Cancel; `intro` under the title.
+ * One screen: in a rich message the form's sections each have their part (a details block, open),
+ * in HTML the lines as they always were, split into parts when over 4,096 characters.
+ */
 export async function showSummary(deps: OrderEngineDeps, env: StepEnv, intro?: string): Promise<void> {
   const { ctx, draft } = env;
   const flow = resolveFlow(deps, draft.kind);
-  const lines = [...(intro ? [intro, ''] : []), ...(await flow.summaryHead(env))];
+  const [title = '', ...head] = await flow.summaryHead(env);
+  const sections = new Map<Section, string[]>();
   for (const step of listSteps(deps, draft)) {
     if (!(step.id in draft.answers)) continue;
     const value = step.read(draft.answers[step.id]);
     const line = value === undefined ? undefined : step.describe?.(env, value);
-    if (line) lines.push(line);
+    if (line) sections.set(step.section, [...(sections.get(step.section) ?? []), line]);
   }
   draft.current = undefined;
   draft.status = 'editing';
   draft.screen += 1;
   draft.nonce = randomBytes(6).toString('base64url');
-  // Every value that will be sent is shown: a long summary goes in parts (split between lines,
-  // so no HTML tag is cut), and Confirm comes under the last, after everything it confirms.
-  const parts = splitMessage(lines.join('\n'), MESSAGE_LIMIT);
   const confirmKey = flow.confirmKey ?? 'order:confirm';
-  const keyboard = Markup.inlineKeyboard([
+  const keyboard = [
     // The one button that sends what the summary shows (an order, a record, a customer): green.
     [
       styled(
@@ -189,14 +191,31 @@ export async function showSummary(deps: OrderEngineDeps, env: StepEnv, intro?: s
       Markup.button.callback(ctx.t('order:back'), encodeCallback('orderNav', draft.screen, 'back')),
       Markup.button.callback(ctx.t('order:cancel'), encodeCallback('orderNav', draft.screen, 'cancel')),
     ],
-  ]);
-  await presentScreen(deps, env, async (ephemeral) => {
-    // The first part answers the button (and takes the place of its screen); the rest follow it.
-    let extra = ephemeral;
-    for (const part of parts.slice(0, -1)) {
-      await ctx.reply(part, { parse_mode: 'HTML', ...extra });
-      extra = followingEphemeral(ephemeral);
-    }
-    return ctx.reply(parts.at(-1) ?? '', { parse_mode: 'HTML', ...keyboard, ...extra });
+  ];
+  const top: ScreenBlock[] = [
+    ...(intro ? [{ type: 'text' as const, html: intro }] : []),
+    ...(head.length > 0 ? [{ type: 'text' as const, html: head.join('\n') }] : []),
+  ];
+  const screen = (rich: boolean): Screen => ({
+    // The title is the summary's bold first line; the screen draws it bold itself.
+    title: title.replace(/^<b>(.*)<\/b>$/s, '$1'),
+    blocks: rich
+      ? [
+          ...top,
+          ...[...sections].map(
+            ([section, lines]): ScreenBlock =>
+              section === 'given'
+                ? { type: 'text', html: lines.join('\n') }
+                : {
+                    type: 'section',
+                    title: ctx.t(`order:section.${section}`),
+                    open: true,
+                    blocks: [{ type: 'text', html: lines.join('\n') }],
+                  },
+          ),
+        ]
+      : [...top, { type: 'text', html: [...sections.values()].flat().join('\n') }],
+    keyboard,
   });
+  await presentScreen(deps, env, (ephemeral) => ctx.screens.send(ctx, screen, ephemeral));
 }

@@ -15,17 +15,6 @@ export type EphemeralExtra = Types.ExtraReplyMessage & {
   ephemeral_message_parameters: EphemeralMessageParameters;
 };
 
-/**
- * The extra of a further message of the same answer: to the same member, tied to no button (the
- * first message answered it).
- */
-export function followingEphemeral(extra: EphemeralExtra | undefined): EphemeralExtra | undefined {
-  if (extra === undefined) return undefined;
-  return {
-    ephemeral_message_parameters: { receiver_user_id: extra.ephemeral_message_parameters.receiver_user_id },
-  };
-}
-
 /** Where an ephemeral message is: the chat, its one receiver, its id. */
 export interface EphemeralRef {
   chatId: number;

@@ -7,7 +7,8 @@
  * Texts in a screen are Telegram HTML of the inline kind (`<b>`, `<i>`, `<code>`, `<a href>`),
  * escaped as every HTML text of the bot already is; the rich renderer reads them into rich text.
  */
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { EphemeralMessageParameters } from '@grammyjs/types';
+import type { InlineKeyboardButton, Message } from 'telegraf/types';
 
 /** A row of a table: its cells for the rich table, and the line today's HTML screen shows for it. */
 export interface TableRow {
@@ -45,10 +46,18 @@ export type ScreenSource = Screen | ((rich: boolean) => Screen);
 export interface ScreenPort<C> {
   /** Whether screens go out as rich messages now (false once the server refused them). */
   readonly richMessages: boolean;
-  /** The screen as a new message in the update's chat (and topic). */
-  send(ctx: C, source: ScreenSource): Promise<void>;
+  /**
+   * The screen as a new message in the update's chat (and topic); `extra` makes it one member's
+   * alone in a group (ephemeral parameters, as `ctx.toMember.send` hands them in).
+   */
+  send(ctx: C, source: ScreenSource, extra?: ScreenExtra): Promise<Message>;
   /** The screen in place of the message whose button was pressed. */
   edit(ctx: C, source: ScreenSource): Promise<void>;
+}
+
+/** What a screen's message carries besides itself (see screens.ts). */
+export interface ScreenExtra {
+  ephemeral_message_parameters?: EphemeralMessageParameters;
 }
 
 /** Blank lines between the parts of an HTML screen, as the bot's lists always had. */

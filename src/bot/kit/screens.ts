@@ -6,12 +6,14 @@
  * partner never gets a silent screen.
  */
 import { TelegramError } from 'telegraf';
-import type { InlineKeyboardMarkup } from 'telegraf/types';
+import type { InlineKeyboardMarkup, Message } from 'telegraf/types';
+import { MESSAGE_LIMIT } from '../../core/paging.js';
+import { splitMessage } from '../../core/text.js';
 import type { Logger } from '../../logger.js';
 import type { BotContext } from '../context.js';
 import { callBotApi } from './bot-api-today.js';
 import { fitsRich, screenRich } from './rich-screen.js';
-import { type Screen, type ScreenPort, type ScreenSource, screenHtml } from './screen.js';
+import { type Screen, type ScreenExtra, type ScreenPort, type ScreenSource, screenHtml } from './screen.js';
 
 /** Errors of a server that does not know rich messages (an unknown method, an unknown field). */
 const UNSUPPORTED = /method not found|not supported|unsupported|unknown method|unknown (?:field|parameter)/i;
@@ -37,6 +39,16 @@ const markupOf = (screen: Screen): { reply_markup?: InlineKeyboardMarkup } =>
 const build = (source: ScreenSource, rich: boolean): Screen =>
   typeof source === 'function' ? source(rich) : source;
 
+/** The extra of a further part of the same screen: to the same member, tied to no button. */
+const following = (extra: ScreenExtra): ScreenExtra =>
+  extra.ephemeral_message_parameters === undefined
+    ? {}
+    : {
+        ephemeral_message_parameters: {
+          receiver_user_id: extra.ephemeral_message_parameters.receiver_user_id,
+        },
+      };
+
 const HTML_EXTRA = { parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true } };
 
 export class Screens implements ScreenPort<BotContext> {
@@ -53,24 +65,35 @@ export class Screens implements ScreenPort<BotContext> {
     return this.rich;
   }
 
-  async send(ctx: BotContext, source: ScreenSource): Promise<void> {
+  async send(ctx: BotContext, source: ScreenSource, extra: ScreenExtra = {}): Promise<Message> {
     const chatId = ctx.chat?.id;
-    if (chatId === undefined) return;
+    if (chatId === undefined) throw new Error('a screen needs a chat to be sent to');
     const screen = build(source, this.rich);
     const rich = this.richOf(screen);
     if (rich !== undefined) {
-      const sent = await this.tryRich(() =>
-        callBotApi(ctx.telegram, 'sendRichMessage', {
+      let sent: unknown;
+      const done = await this.tryRich(async () => {
+        sent = await callBotApi(ctx.telegram, 'sendRichMessage', {
           chat_id: chatId,
           ...threadOf(ctx),
+          ...extra,
           rich_message: rich,
           ...markupOf(screen),
-        }),
-      );
-      if (sent) return;
+        });
+      });
+      // telegraf's Message type predates rich messages; the object is the Bot API's Message.
+      if (done) return sent as Message;
     }
+    // As HTML, a long screen goes in parts (split between lines, so no tag is cut), the
+    // keyboard under the last; the parts after the first answer no button of their own.
     const html = build(source, false);
-    await ctx.reply(screenHtml(html), { ...HTML_EXTRA, ...markupOf(html) });
+    const parts = splitMessage(screenHtml(html), MESSAGE_LIMIT);
+    let partExtra: ScreenExtra = extra;
+    for (const part of parts.slice(0, -1)) {
+      await ctx.reply(part, { ...HTML_EXTRA, ...partExtra });
+      partExtra = following(extra);
+    }
+    return ctx.reply(parts.at(-1) ?? '', { ...HTML_EXTRA, ...partExtra, ...markupOf(html) });
   }
 
   async edit(ctx: BotContext, source: ScreenSource): Promise<void> {

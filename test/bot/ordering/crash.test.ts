@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatDoc } from '../../../src/storage/chat-store.js';
 import {
   type BotCall,
+  type BotHarness,
   buttonData,
   buttons,
   lastText,
@@ -22,8 +23,8 @@ import { useBot } from '../../helpers/use-bot.js';
 const { h } = useBot();
 
 class Chat extends Conversation<UserOptions & { chatId: number }> {
-  constructor(user: UserOptions & { chatId: number }) {
-    super(() => h, user);
+  constructor(user: UserOptions & { chatId: number }, bot: () => BotHarness = () => h) {
+    super(bot, user);
   }
 }
 
@@ -99,7 +100,9 @@ async function killed(
   return seen;
 }
 
-const lastSend = (calls: BotCall[]) => calls.map((c) => c.method).lastIndexOf('sendMessage');
+/** The last message sent among the calls (a rich screen, such as the summary, included). */
+const lastSend = (calls: BotCall[]) =>
+  calls.map((c) => c.method === 'sendMessage' || c.method === 'sendRichMessage').lastIndexOf(true);
 /** The kill comes right after the last message of the update was sent. */
 const afterLastSend = (calls: BotCall[]): KillPoint => ({ call: lastSend(calls), sent: true });
 /** The kill comes just before the last message of the update would have been sent. */
@@ -364,48 +367,77 @@ describe('the Keep button', () => {
 });
 
 describe('a long summary', () => {
-  it('is split across messages, never cut, with the keyboard on the last one', async () => {
+  it('is one rich message with every value, the keyboard under it', async () => {
     const chat = await freshChat();
-    await startProfile(chat);
-    await chat.tap('Юридическое лицо');
-    // Every free-text field at the 255-character limit: the summary runs past one message.
-    const long = (name: string) => `${name} ${'ж'.repeat(254 - name.length)}`;
-    const longName = (name: string) => `${name}${'ж'.repeat(255 - name.length)}`;
-    const values = [
-      '190000005',
-      long('company'),
-      longName('Execlast'),
-      longName('Execfirst'),
-      longName('Execmiddle'),
-      long('post'),
-    ];
-    const address = (p: string) => [
-      'BY',
-      '220030',
-      long(`${p}Region`),
-      long(`${p}City`),
-      long(`${p}Street`),
-      long(`${p}Building`),
-      long(`${p}Room`),
-    ];
-    const legal = address('legal');
-    const postal = address('postal');
-    const bank = [long('bank'), 'AKBBBY2X', 'BY15AKBB30120000000040000000'];
-    await chat.answer(...values, ...legal, '[Нет]', ...postal, '[Да]', ...bank, '+375291234567');
-    chat.last = await h.send('office@example.by', chat.user);
+    const { values, all } = await longSummary(chat, h);
+    const rich = chat.last.filter((c) => c.method === 'sendRichMessage');
+    expect(rich).toHaveLength(1);
+    for (const value of values) expect(all(chat.last)).toContain(value);
+    expect(all(chat.last)).not.toContain('…');
+    expect(rich[0]?.payload.reply_markup).toBeDefined();
+    // The form's sections each have their details block, open, titled as the Edit menu names them.
+    type Block = { type: string; summary?: string; is_open?: boolean };
+    const blocks = (rich[0]?.payload.rich_message as { blocks: Block[] } | undefined)?.blocks ?? [];
+    const sections = blocks.filter((b) => b.type === 'details');
+    expect(sections.map((b) => b.summary)).toEqual(['Заказчик', 'Контакты']);
+    expect(sections.every((b) => b.is_open === true)).toBe(true);
+    expect(await chat.tap('Сохранить')).toContain('Заказчик сохранён');
+  });
+});
+
+describe('a long summary as HTML (RICH_MESSAGES=off)', () => {
+  const html = useBot({ richMessages: false });
+
+  it('is split across messages, never cut, with the keyboard on the last one', async () => {
+    const chat = new Chat({ chatId: 9_100_001, userId: 9_100_001 }, () => html.h);
+    await html.h.connect(chat.user);
+    const { values } = await longSummary(chat, html.h);
     const parts = chat.last.filter((c) => c.method === 'sendMessage');
     expect(parts.length).toBeGreaterThan(1);
     for (const part of parts) expect(String(part.payload.text).length).toBeLessThanOrEqual(4096);
     const all = parts.map((p) => String(p.payload.text)).join('\n');
-    for (const value of [...values, ...legal, ...postal, ...bank]) expect(all).toContain(value);
-    expect(all).toContain('+375291234567');
-    expect(all).toContain('office@example.by');
+    for (const value of values) expect(all).toContain(value);
     expect(all).not.toContain('…');
     const withKeyboard = parts.filter((p) => p.payload.reply_markup !== undefined);
     expect(withKeyboard).toEqual([parts.at(-1)]);
     expect(await chat.tap('Сохранить')).toContain('Заказчик сохранён');
   });
 });
+
+/** A legal customer with every free-text field at the 255-character limit, up to its summary. */
+async function longSummary(chat: Chat, bot: BotHarness) {
+  await chat.say('/requisites');
+  expect(await chat.tap('Добавить заказчика')).toContain('Тип заказчика');
+  await chat.tap('Юридическое лицо');
+  const long = (name: string) => `${name} ${'ж'.repeat(254 - name.length)}`;
+  const longName = (name: string) => `${name}${'ж'.repeat(255 - name.length)}`;
+  const fields = [
+    '190000005',
+    long('company'),
+    longName('Execlast'),
+    longName('Execfirst'),
+    longName('Execmiddle'),
+    long('post'),
+  ];
+  const address = (p: string) => [
+    'BY',
+    '220030',
+    long(`${p}Region`),
+    long(`${p}City`),
+    long(`${p}Street`),
+    long(`${p}Building`),
+    long(`${p}Room`),
+  ];
+  const legal = address('legal');
+  const postal = address('postal');
+  const bank = [long('bank'), 'AKBBBY2X', 'BY15AKBB30120000000040000000'];
+  await chat.answer(...fields, ...legal, '[Нет]', ...postal, '[Да]', ...bank, '+375291234567');
+  chat.last = await bot.send('office@example.by', chat.user);
+  return {
+    values: [...fields, ...legal, ...postal, ...bank, '+375291234567', 'office@example.by'],
+    all: (calls: BotCall[]) => texts(calls).join('\n'),
+  };
+}
 
 /** Changes the stored draft as another version of the bot would have stored it. */
 async function rewriteDraft(chat: Chat, change: (draft: Record<string, unknown>) => void): Promise<void> {

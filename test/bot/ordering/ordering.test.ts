@@ -186,7 +186,7 @@ describe('exactly once', () => {
         (r) => r.method === 'POST' && r.path === '/v1/orders/corporate-mails',
       );
       expect(posts).toHaveLength(1);
-      const said = calls.filter((x) => x.method === 'sendMessage').map((x) => String(x.payload.text));
+      const said = texts(calls);
       expect(said.join('\n')).toContain('результат неизвестен');
       expect(said.at(-1)).toContain('похоже, он не создан');
       expect(buttons(calls).some((b) => b.text.includes('Подтвердить'))).toBe(true);

@@ -92,12 +92,10 @@ describe('a member’s form in a bound group', () => {
     expect(posts).toEqual([{ ttl: 3600, host: '@', text: 'v=spf1 -all' }]);
 
     // Every question and hint of the form went to him alone.
-    const formMessages = h.calls.filter(
-      (c) =>
-        c.method === 'sendMessage' &&
-        /какого типа|для какого хоста|введите текст|сколько секунд|Добавить запись в/i.test(
-          String(c.payload.text),
-        ),
+    const formMessages = h.calls.filter((c) =>
+      /какого типа|для какого хоста|введите текст|сколько секунд|Добавить запись в/i.test(
+        texts([c]).join(''),
+      ),
     );
     expect(formMessages).toHaveLength(5);
     for (const message of formMessages) expect(receiverOf(message)).toBe(BORIS.userId);
