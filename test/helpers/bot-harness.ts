@@ -637,6 +637,31 @@ export function lastTable(calls: BotCall[]): string[][] {
   return (table.cells ?? []).map((row) => row.map((cell) => richPlain(cell.text)));
 }
 
+/** A details block of a rich message as a reader opens it: its summary and its lines (`richLines`). */
+export interface RichSection {
+  title: string;
+  lines: string[];
+  open: boolean;
+}
+
+/**
+ * The details blocks (sections) of the last rich message among the calls, in order, each with its
+ * summary and content as plain lines. Fails the test when there is no rich message.
+ */
+export function lastSections(calls: BotCall[]): RichSection[] {
+  const rich = calls.filter((c) => c.payload.rich_message !== undefined).at(-1);
+  if (!rich) throw new Error(`no rich message; calls: ${calls.map((c) => c.method).join(', ')}`);
+  const blocks =
+    (rich.payload.rich_message as { blocks?: (RichBlockSeen & { is_open?: boolean })[] }).blocks ?? [];
+  return blocks
+    .filter((b) => b.type === 'details')
+    .map((b) => ({
+      title: richPlain(b.summary),
+      lines: richLines(b.blocks ?? []),
+      open: b.is_open === true,
+    }));
+}
+
 /**
  * Texts of the messages sent (and edited, ephemeral ones too) among these calls; a rich message's as `richText` gives
  * it (plain words: a story reads a table by its cells, not by HTML tags).

@@ -29,6 +29,8 @@ function setUp(maxRuns: number) {
         edits.push({ messageId: Number(messageId), text: String(text) });
         return true;
       },
+      // Only an HTML message is edited here; a rich one's edit is a bot story (live-check.test.ts).
+      callApi: (async () => true) as never,
     },
     logger: createLogger({ level: 'silent' }),
     maxRuns,
@@ -83,5 +85,73 @@ describe('live check runs', () => {
     expect(edits.length).toBe(before);
     checks.start(job(4));
     expect(checks.running).toBe(0);
+  });
+});
+
+describe('a live check’s edit', () => {
+  /** A probe whose servers show the change at once: one edit, the ✅ line. */
+  const seen: DnsProbe = {
+    addressesOf: async () => ['127.0.0.1'],
+    ask: async () => ({ kind: 'answer', values: ['192.0.2.1'] }),
+  };
+  function run(screen: LiveCheckJob['screen']) {
+    const html: string[] = [];
+    const rich: { method: string; payload: Record<string, unknown> }[] = [];
+    const checks = new LiveChecks({
+      probe: seen,
+      telegram: {
+        editMessageText: async (_chat, _id, _inline, text) => {
+          html.push(String(text));
+          return true;
+        },
+        callApi: (async (method: string, payload: Record<string, unknown>) => {
+          rich.push({ method, payload });
+          return true;
+        }) as never,
+      },
+      logger: createLogger({ level: 'silent' }),
+      clock: { now: () => 0, sleep: async () => undefined },
+    });
+    checks.start({
+      chatId: 1,
+      messageId: 7,
+      html: '<b>Готово: 1 из 1 изменений применено.</b>',
+      screen,
+      t: (key) => key,
+      api,
+      orderId: 1,
+      expect: async (domain) =>
+        expectChange(domain, { added: [{ type: 'A', host: 'www', ttl: 300, ipv4: '192.0.2.1' }] }),
+      style: 'change',
+    });
+    return { checks, html, rich };
+  }
+
+  it('of an HTML report adds the check’s lines under its HTML', async () => {
+    const { checks, html, rich } = run(undefined);
+    await checks.idle();
+    expect(rich).toEqual([]);
+    expect(html).toEqual(['<b>Готово: 1 из 1 изменений применено.</b>\n\ndnscheck:visibleOn']);
+  });
+
+  it('of a rich report is a rich editMessageText: its screen, the lines a paragraph, its buttons', async () => {
+    const keyboard = [[{ text: '↩', callback_data: 'u' }]];
+    const { checks, html, rich } = run({ title: 'Готово', blocks: [{ type: 'text', html: 'x' }], keyboard });
+    await checks.idle();
+    expect(html).toEqual([]);
+    expect(rich).toHaveLength(1);
+    expect(rich[0]?.method).toBe('editMessageText');
+    expect(rich[0]?.payload).toMatchObject({
+      chat_id: 1,
+      message_id: 7,
+      reply_markup: { inline_keyboard: keyboard },
+      rich_message: {
+        blocks: [
+          { type: 'heading', text: 'Готово' },
+          { type: 'paragraph', text: 'x' },
+          { type: 'paragraph', text: 'dnscheck:visibleOn' },
+        ],
+      },
+    });
   });
 });

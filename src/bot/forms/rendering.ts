@@ -217,5 +217,9 @@ export async function showSummary(deps: OrderEngineDeps, env: StepEnv, intro?: s
       : [...top, { type: 'text', html: [...sections.values()].flat().join('\n') }],
     keyboard,
   });
-  await presentScreen(deps, env, (ephemeral) => ctx.screens.send(ctx, screen, ephemeral));
+  await presentScreen(
+    deps,
+    env,
+    async (ephemeral) => (await ctx.screens.send(ctx, screen, ephemeral)).message,
+  );
 }

@@ -19,8 +19,11 @@ export interface TableRow {
 export type ScreenBlock =
   /** A paragraph: the same words in both renderers. */
   | { type: 'text'; html: string }
-  /** A table: a header row and a row per item; in HTML, each row's own line. */
-  | { type: 'table'; columns: string[]; rows: TableRow[] }
+  /**
+   * A table: a header row and a row per item; in HTML, each row's own line — a blank line apart,
+   * or (`compact`) one under another, as a preview's record lines always were.
+   */
+  | { type: 'table'; columns: string[]; rows: TableRow[]; compact?: boolean }
   /**
    * A part with a title (a domain of a bulk report, a section of a summary): an expandable details
    * block in a rich message, the bold title above its lines in HTML.
@@ -43,6 +46,20 @@ export interface Screen {
 export type ScreenSource = Screen | ((rich: boolean) => Screen);
 
 /** What a handler has of `Screens` (screens.ts) on its context: `ctx.screens`. */
+/**
+ * A screen as it went out: the message, and the screen it shows — `rich` when it went as a rich
+ * message (an edit of it must be one too), else the screen its HTML was drawn from.
+ */
+export interface SentScreen {
+  chatId: number;
+  messageId: number;
+  rich: boolean;
+  /** The screen as it went out (built for the renderer that drew it). */
+  screen: Screen;
+  /** The message as the Bot API returned it (the last part of an HTML screen in parts). */
+  message: Message;
+}
+
 export interface ScreenPort<C> {
   /** Whether screens go out as rich messages now (false once the server refused them). */
   readonly richMessages: boolean;
@@ -50,7 +67,7 @@ export interface ScreenPort<C> {
    * The screen as a new message in the update's chat (and topic); `extra` makes it one member's
    * alone in a group (ephemeral parameters, as `ctx.toMember.send` hands them in).
    */
-  send(ctx: C, source: ScreenSource, extra?: ScreenExtra): Promise<Message>;
+  send(ctx: C, source: ScreenSource, extra?: ScreenExtra): Promise<SentScreen>;
   /** The screen in place of the message whose button was pressed. */
   edit(ctx: C, source: ScreenSource): Promise<void>;
 }
@@ -68,7 +85,7 @@ function blockHtml(block: ScreenBlock): string {
     case 'text':
       return block.html;
     case 'table':
-      return block.rows.map((row) => row.html).join(GAP);
+      return block.rows.map((row) => row.html).join(block.compact ? '\n' : GAP);
     case 'section':
       return [`<b>${block.title}</b>`, ...block.blocks.map(blockHtml)].join('\n');
   }
@@ -78,4 +95,45 @@ function blockHtml(block: ScreenBlock): string {
 export function screenHtml(screen: Screen): string {
   const heading = `<b>${screen.title}</b>${screen.titleNote ?? ''}`;
   return [heading, ...screen.blocks.map(blockHtml)].join(GAP);
+}
+
+/** The last table of the blocks (sections looked into) that still has rows, or undefined. */
+function lastTableWithRows(blocks: ScreenBlock[]): Extract<ScreenBlock, { type: 'table' }> | undefined {
+  for (const block of [...blocks].reverse()) {
+    if (block.type === 'section') {
+      const inner = lastTableWithRows(block.blocks);
+      if (inner) return inner;
+    } else if (block.type === 'table' && block.rows.some((row) => row.cells.length > 0)) {
+      return block;
+    }
+  }
+  return undefined;
+}
+
+const cloneBlock = (block: ScreenBlock): ScreenBlock =>
+  block.type === 'table'
+    ? { ...block, rows: [...block.rows] }
+    : block.type === 'section'
+      ? { ...block, blocks: block.blocks.map(cloneBlock) }
+      : block;
+
+/**
+ * The screen with table rows dropped from the end until its HTML is within `maxUnits` (Telegram
+ * counts 4,096 for a message; the bot keeps some room), the cut marked `more` — as the HTML screens
+ * always cut their lines. Counts and headings stay whole; a screen that fits is returned as it is.
+ */
+export function fitScreenHtml(screen: Screen, maxUnits = 4000, more = '…'): Screen {
+  if (screenHtml(screen).length <= maxUnits) return screen;
+  const fitted: Screen = { ...screen, blocks: screen.blocks.map(cloneBlock) };
+  const marked = new Set<Extract<ScreenBlock, { type: 'table' }>>();
+  for (let table = lastTableWithRows(fitted.blocks); table; table = lastTableWithRows(fitted.blocks)) {
+    if (!marked.has(table)) {
+      marked.add(table);
+      table.rows.push({ cells: [], html: more });
+    }
+    // The marker is the last row; the row before it goes.
+    table.rows.splice(table.rows.length - 2, 1);
+    if (screenHtml(fitted).length <= maxUnits) return fitted;
+  }
+  return fitted;
 }

@@ -13,7 +13,14 @@ import type { Logger } from '../../logger.js';
 import type { BotContext } from '../context.js';
 import { callBotApi } from './bot-api-today.js';
 import { fitsRich, screenRich } from './rich-screen.js';
-import { type Screen, type ScreenExtra, type ScreenPort, type ScreenSource, screenHtml } from './screen.js';
+import {
+  type Screen,
+  type ScreenExtra,
+  type ScreenPort,
+  type ScreenSource,
+  type SentScreen,
+  screenHtml,
+} from './screen.js';
 
 /** Errors of a server that does not know rich messages (an unknown method, an unknown field). */
 const UNSUPPORTED = /method not found|not supported|unsupported|unknown method|unknown (?:field|parameter)/i;
@@ -65,7 +72,7 @@ export class Screens implements ScreenPort<BotContext> {
     return this.rich;
   }
 
-  async send(ctx: BotContext, source: ScreenSource, extra: ScreenExtra = {}): Promise<Message> {
+  async send(ctx: BotContext, source: ScreenSource, extra: ScreenExtra = {}): Promise<SentScreen> {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) throw new Error('a screen needs a chat to be sent to');
     const screen = build(source, this.rich);
@@ -81,8 +88,11 @@ export class Screens implements ScreenPort<BotContext> {
           ...markupOf(screen),
         });
       });
-      // telegraf's Message type predates rich messages; the object is the Bot API's Message.
-      if (done) return sent as Message;
+      if (done) {
+        // telegraf's Message type predates rich messages; the object is the Bot API's Message.
+        const message = sent as Message;
+        return { chatId, messageId: message.message_id, rich: true, screen, message };
+      }
     }
     // As HTML, a long screen goes in parts (split between lines, so no tag is cut), the
     // keyboard under the last; the parts after the first answer no button of their own.
@@ -93,7 +103,8 @@ export class Screens implements ScreenPort<BotContext> {
       await ctx.reply(part, { ...HTML_EXTRA, ...partExtra });
       partExtra = following(extra);
     }
-    return ctx.reply(parts.at(-1) ?? '', { ...HTML_EXTRA, ...partExtra, ...markupOf(html) });
+    const message = await ctx.reply(parts.at(-1) ?? '', { ...HTML_EXTRA, ...partExtra, ...markupOf(html) });
+    return { chatId, messageId: message.message_id, rich: false, screen: html, message };
   }
 
   async edit(ctx: BotContext, source: ScreenSource): Promise<void> {

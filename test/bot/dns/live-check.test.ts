@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LiveCheckClock } from '../../../src/bot/features/dns/live-check/live-check.js';
 import type { DnsProbe } from '../../../src/core/dns-check.js';
 import { createDnsProbe } from '../../../src/dns-check/probe.js';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import { type BotCall, buttonData, buttons, lastText, richText, texts } from '../../helpers/bot-harness.js';
 import { useBot } from '../../helpers/use-bot.js';
 
 /**
@@ -76,9 +76,13 @@ const { h, en } = useBot({
 const editsOf = (messageId: number | undefined, calls: BotCall[] = h.calls) =>
   calls.filter((c) => c.method === 'editMessageText' && c.payload.message_id === messageId);
 
-/** The message the bot sent whose text contains `text`. */
+/** The message the bot sent (plain or rich) whose text contains `text`. */
 function sentWith(calls: BotCall[], text: string): BotCall {
-  const sent = calls.find((c) => c.method === 'sendMessage' && String(c.payload.text).includes(text));
+  const sent = calls.find(
+    (c) =>
+      (c.method === 'sendMessage' || c.method === 'sendRichMessage') &&
+      (richText(c) ?? String(c.payload.text)).includes(text),
+  );
   if (!sent) throw new Error(`no message with “${text}”; have: ${texts(calls).join(' | ')}`);
   return sent;
 }
@@ -182,11 +186,28 @@ describe('live check after a change', () => {
     await h.press(buttonData(list, 'Импорт'));
     const preview = await h.send('imp1 300 IN A 192.0.2.80\nimp2 300 IN TXT "imported text"');
     const done = await h.press(buttonData(preview, 'Применить'));
+    // The report is a rich message (a table of what was done): its edit is a rich one too.
     const report = sentWith(done, 'Готово: 2 из 2');
+    expect(report.method).toBe('sendRichMessage');
     await h.liveChecks?.idle();
-    const text = String(editsOf(report.messageId).at(-1)?.payload.text);
-    expect(text).toContain('Готово: 2 из 2');
-    expect(text).toContain(`✅ Видно на ${SERVERS}`);
+    const edit = editsOf(report.messageId).at(-1);
+    expect(edit?.payload.text).toBeUndefined();
+    expect(edit?.payload.rich_message).toBeDefined();
+    const text = edit ? (richText(edit) ?? '') : '';
+    expect(text.split('\n')).toEqual([
+      'Готово: 2 из 2 изменений применено.',
+      'Действие | Тип | Хост | Значение | TTL, с',
+      'добавлена | A | imp1 | 192.0.2.80 | 300',
+      'добавлена | TXT | imp2 | "imported text" | 300',
+      `✅ Видно на ${SERVERS}`,
+    ]);
+    // Its Undo stays under it.
+    expect(buttons([edit as BotCall]).map((b) => b.text)).toEqual(buttons([report]).map((b) => b.text));
+    expect(
+      buttons([report])
+        .map((b) => b.text)
+        .join(' '),
+    ).toContain('Отменить');
     const asked = h.sandbox.dns?.queries.map((q) => `${q.name} ${q.type}`);
     expect(asked).toEqual(expect.arrayContaining(['imp1.mysite.by A', 'imp2.mysite.by TXT']));
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastTable, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  buttons,
+  lastSections,
+  lastTable,
+  lastText,
+  texts,
+} from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { useBot } from '../../helpers/use-bot.js';
 
@@ -444,13 +452,10 @@ describe('zone import: skipped lines in the partner’s language', () => {
       ].join('\n'),
       'zone.txt',
     );
-    const text = lastText(preview);
-    expect(text).toContain('Добавить: 1');
-    expect(text).toContain('Пропущено строк: 3');
-    const reasons = text
-      .split('\n')
-      .filter((line) => line.startsWith('• '))
-      .map((line) => line.slice(line.indexOf('</code> — ') + '</code> — '.length));
+    expect(lastText(preview)).toContain('Добавить: 1');
+    const [skipped] = lastSections(preview);
+    expect(skipped?.title).toBe('Пропущено строк: 3');
+    const reasons = (skipped?.lines ?? []).slice(1).map((line) => line.split(' | ').at(-1));
     expect(reasons).toEqual([
       'запись SOA ведёт провайдер, её не импортируем',
       'записи типа CAA бот не добавляет (можно A, AAAA, CNAME, NS, MX, TXT, SRV)',

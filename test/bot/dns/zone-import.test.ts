@@ -5,7 +5,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  buttons,
+  lastSections,
+  lastTable,
+  lastText,
+  texts,
+} from '../../helpers/bot-harness.js';
 import { dnsStories } from '../../helpers/dns-stories.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { useBot } from '../../helpers/use-bot.js';
@@ -32,15 +40,18 @@ describe('importing a Cloudflare export (cloudflare-mysite.zone)', () => {
     expect(text).toContain('Добавить: 25');
     expect(text).toContain('Удалить: 6');
     expect(text).toContain('Без изменений: 4');
-    expect(text).toContain('Пропущено строк: 7');
-    const skipped = text.split('\n').filter((line) => line.startsWith('• '));
-    expect(skipped.filter((line) => line.endsWith(`— ${NOT_CARRIED}`))).toEqual([
-      `• строка 13: <code>mysite.by.\t86400\tIN\tNS\tdana.ns.cloudflare.com.</code> — ${NOT_CARRIED}`,
-      `• строка 14: <code>mysite.by.\t86400\tIN\tNS\tyuri.ns.cloudflare.com.</code> — ${NOT_CARRIED}`,
+    // The skipped lines are a section: line, its text, why.
+    const [skipped] = lastSections(preview);
+    expect(skipped?.title).toBe('Пропущено строк: 7');
+    expect(skipped?.lines.filter((line) => line.endsWith(`| ${NOT_CARRIED}`))).toEqual([
+      `13 | mysite.by.\t86400\tIN\tNS\tdana.ns.cloudflare.com. | ${NOT_CARRIED}`,
+      `14 | mysite.by.\t86400\tIN\tNS\tyuri.ns.cloudflare.com. | ${NOT_CARRIED}`,
     ]);
-    // The null MX reads as what it says.
-    expect(text).toContain('<b>MX</b> noreply → <code>0 .</code> (домен не принимает почту) · TTL 1 с');
-    expect(text).not.toMatch(/^\+ <b>NS<\/b>/m);
+    // The null MX reads as what it says; no NS is added.
+    const table = lastTable(preview);
+    expect(table[0]).toEqual(['Действие', 'Тип', 'Хост', 'Значение', 'TTL, с']);
+    expect(table).toContainEqual(['добавить', 'MX', 'noreply', '0 . (домен не принимает почту)', '1']);
+    expect(table.filter(([action, type]) => action === 'добавить' && type === 'NS')).toEqual([]);
     expect(buttons(preview).map((b) => b.text)).toEqual([
       '✅ Применить',
       'Нет',
@@ -99,9 +110,20 @@ describe('importing a Cloudflare export (cloudflare-mysite.zone)', () => {
     const orderId = await orderTestDomain(h.api(), `ns-en-${Date.now()}.com`);
     await h.press(buttonData(await h.send(`/dns ${orderId}`, en), 'Import'), en);
     const preview = await h.send('@ 3600 IN NS ns1.example.net.\nwww 3600 IN A 192.0.2.1', en);
-    expect(lastText(preview)).toContain(
-      "• line 1: <code>@ 3600 IN NS ns1.example.net.</code> — I don't carry over the file's NS servers: they are set with /ns",
-    );
+    expect(lastSections(preview)).toEqual([
+      {
+        title: 'Lines skipped: 1',
+        lines: [
+          'Line | Text | Reason',
+          "1 | @ 3600 IN NS ns1.example.net. | I don't carry over the file's NS servers: they are set with /ns",
+        ],
+        open: false,
+      },
+    ]);
+    expect(lastTable(preview)).toEqual([
+      ['Action', 'Type', 'Host', 'Value', 'TTL, s'],
+      ['add', 'A', 'www', '192.0.2.1', '3600'],
+    ]);
     expect(buttons(preview).map((b) => b.text)).toContain('Name servers');
   });
 });

@@ -7,13 +7,14 @@ import {
   type ImportPlan,
   type PlannedChange,
 } from '../../../core/dns-plan.js';
-import { joinLinesWithin } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
 import { styled } from '../../kit/bot-api-today.js';
+import { screenHtml } from '../../kit/screen.js';
 import { describeError } from '../../middlewares/errors.js';
 import { encodeCallback } from '../../registry.js';
 import { undoButtons } from './history/record.js';
 import { checkChangeLive } from './live-check/live-check.js';
+import { applyReportScreen } from './plan-views.js';
 import type { DnsPorts } from './ports.js';
 import type { ShowRecords } from './records/records.js';
 import { describeRecord } from './views.js';
@@ -156,21 +157,21 @@ export function createPlanApplier(deps: { ports: DnsPorts; showRecords: ShowReco
           () => undefined,
         ),
     );
-    const report = [ctx.t('dns:applied', { ok: applied.length, total })];
-    if (failures.length > 0)
-      report.push(
-        ctx.t('dns:applyFailures', { count: failures.length }),
-        ...failures.map((f) => describeFailure(ctx, f)),
-      );
     const entry = await ports.journal.record(ctx, orderId, kind, { records: applied });
-    const html = joinLinesWithin(report, 4000);
-    const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
-    const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
+    const keyboard = entry ? [undoButtons(ctx, orderId, entry)] : undefined;
+    const reported = failures.map((f) => ({ op: f.change.op, record: f.change.record, reason: f.reason }));
+    const sent = await ctx.screens.send(ctx, (rich) => ({
+      ...applyReportScreen(ctx.t, { applied, failures: reported, total }, rich),
+      ...(keyboard ? { keyboard } : {}),
+    }));
     // The report turns ✅ when the name servers answer with what was accepted.
-    await checkChangeLive(ports.liveChecks, ctx, sent, { html, keyboard: keyboard?.reply_markup }, orderId, {
-      added: applied.filter((c) => c.op === 'add').map((c) => c.record),
-      removed: applied.filter((c) => c.op === 'delete').map((c) => c.record),
-    });
+    if (sent) {
+      const message = { html: screenHtml(sent.screen), keyboard: keyboard && { inline_keyboard: keyboard } };
+      await checkChangeLive(ports.liveChecks, ctx, sent, message, orderId, {
+        added: applied.filter((c) => c.op === 'add').map((c) => c.record),
+        removed: applied.filter((c) => c.op === 'delete').map((c) => c.record),
+      });
+    }
     return { applied, failed: failures.length, total };
   };
 

@@ -1,7 +1,6 @@
 import type { DnsRecord, NameServer } from '../../../api/index.js';
 import type { ChangeLine } from '../../../core/dns-change.js';
 import { problemMessage } from '../../../core/dns-fields.js';
-import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
 import {
   type DnsRecordData,
   parseListedRecord,
@@ -10,7 +9,7 @@ import {
 } from '../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
-import { cutGraphemes, joinLinesWithin } from '../../../core/text.js';
+import { cutGraphemes } from '../../../core/text.js';
 import type { SkipReason } from '../../../core/zone-reader.js';
 import { copyTextButton } from '../../kit/bot-api-today.js';
 import type { Translate } from '../../kit/i18n.js';
@@ -44,12 +43,23 @@ export function renderRecord(t: Translate, listed: DnsRecord): string {
 /** A record as a row of the records table: type, host, value (with its note), TTL. */
 export function recordCells(t: Translate, listed: DnsRecord): string[] {
   const record = parseListedRecord(listed);
-  const data = cutGraphemes(record ? recordDataText(record) : listed.value, SHOWN_DATA);
+  if (record) return recordDataCells(t, record);
   return [
     `<b>${escapeHtml(listed.type)}</b>`,
-    escapeHtml(record?.host ?? ''),
-    `<code>${escapeHtml(data)}</code>${noteOf(t, record)}`,
+    '',
+    `<code>${escapeHtml(cutGraphemes(listed.value, SHOWN_DATA))}</code>`,
     String(listed.ttl),
+  ];
+}
+
+/** A record (read, or planned) as the cells of a table: type, host, value (with its note), TTL. */
+export function recordDataCells(t: Translate, record: DnsRecordData): string[] {
+  const data = cutGraphemes(recordDataText(record), SHOWN_DATA);
+  return [
+    `<b>${escapeHtml(record.type)}</b>`,
+    escapeHtml(record.host),
+    `<code>${escapeHtml(data)}</code>${noteOf(t, record)}`,
+    String(record.ttl),
   ];
 }
 
@@ -169,34 +179,4 @@ export function describeSkipReason(t: Translate, reason: SkipReason): string {
   const { field, reason: code } = reason.params;
   const problem = problemMessage({ field, reason: code });
   return t('dns:skip.field', { field: fieldName(t, field), reason: t(problem.key, problem.params) });
-}
-
-/** Records listed per side of an import preview; the counts are always whole. */
-const PREVIEW_RECORDS = 30;
-const PREVIEW_SKIPPED = 20;
-
-/** The preview of an import: counts and records to add and delete, unchanged, skipped lines. */
-export function renderImportPreview(
-  t: Translate,
-  plan: ImportPlan,
-  unchanged: readonly ListedRecord[],
-  skipped: readonly SkippedLine[],
-): string {
-  const lines = [
-    t('dns:importTitle', { domain: escapeHtml(toUnicodeDomain(plan.domain)) }),
-    t('dns:importAdd', { count: plan.add.length }),
-    ...plan.add.slice(0, PREVIEW_RECORDS).map((r) => `+ ${describeRecord(t, r)}`),
-    t('dns:importDelete', { count: plan.remove.length }),
-    ...plan.remove.slice(0, PREVIEW_RECORDS).map((r) => `− ${describeRecord(t, r.record)}`),
-    t('dns:importUnchanged', { count: unchanged.length }),
-  ];
-  if (skipped.length > 0) {
-    lines.push(t('dns:importUnsupported', { count: skipped.length }));
-    for (const u of skipped.slice(0, PREVIEW_SKIPPED)) {
-      lines.push(
-        `• ${t('dns:lineNo', { line: u.line })}: <code>${escapeHtml(cutGraphemes(u.text, 80))}</code> — ${escapeHtml(cutGraphemes(describeSkipReason(t, u.reason), 300))}`,
-      );
-    }
-  }
-  return joinLinesWithin(lines, 4000);
 }

@@ -3,12 +3,18 @@ import type { InlineKeyboardMarkup } from 'telegraf/types';
 import type { PartnerApi } from '../../../../api/index.js';
 import type { Expectation, Sighting } from '../../../../core/dns-check.js';
 import type { Translate } from '../../../kit/i18n.js';
+import type { Screen } from '../../../kit/screen.js';
 
 export interface LiveCheckJob {
   chatId: number;
   messageId: number;
   /** The message's HTML as sent; the check's lines are added below it. */
   html: string;
+  /**
+   * The screen the message shows when it went as a rich message: the check's lines are added to
+   * it as a paragraph, and the edit is a rich one (an HTML edit would turn it into plain text).
+   */
+  screen?: Screen | undefined;
   /** The change only deletes records: its lines say the servers no longer answer with them. */
   gone?: boolean;
   /** The message's buttons, kept when it is edited. */

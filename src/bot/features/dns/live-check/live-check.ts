@@ -18,8 +18,11 @@ import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import type { Logger } from '../../../../logger.js';
 import { errorForLog } from '../../../../logger.js';
 import type { BotContext } from '../../../context.js';
+import { callBotApi } from '../../../kit/bot-api-today.js';
+import { fitsRich, screenRich } from '../../../kit/rich-screen.js';
+import type { Screen, SentScreen } from '../../../kit/screen.js';
 import type { LiveCheckJob, ServerRound } from './job.js';
-import { renderLiveCheck } from './views.js';
+import { type CheckLines, linesBelow, renderLiveCheck } from './views.js';
 
 export type { LiveCheckJob } from './job.js';
 
@@ -64,8 +67,11 @@ export interface LiveCheckPort {
 
 export interface LiveChecksOptions {
   probe: DnsProbe;
-  /** Edits messages outside any update (its own client, built by main.ts). */
-  telegram: Pick<Telegram, 'editMessageText'>;
+  /**
+   * Edits messages outside any update (its own client, built by main.ts): `editMessageText` for an
+   * HTML message, `callApi` for a rich one (Bot API 10.1, which telegraf 4.16 does not name).
+   */
+  telegram: Pick<Telegram, 'editMessageText' | 'callApi'>;
   logger: Logger;
   clock?: LiveCheckClock;
   /** Runs at once; a new one past it stops the oldest (default 50). */
@@ -108,7 +114,7 @@ export class LiveChecks implements LiveCheckPort {
       .catch(async (error: unknown) => {
         this.options.logger.warn({ chatId: job.chatId, err: errorForLog(error) }, 'live check failed');
         // The message says the check could not be made, rather than "asking…" for ever.
-        if (!controller.signal.aborted) await this.edit(job, `${job.html}\n\n${job.t('dnscheck:failed')}`);
+        if (!controller.signal.aborted) await this.edit(job, linesBelow(job.t('dnscheck:failed')));
       })
       .finally(() => this.runs.delete(controller));
     this.runs.set(controller, run);
@@ -139,11 +145,11 @@ export class LiveChecks implements LiveCheckPort {
     const servers = await api.listNameServers(job.orderId, { fresh }).catch(() => undefined);
     if (signal.aborted) return;
     if (domain === undefined || servers === undefined) {
-      await this.edit(job, `${job.html}\n\n${t('dnscheck:serversUnknown')}`);
+      await this.edit(job, linesBelow(t('dnscheck:serversUnknown')));
       return;
     }
     if (servers.length === 0) {
-      await this.edit(job, `${job.html}\n\n${t('dnscheck:noServers')}`);
+      await this.edit(job, linesBelow(t('dnscheck:noServers')));
       return;
     }
     const expectations = await job.expect(domain);
@@ -172,10 +178,10 @@ export class LiveChecks implements LiveCheckPort {
       const outcome = summarizeRound(rounds);
       const last = outcome.done || this.clock.now() - started + retryDelay(attempt) > this.limitMs;
       const phase = outcome.done ? 'done' : last ? 'gaveUp' : 'retrying';
-      const text = renderLiveCheck(job, domain, expectations, rounds, phase);
-      if (text !== shown) {
-        await this.edit(job, text);
-        shown = text;
+      const lines = renderLiveCheck(job, domain, expectations, rounds, phase);
+      if (lines.html !== shown) {
+        await this.edit(job, lines);
+        shown = lines.html;
       }
       if (last) return;
       await this.clock.sleep(retryDelay(attempt), signal);
@@ -205,7 +211,31 @@ export class LiveChecks implements LiveCheckPort {
     return { server, sighting: serverSighting(sightings), values };
   }
 
-  private async edit(job: LiveCheckJob, text: string): Promise<void> {
+  private async edit(job: LiveCheckJob, lines: CheckLines): Promise<void> {
+    const quiet = (error: unknown) => {
+      // Deleted meanwhile, or "not modified": nothing to tell anyone.
+      this.options.logger.debug({ chatId: job.chatId, err: errorForLog(error) }, 'live check edit failed');
+    };
+    if (job.screen) {
+      // A rich message is edited as one: its screen, the check's lines a paragraph under it.
+      const screen: Screen = {
+        ...job.screen,
+        blocks: [...job.screen.blocks, { type: 'text', html: lines.html }],
+      };
+      const message = screenRich(screen);
+      // A report near Telegram's limits keeps its screen as it is: the check's lines give way.
+      if (!fitsRich(message)) return;
+      await callBotApi(this.options.telegram, 'editMessageText', {
+        chat_id: job.chatId,
+        message_id: job.messageId,
+        rich_message: message,
+        ...(screen.keyboard && screen.keyboard.length > 0
+          ? { reply_markup: { inline_keyboard: screen.keyboard } }
+          : {}),
+      }).catch(quiet);
+      return;
+    }
+    const text = `${job.html}${lines.gap}${lines.html}`;
     // A change message near Telegram's limit keeps its text as it is: the check's lines give way.
     if (text.length > MAX_TEXT) return;
     await this.options.telegram
@@ -214,10 +244,7 @@ export class LiveChecks implements LiveCheckPort {
         link_preview_options: { is_disabled: true },
         ...(job.keyboard ? { reply_markup: job.keyboard } : {}),
       })
-      .catch((error: unknown) => {
-        // Deleted meanwhile, or "not modified": nothing to tell anyone.
-        this.options.logger.debug({ chatId: job.chatId, err: errorForLog(error) }, 'live check edit failed');
-      });
+      .catch(quiet);
   }
 }
 
@@ -225,21 +252,25 @@ export class LiveChecks implements LiveCheckPort {
  * The one call at each DNS change point (next to the team announcement): the change's message is
  * checked in the background and edited when the name servers show the change (or say they do not
  * yet). Returns at once; nothing of the check runs inside the update. `html` and `keyboard` are the
- * message as sent (a plain-text message's text escaped), kept above the check's lines.
+ * message as sent (a plain-text message's text escaped), kept above the check's lines; a screen
+ * sent by `ctx.screens` is given as it went out (a rich one is edited as rich).
  */
 export async function checkChangeLive(
   port: LiveCheckPort | undefined,
   ctx: BotContext,
-  sent: { message_id: number; chat: { id: number } },
+  sent: { message_id: number; chat: { id: number } } | SentScreen,
   message: { html: string; keyboard?: InlineKeyboardMarkup | undefined },
   orderId: number,
   change: { added?: readonly DnsRecordData[]; removed?: readonly DnsRecordData[] },
 ): Promise<void> {
   const checked = [...(change.added ?? []), ...(change.removed ?? [])].filter((r) => !isDelegation(r));
   if (!port || checked.length === 0) return;
+  const where =
+    'screen' in sent
+      ? { chatId: sent.chatId, messageId: sent.messageId, screen: sent.rich ? sent.screen : undefined }
+      : { chatId: sent.chat.id, messageId: sent.message_id };
   port.start({
-    chatId: sent.chat.id,
-    messageId: sent.message_id,
+    ...where,
     html: message.html,
     keyboard: message.keyboard,
     t: ctx.t,

@@ -25,13 +25,25 @@ const GONE_WORDS = {
   already: 'dnscheck:alreadyGoneOn',
 } as const;
 
+/**
+ * What a check adds under its message (HTML): its lines, and the gap above them — a blank line
+ * under a change, a line break under the `/dns … check` question (whose lines go on from it).
+ */
+export interface CheckLines {
+  gap: '\n' | '\n\n';
+  html: string;
+}
+
+/** Check lines a blank line below the message (the change's "✅ Видно на …", a failure). */
+export const linesBelow = (html: string): CheckLines => ({ gap: '\n\n', html });
+
 export function renderLiveCheck(
   job: LiveCheckJob,
   domain: string,
   expectations: Expectation[],
   rounds: ServerRound[],
   phase: 'done' | 'retrying' | 'gaveUp' | 'stopped',
-): string {
+): CheckLines {
   const { t } = job;
   const outcome: RoundOutcome = summarizeRound(rounds);
   const names = (list: string[]) => list.map(escapeHtml).join(', ');
@@ -58,7 +70,7 @@ export function renderLiveCheck(
             values: escapeHtml(cutGraphemes(shownValues.join(', '), MAX_VALUES)),
           });
     const summary = t(`dnscheck:report.${phase}`, { hint: shown });
-    return `${job.html}\n${atProvider}\n\n${lines.join('\n')}\n\n${summary}`;
+    return { gap: '\n', html: `${atProvider}\n\n${lines.join('\n')}\n\n${summary}` };
   }
   const parts: string[] = [];
   // A deletion is "seen" when the servers no longer answer with the record: said so.
@@ -76,7 +88,7 @@ export function renderLiveCheck(
     if (outcome.visible.length > 0) parts.push(t(words.already, { servers: names(outcome.visible) }));
     parts.push(t(`dnscheck:phase.${phase === 'done' ? 'retrying' : phase}`, { hint: shown }));
   }
-  return `${job.html}\n\n${parts.join('\n')}`;
+  return linesBelow(parts.join('\n'));
 }
 
 /** The `/dns … check` line that asks again later, for the first name and type checked. */

@@ -20,7 +20,7 @@ import { announce } from '../../team/announce.js';
 import { type ApplyPlan, applyButton } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
 import { copyValueButton, describeRecord } from '../views.js';
-import { presetName, renderPresetChoice, renderPresetPreview } from './views.js';
+import { presetName, presetPreviewScreen, renderPresetChoice } from './views.js';
 
 /**
  * Removes the buttons of an earlier question of the bot's (its id kept in a draft) once it is
@@ -129,10 +129,11 @@ export function createDnsPresets(deps: {
       current,
       listed.length,
     );
-    const text = renderPresetPreview(ctx.t, plan);
     if (isEmptyPlan(plan)) {
       ctx.session.dnsPreset = undefined;
-      await ctx.reply(`${text}\n\n${ctx.t('dnspresets:nothing')}`, { parse_mode: 'HTML' });
+      await ctx.screens.send(ctx, (rich) =>
+        presetPreviewScreen(ctx.t, plan, [ctx.t('dnspresets:nothing')], rich),
+      );
       return;
     }
     ctx.session.dnsPreset = { ...draft, questionMessageId: undefined, plan };
@@ -141,20 +142,18 @@ export function createDnsPresets(deps: {
       const button = r.type === 'TXT' ? copyValueButton(ctx.t, r, true) : undefined;
       return button ? [[button]] : [];
     });
-    await ctx.reply(text, {
-      parse_mode: 'HTML',
-      ...Markup.inlineKeyboard([
-        [
-          applyButton(
-            ctx.t('dnspresets:applyButton'),
-            encodeCallback('dnsPresetApply', plan.nonce, 'ask'),
-            plan.remove.length,
-          ),
-          Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'preset')),
-        ],
-        ...copies,
-      ]),
-    });
+    const keyboard = [
+      [
+        applyButton(
+          ctx.t('dnspresets:applyButton'),
+          encodeCallback('dnsPresetApply', plan.nonce, 'ask'),
+          plan.remove.length,
+        ),
+        Markup.button.callback(ctx.t('dns:no'), encodeCallback('dismiss', 'preset')),
+      ],
+      ...copies,
+    ];
+    await ctx.screens.send(ctx, (rich) => ({ ...presetPreviewScreen(ctx.t, plan, [], rich), keyboard }));
   };
 
   router.on('dnsPresets', async (ctx, orderId) => choose(ctx, await refOfOrder(ctx, orderId)));

@@ -2,9 +2,9 @@ import type { PresetPlan } from '../../../../core/dns-preset-plan.js';
 import { PRESET_IDS } from '../../../../core/dns-presets.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
-import { joinLinesWithin } from '../../../../core/text.js';
 import type { Translate } from '../../../kit/i18n.js';
-import { describeRecord } from '../views.js';
+import type { Screen } from '../../../kit/screen.js';
+import { planColumns, planRow, richOrCapped } from '../plan-views.js';
 
 /** A preset's name in the chat's language. */
 export function presetName(t: Translate, presetId: string): string {
@@ -25,26 +25,45 @@ export function renderPresetChoice(t: Translate, domain: string): string {
   ].join('\n');
 }
 
-/** Records listed per part of the preview; presets are small, the counts are always whole. */
+/** Records listed per part of an HTML preview (presets are small); the counts are always whole. */
 const PREVIEW_RECORDS = 20;
 
-/** The preview of a preset: what it adds, which records it replaces, what is there already. */
-export function renderPresetPreview(t: Translate, plan: PresetPlan): string {
-  return joinLinesWithin(
-    [
-      t('dnspresets:previewTitle', {
+/**
+ * The preview of a preset: the counts of what it adds, which records it replaces and what is there
+ * already, a table of those records, and the note that the rest stay.
+ */
+export function presetPreviewScreen(
+  t: Translate,
+  plan: PresetPlan,
+  notes: readonly string[],
+  rich: boolean,
+): Screen {
+  return richOrCapped(rich, (all) => {
+    const cap = <T>(list: readonly T[]) => (all ? list : list.slice(0, PREVIEW_RECORDS));
+    const rows = [
+      ...cap(plan.add).map((r) => planRow(t, 'add', r)),
+      ...cap(plan.remove).map((r) => planRow(t, 'delete', r.record)),
+      ...cap(plan.keep).map((r) => planRow(t, 'keep', r.record)),
+    ];
+    return {
+      title: t('dnspresets:previewTitle', {
         preset: presetName(t, plan.presetId),
         domain: escapeHtml(toUnicodeDomain(plan.domain)),
       }),
-      t('dnspresets:previewAdd', { count: plan.add.length }),
-      ...plan.add.slice(0, PREVIEW_RECORDS).map((r) => `+ ${describeRecord(t, r)}`),
-      t('dnspresets:previewReplace', { count: plan.remove.length }),
-      ...plan.remove.slice(0, PREVIEW_RECORDS).map((r) => `− ${describeRecord(t, r.record)}`),
-      t('dnspresets:previewKeep', { count: plan.keep.length }),
-      ...plan.keep.slice(0, PREVIEW_RECORDS).map((r) => `= ${describeRecord(t, r.record)}`),
-      '',
-      t('dnspresets:previewNote'),
-    ],
-    4000,
-  );
+      blocks: [
+        {
+          type: 'text',
+          html: [
+            t('dnspresets:previewAdd', { count: plan.add.length }),
+            t('dnspresets:previewReplace', { count: plan.remove.length }),
+            t('dnspresets:previewKeep', { count: plan.keep.length }),
+          ].join('\n'),
+        },
+        ...(rows.length > 0
+          ? [{ type: 'table' as const, columns: planColumns(t), rows, compact: true }]
+          : []),
+        ...[t('dnspresets:previewNote'), ...notes].map((html) => ({ type: 'text' as const, html })),
+      ],
+    };
+  });
 }

@@ -15,7 +15,8 @@ import { encodeCallback } from '../../../registry.js';
 import { announce } from '../../team/announce.js';
 import { type ApplyPlan, applyButton } from '../apply.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
-import { renderImportPreview, type SkippedLine } from '../views.js';
+import { importPreviewScreen } from '../plan-views.js';
+import type { SkippedLine } from '../views.js';
 
 /** Zone files: export as BIND, import with a previewed plan, Apply (with force for mass deletes). */
 export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: ApplyPlan }) {
@@ -57,10 +58,8 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
     const nonce = randomBytes(6).toString('base64url');
     const { plan, unchanged } = planImport({ nonce, ...ref }, current, wanted, listed.length, mode);
     ctx.session.dnsImport = plan;
-    const text = [
-      renderImportPreview(ctx.t, plan, unchanged, skipped),
-      ctx.t(mode === 'merge' ? 'dns:importMergeNote' : 'dns:importReplaceNote'),
-    ].join('\n\n');
+    const note = ctx.t(mode === 'merge' ? 'dns:importMergeNote' : 'dns:importReplaceNote');
+    const empty = isEmptyPlan(plan);
     // A merge can always become a replace; a replace deletes what the file does not list.
     const replace = styled(
       Markup.button.callback(
@@ -74,22 +73,23 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
     const nameServers = skipped.some((line) => line.reason.key === 'apexNs' || line.reason.key === 'nsGlue')
       ? [[Markup.button.callback(ctx.t('dns:nsButton'), encodeCallback('nameServers', ref.orderId))]]
       : [];
-    if (isEmptyPlan(plan)) {
-      await ctx.reply(`${text}\n\n${ctx.t('dns:importNothing')}`, {
-        parse_mode: 'HTML',
-        ...(mode === 'merge' ? Markup.inlineKeyboard([[replace], [no], ...nameServers]) : {}),
-      });
-      return;
-    }
     const apply = applyButton(
       ctx.t('dns:applyButton'),
       encodeCallback('dnsApply', plan.nonce, 'ask'),
       plan.remove.length,
     );
-    await ctx.reply(text, {
-      parse_mode: 'HTML',
-      ...Markup.inlineKeyboard(mode === 'merge' ? [[apply, no], [replace], ...nameServers] : [[apply, no]]),
-    });
+    const keyboard = empty
+      ? mode === 'merge'
+        ? [[replace], [no], ...nameServers]
+        : undefined
+      : mode === 'merge'
+        ? [[apply, no], [replace], ...nameServers]
+        : [[apply, no]];
+    const notes = empty ? [note, ctx.t('dns:importNothing')] : [note];
+    await ctx.screens.send(ctx, (rich) => ({
+      ...importPreviewScreen(ctx.t, { plan, unchanged, skipped, notes }, rich),
+      ...(keyboard ? { keyboard } : {}),
+    }));
   };
 
   const previewImport: InputHandler = async (ctx, input, text) => {
