@@ -1,11 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type BulkOutcome,
-  renderBulkPreview,
-  renderBulkReport,
-} from '../../src/bot/features/dns/bulk/views.js';
+import { type BulkOutcome, renderBulkReport } from '../../src/bot/features/dns/bulk/report.js';
+import { bulkPreviewScreen, renderBulkPreview } from '../../src/bot/features/dns/bulk/views.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
+import { fitsRich, screenRich } from '../../src/bot/kit/rich-screen.js';
 import {
   type BulkChange,
   type BulkDomainPlan,
@@ -398,6 +396,22 @@ describe('bulk preview and report texts', () => {
       expect(report.length).toBeLessThanOrEqual(4096);
       expect(report).not.toContain('{{');
     }
+  });
+
+  it('as a rich message names as many domains as Telegram’s limits take, then sums up the rest', () => {
+    const t = translations.forLocale('ru');
+    const plans = many(MAX_BULK_DOMAINS);
+    const screen = bulkPreviewScreen(t, change, plans, decideBulk(plans, { force: false }), new Map(), true);
+    expect(fitsRich(screenRich(screen))).toBe(true);
+    const sections = screen.blocks.filter((b) => b.type === 'section');
+    // Every domain's four long records do not fit 32,768 characters: more than HTML's 30, not all.
+    expect(sections.length).toBeGreaterThan(30);
+    expect(sections.length).toBeLessThan(MAX_BULK_DOMAINS);
+    const hidden = MAX_BULK_DOMAINS - sections.length;
+    expect(screen.blocks).toContainEqual({
+      type: 'text',
+      html: expect.stringContaining(`…и ещё доменов: ${hidden}`),
+    });
   });
 
   it('names each domain of a small bulk with what it gets or why it is skipped', () => {

@@ -97,13 +97,15 @@ export function screenHtml(screen: Screen): string {
   return [heading, ...screen.blocks.map(blockHtml)].join(GAP);
 }
 
-/** The last table of the blocks (sections looked into) that still has rows, or undefined. */
-function lastTableWithRows(blocks: ScreenBlock[]): Extract<ScreenBlock, { type: 'table' }> | undefined {
+type Table = Extract<ScreenBlock, { type: 'table' }>;
+
+/** The last table of the blocks (sections looked into) with a row besides `cut`'s marks, or undefined. */
+function lastTableWithRows(blocks: ScreenBlock[], cut: Set<TableRow>): Table | undefined {
   for (const block of [...blocks].reverse()) {
     if (block.type === 'section') {
-      const inner = lastTableWithRows(block.blocks);
+      const inner = lastTableWithRows(block.blocks, cut);
       if (inner) return inner;
-    } else if (block.type === 'table' && block.rows.some((row) => row.cells.length > 0)) {
+    } else if (block.type === 'table' && block.rows.some((row) => !cut.has(row))) {
       return block;
     }
   }
@@ -125,13 +127,20 @@ const cloneBlock = (block: ScreenBlock): ScreenBlock =>
 export function fitScreenHtml(screen: Screen, maxUnits = 4000, more = '…'): Screen {
   if (screenHtml(screen).length <= maxUnits) return screen;
   const fitted: Screen = { ...screen, blocks: screen.blocks.map(cloneBlock) };
-  const marked = new Set<Extract<ScreenBlock, { type: 'table' }>>();
-  for (let table = lastTableWithRows(fitted.blocks); table; table = lastTableWithRows(fitted.blocks)) {
+  const marks = new Set<TableRow>();
+  const marked = new Set<Table>();
+  for (
+    let table = lastTableWithRows(fitted.blocks, marks);
+    table;
+    table = lastTableWithRows(fitted.blocks, marks)
+  ) {
     if (!marked.has(table)) {
+      const mark = { cells: [more], html: more };
+      marks.add(mark);
       marked.add(table);
-      table.rows.push({ cells: [], html: more });
+      table.rows.push(mark);
     }
-    // The marker is the last row; the row before it goes.
+    // The mark is the last row; the row before it goes.
     table.rows.splice(table.rows.length - 2, 1);
     if (screenHtml(fitted).length <= maxUnits) return fitted;
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  lastSections,
+  lastText,
+  richText,
+  texts,
+} from '../../helpers/bot-harness.js';
 import { dnsStories, toast } from '../../helpers/dns-stories.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { useBot } from '../../helpers/use-bot.js';
@@ -14,7 +21,8 @@ import { useBot } from '../../helpers/use-bot.js';
 const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 const { writesSince } = dnsStories(h);
 
-const sent = (calls: BotCall[]) => calls.filter((c) => c.method === 'sendMessage');
+const sent = (calls: BotCall[]) =>
+  calls.filter((c) => c.method === 'sendMessage' || c.method === 'sendRichMessage');
 const OLD = '93.125.99.10';
 const NEW = '192.0.2.55';
 
@@ -58,16 +66,15 @@ describe('/dns bulk replace', () => {
     steps += 1;
     expect(writesSince(before)).toEqual([]);
     const text = lastText(preview);
-    expect(text).toContain(`Массовое изменение:</b> заменить «${OLD}» на «${NEW}»`);
-    for (const { domain } of sites) {
-      // Per domain: how many records, and each with its type, host and before → after.
-      const row = text.slice(text.indexOf(`• ${domain}:`));
-      expect(row).toMatch(
-        new RegExp(
-          `^• ${domain}: заменю 2 записи\\n {3}<b>A</b> @: <code>${OLD}</code> → <code>${NEW}</code>\\n {3}<b>A</b> www: <code>${OLD}</code> → <code>${NEW}</code>`,
-        ),
-      );
-    }
+    expect(text).toContain(`Массовое изменение: заменить «${OLD}» на «${NEW}»`);
+    // Per domain (a details block each): how many records, and each with its type, host and before → after.
+    expect(lastSections(preview)).toEqual(
+      sites.map(({ domain }) => ({
+        title: `${domain}: заменю 2 записи`,
+        lines: [`A @: ${OLD} → ${NEW}\nA www: ${OLD} → ${NEW}`],
+        open: false,
+      })),
+    );
     expect(text).not.toContain('mail');
     expect(text).toContain('Итого: изменю доменов — 3, пропущу — 0.');
 
@@ -78,7 +85,7 @@ describe('/dns bulk replace', () => {
     expect(steps).toBe(4);
     expect(toast(applied)).toBe('Применяю к доменам…');
     // ONE progress message edited in place, then ONE report.
-    expect(sent(applied).map((c) => String(c.payload.text))).toEqual([
+    expect(sent(applied).map((c) => richText(c) ?? String(c.payload.text))).toEqual([
       'Применяю: 0 из 3 доменов…',
       expect.stringContaining('Готово: 3, пропущено: 0, ошибки: 0.'),
     ]);
@@ -86,7 +93,7 @@ describe('/dns bulk replace', () => {
       [1, 2, 3].map((n) => `Применяю: ${n} из 3 доменов…`),
     );
     const report = lastText(applied);
-    for (const { domain } of sites) expect(report).toContain(`✅ ${domain}: 2 из 2`);
+    for (const { domain } of sites) expect(report).toContain(`${domain} | ✅ 2 из 2`);
     // Per domain, every new record is there before an old one goes: each name answers throughout.
     const writes = writesSince(from);
     for (const { orderId } of sites)
@@ -150,19 +157,19 @@ describe('/dns bulk replace', () => {
     const from = h.sandbox.requests.length;
     const refused = lastText(await h.send(`replace ${OLD} new-server`));
     expect(refused).toContain(
-      `• ${moved.domain}: пропущу — «new-server» не подходит как значение этих записей (адрес заменяют адресом, имя — именем)`,
+      `${moved.domain}: пропущу — «new-server» не подходит как значение этих записей (адрес заменяют адресом, имя — именем)`,
     );
-    expect(refused).toContain(`• ${elsewhere}: пропущу — нечего заменять`);
+    expect(refused).toContain(`${elsewhere}: пропущу — нечего заменять`);
     expect(refused).toContain('Менять нечего ни на одном домене.');
     expect(writesSince(from)).toEqual([]);
 
     await pick();
     const preview = await h.send(`replace ${OLD} ${NEW}`);
-    expect(lastText(preview)).toContain(`• ${moved.domain}: заменю 2 записи`);
-    expect(lastText(preview)).toContain(`• ${elsewhere}: пропущу — нечего заменять`);
+    expect(lastText(preview)).toContain(`${moved.domain}: заменю 2 записи`);
+    expect(lastText(preview)).toContain(`${elsewhere}: пропущу — нечего заменять`);
     const report = lastText(await h.press(buttonData(preview, '✅ Применить')));
     expect(report).toContain('Готово: 1, пропущено: 1, ошибки: 0.');
-    expect(report).toContain(`⏭ ${elsewhere}: нечего заменять`);
+    expect(report).toContain(`${elsewhere} | ⏭ нечего заменять`);
     expect(await recordsOf(elsewhereId)).toEqual(['A @ 192.0.2.7 3600']);
   });
 
@@ -202,8 +209,8 @@ describe('/dns bulk replace', () => {
       `<code>replace ${OLD} ${NEW}</code> — replace an address in every record`,
     );
     const preview = await h.send(`replace ${OLD} ${NEW}`, en);
-    expect(lastText(preview)).toContain(`Bulk change:</b> replace “${OLD}” with “${NEW}”`);
-    expect(lastText(preview)).toContain(`• ${site.domain}: replaces 2 records`);
+    expect(lastText(preview)).toContain(`Bulk change: replace “${OLD}” with “${NEW}”`);
+    expect(lastText(preview)).toContain(`${site.domain}: replaces 2 records`);
     const applied = await h.press(buttonData(preview, 'Apply'), en);
     expect(lastText(applied)).toContain('Done: 1, skipped: 0, failed: 0.');
     expect(texts(applied).join('\n')).toContain('Applying: 1 of 1 domains…');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  buttons,
+  lastSections,
+  lastText,
+  texts,
+} from '../../helpers/bot-harness.js';
 import { dnsStories, toast } from '../../helpers/dns-stories.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
 import { inGroup, useBot } from '../../helpers/use-bot.js';
@@ -13,8 +20,11 @@ import { inGroup, useBot } from '../../helpers/use-bot.js';
 const { h, en } = useBot({ connect: ['partner', 'en'], reset: ['faults', 'scene'] });
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
+/** The domains of a rich preview, each a details block titled with what it gets or why it is skipped. */
+const domainsOf = (calls: BotCall[]) => lastSections(calls).map((section) => section.title);
 const { listedValues, writesSince } = dnsStories(h);
-const sent = (calls: BotCall[]) => calls.filter((c) => c.method === 'sendMessage');
+const sent = (calls: BotCall[]) =>
+  calls.filter((c) => c.method === 'sendMessage' || c.method === 'sendRichMessage');
 
 /** Orders `count` fresh domains named `<tag>-<n>-<time>.com`; their names and order ids. */
 async function domains(tag: string, count: number) {
@@ -65,8 +75,8 @@ describe('/dns bulk', () => {
     const preview = await h.send('add TXT @ "v=spf1 -all"');
     expect(writesSince(before)).toEqual([]);
     const text = lastText(preview);
-    expect(text).toContain('Массовое изменение:</b> добавить <b>TXT</b> @');
-    for (const { domain } of five) expect(text).toContain(`• ${domain}: +1`);
+    expect(text).toContain('Массовое изменение: добавить TXT @');
+    for (const { domain } of five) expect(domainsOf(preview)).toContain(`${domain}: +1`);
     expect(text).toContain('Итого: изменю доменов — 5, пропущу — 0.');
 
     h.sandbox.addFault({
@@ -88,9 +98,9 @@ describe('/dns bulk', () => {
     expect(report).toContain('Готово: 4, пропущено: 0, ошибки: 1.');
     expect(report).toContain(`❌ ${third.domain}: 0 из 1`);
     expect(report).toContain('Зона домена заблокирована');
-    expect(report).toContain(`✅ ${first.domain}: 1 из 1`);
+    expect(report).toContain(`${first.domain} | ✅ 1 из 1`);
     // The report leads on to the domains' records, the failed one first.
-    const reportButtons = buttons(applied.filter((c) => c.method === 'sendMessage').slice(-1));
+    const reportButtons = buttons(sent(applied).slice(-1));
     expect(reportButtons[0]?.text).toBe(`📋 ${third.domain}`);
     expect(reportButtons.map((b) => b.text)).toContain(`📋 ${first.domain}`);
     expect(lastText(await h.press(reportButtons[0]?.callback_data ?? ''))).toContain(
@@ -155,22 +165,24 @@ describe('/dns bulk', () => {
       fault: { kind: 'status', status: 400, body: '{"message":"Домен на модерации"}' },
     });
     const refused = await h.send('del TXT @ v=spf1*');
-    expect(lastText(refused)).toContain(`• ${c.domain}: пропущу — не удалось получить записи:`);
+    expect(domainsOf(refused).join('\n')).toContain(`${c.domain}: пропущу — не удалось получить записи:`);
     expect(lastText(refused)).toContain('Домен на модерации');
-    expect(lastText(refused)).toContain(`• ${a.domain}: −1`);
+    expect(domainsOf(refused)).toContain(`${a.domain}: −1`);
     await h.press(buttonData(refused, 'Нет'));
     await h.send('/dns bulk');
     await h.send(`${a.domain}, ${b.domain}\n${c.domain}`);
     const preview = await h.send('del TXT @ v=spf1*');
     const text = lastText(preview);
-    expect(text).toContain(`• ${a.domain}: −1`);
+    expect(domainsOf(preview)).toEqual([
+      `${a.domain}: −1`,
+      `${b.domain}: −1`,
+      `${c.domain}: пропущу — нет подходящих записей`,
+    ]);
     expect(text).toContain('v=spf1 include:_spf.old.by ~all');
-    expect(text).toContain(`• ${b.domain}: −1`);
-    expect(text).toContain(`• ${c.domain}: пропущу — нет подходящих записей`);
     const applied = await h.press(buttonData(preview, 'Применить'));
     const report = lastText(applied);
     expect(report).toContain('Готово: 2, пропущено: 1, ошибки: 0.');
-    expect(report).toContain(`⏭ ${c.domain}: нет подходящих записей`);
+    expect(report).toContain(`${c.domain} | ⏭ нет подходящих записей`);
     expect(await listedValues(a.orderId)).toEqual(['TXT @ google-site-verification=x']);
     expect(await listedValues(b.orderId)).toEqual(['TXT www v=spf1 -all']);
     expect(await listedValues(c.orderId)).toEqual(['A @ 192.0.2.1']);
@@ -191,15 +203,14 @@ describe('/dns bulk', () => {
     expect(lastText(question)).toContain('Адрес для отчётов DMARC');
     const preview = await h.press(buttonData(question, 'Пропустить'));
     const text = lastText(preview);
-    expect(text).toContain('Массовое изменение:</b> набор «SPF + DMARC»');
+    expect(text).toContain('Массовое изменение: набор «SPF + DMARC»');
     // The records the set adds, once, and per domain the record it replaces.
     expect(text).toContain(`Набор добавит на каждом домене (так — на ${a.domain}):`);
-    expect(text).toContain(
-      '+ <b>TXT</b> @ → <code>&quot;v=spf1 mx ~all&quot;</code>'.replaceAll('&quot;', '"'),
-    );
-    expect(text).toContain(`• ${a.domain}: +2 −1`);
-    expect(text).toContain('   − <b>TXT</b> @ → <code>"v=spf1 -all"</code>');
-    expect(text).toContain(`• ${b.domain}: пропущу — уже есть`);
+    expect(text).toContain('+ TXT @ → "v=spf1 mx ~all"');
+    const [first, second] = lastSections(preview);
+    expect(first?.title).toBe(`${a.domain}: +2 −1`);
+    expect(first?.lines).toContain('удалить | TXT | @ | "v=spf1 -all" | 3600');
+    expect(second?.title).toBe(`${b.domain}: пропущу — уже есть`);
     const applied = await h.press(buttonData(preview, 'Применить'));
     expect(lastText(applied)).toContain('Готово: 1, пропущено: 1, ошибки: 0.');
     expect(await listedValues(a.orderId)).toEqual(['TXT @ v=spf1 mx ~all', 'TXT _dmarc v=DMARC1; p=none']);
@@ -227,14 +238,14 @@ describe('/dns bulk', () => {
     };
     const preview = await plan();
     const text = lastText(preview);
-    expect(text).toContain(`• ${big.domain}: ⚠️ удалит 4 из 10 записей — больше 30%`);
-    expect(text).toContain(`• ${small.domain}: −1`);
+    expect(domainsOf(preview).join('\n')).toContain(`${big.domain}: ⚠️ удалит 4 из 10 записей — больше 30%`);
+    expect(domainsOf(preview)).toContain(`${small.domain}: −1`);
     expect(text).toContain('Доменов сверх лимита удаления: 1.');
     expect(buttons(preview).map((b) => b.text)).toEqual(['✅ Применить', 'Нет', '⚠️ Применить и удалить (1)']);
 
     const applied = await h.press(buttonData(preview, '✅ Применить'));
     expect(lastText(applied)).toContain('Готово: 1, пропущено: 1, ошибки: 0.');
-    expect(lastText(applied)).toContain(`⏭ ${big.domain}: больше 30% записей на удаление`);
+    expect(lastText(applied)).toContain(`${big.domain} | ⏭ больше 30% записей на удаление`);
     expect((await listedValues(big.orderId)).filter((v) => v.startsWith('A @'))).toHaveLength(4);
     expect(await listedValues(small.orderId)).toEqual([]);
 
@@ -247,7 +258,7 @@ describe('/dns bulk', () => {
 
     const forced = await h.press(buttonData(await plan(), 'Применить и удалить'));
     expect(lastText(forced)).toContain('Готово: 1, пропущено: 1, ошибки: 0.');
-    expect(lastText(forced)).toContain(`⏭ ${small.domain}: нет подходящих записей`);
+    expect(lastText(forced)).toContain(`${small.domain} | ⏭ нет подходящих записей`);
     expect(await listedValues(big.orderId)).toHaveLength(6);
   });
 
@@ -287,7 +298,7 @@ describe('/dns bulk', () => {
     const ask = await h.press(buttonData(await h.press(buttonData(picker, a.domain), en), 'Done (1)'), en);
     expect(lastText(ask)).toContain('What to do with the selected domains?');
     const preview = await h.send('add A www 192.0.2.8', en);
-    expect(lastText(preview)).toContain(`• ${a.domain}: +1`);
+    expect(domainsOf(preview)).toContain(`${a.domain}: +1`);
     const applied = await h.press(buttonData(preview, 'Apply'), en);
     expect(lastText(applied)).toContain('Done: 1, skipped: 0, failed: 0.');
     expect(all(applied)).toContain('Applying: 1 of 1 domains…');

@@ -10,7 +10,8 @@ import { announce } from '../../team/announce.js';
 import { applyChanges, describeFailure } from '../apply.js';
 import type { DnsPorts } from '../ports.js';
 import { findDraft, refuseStale } from './draft.js';
-import { type BulkOutcome, describeBulkChange, renderBulkReport, reportDomains } from './views.js';
+import { type BulkOutcome, bulkReportScreen, reportDomains } from './report.js';
+import { describeBulkChange } from './views.js';
 
 /**
  * Apply on the bulk's preview (`ask`: the domains under the delete limit; `force`: all of them):
@@ -34,10 +35,11 @@ export function registerApplyButton(router: CallbackRegistrar, ports: DnsPorts):
       const open = reportDomains(outcomes).map(({ domain, orderId }) =>
         Markup.button.callback(`📋 ${toUnicodeDomain(domain)}`, encodeCallback('dns', orderId)),
       );
-      await ctx.reply(renderBulkReport(ctx.t, change, outcomes), {
-        parse_mode: 'HTML',
-        ...Markup.inlineKeyboard([...inRows(open, 2)]),
-      });
+      const keyboard = inRows(open, 2);
+      await ctx.screens.send(ctx, (rich) => ({
+        ...bulkReportScreen(ctx.t, change, outcomes, rich),
+        keyboard,
+      }));
       await announce(ctx, 'bulkApplied', {
         change: describeBulkChange(ctx.t, change),
         done,

@@ -16,7 +16,7 @@ import { describeError } from '../../../middlewares/errors.js';
 import { encodeCallback } from '../../../registry.js';
 import { applyButton } from '../apply.js';
 import { listDomainOrders } from './draft.js';
-import { renderBulkPreview } from './views.js';
+import { bulkPreviewScreen } from './views.js';
 
 /**
  * The chosen domains' plans for the change, in the draft's order; a domain the provider does not
@@ -92,16 +92,17 @@ function renderPreviewButtons(
 export async function showPreview(ctx: BotContext, draft: BulkDraft, change: BulkChange): Promise<void> {
   const { plans, unlisted } = await planDomains(ctx, draft.orderIds, change);
   const decisions = decideBulk(plans, { force: false });
-  const text = renderBulkPreview(ctx.t, change, plans, decisions, unlisted);
+  const screen = (rich: boolean) => bulkPreviewScreen(ctx.t, change, plans, decisions, unlisted, rich);
   const needsChange = decideBulk(plans, { force: true }).some((d) => 'changes' in d);
   if (!needsChange) {
     ctx.session.dnsBulk = undefined;
-    await ctx.reply(`${text}\n\n${ctx.t('dnsbulk:nothing')}`, { parse_mode: 'HTML' });
+    await ctx.screens.send(ctx, (rich) => {
+      const shown = screen(rich);
+      return { ...shown, blocks: [...shown.blocks, { type: 'text', html: ctx.t('dnsbulk:nothing') }] };
+    });
     return;
   }
   ctx.session.dnsBulk = { ...draft, stage: 'preview', change, plans, questionMessageId: undefined };
-  await ctx.reply(text, {
-    parse_mode: 'HTML',
-    ...renderPreviewButtons(ctx, draft.nonce, decisions, countOverLimit(plans)),
-  });
+  const keyboard = renderPreviewButtons(ctx, draft.nonce, decisions, countOverLimit(plans)).reply_markup;
+  await ctx.screens.send(ctx, (rich) => ({ ...screen(rich), keyboard: keyboard.inline_keyboard }));
 }

@@ -4,6 +4,9 @@ import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import { echoInput, joinLinesWithin } from '../../../../core/text.js';
 import type { Translate } from '../../../kit/i18n.js';
+import { fitsRich, screenRich } from '../../../kit/rich-screen.js';
+import { type Screen, type ScreenBlock, screenHtml } from '../../../kit/screen.js';
+import { planColumns, planRow } from '../plan-views.js';
 import { presetName } from '../presets/views.js';
 import { describeRecord, describeRecordChange } from '../views.js';
 
@@ -71,137 +74,180 @@ function renderReplaceRow(t: Translate, plan: BulkDomainPlan): string {
   ].join('\n');
 }
 
+/** Why a skipped domain is skipped, and what it does not get (the records a limit holds back). */
+function skipRow(
+  t: Translate,
+  change: BulkChange,
+  plan: BulkDomainPlan,
+  skip: BulkSkip | 'limit',
+  unlisted: ReadonlyMap<number, string>,
+): string {
+  // A replace over the limit deletes its records only to add them back: it says "replaces".
+  return t(
+    skip === 'limit' && change.kind === 'replace' ? 'dnsbulk:rowLimitReplace' : `dnsbulk:rowSkip.${skip}`,
+    {
+      domain: name(plan.domain),
+      count: plan.remove.length,
+      existing: plan.existing,
+      reason: unlisted.get(plan.orderId) ?? '',
+      value: change.kind === 'replace' ? escapeHtml(echoInput(change.to)) : '',
+    },
+  );
+}
+
+/** One domain's line of the preview (with the records it names under it, as today's HTML has it). */
+function domainRow(
+  t: Translate,
+  change: BulkChange,
+  plan: BulkDomainPlan,
+  skip: BulkSkip | 'limit' | undefined,
+  unlisted: ReadonlyMap<number, string>,
+): string {
+  if (skip !== undefined) return skipRow(t, change, plan, skip, unlisted);
+  if (change.kind === 'replace') return renderReplaceRow(t, plan);
+  const changes = [
+    ...(plan.add.length > 0 ? [t('dnsbulk:rowAdd', { count: plan.add.length })] : []),
+    ...(plan.remove.length > 0 ? [t('dnsbulk:rowRemove', { count: plan.remove.length })] : []),
+  ];
+  // A delete by match, or a preset's replacements, name what they delete: a value glob or a
+  // conflicting MX may catch more than meant.
+  const shown =
+    change.kind !== 'add' && plan.remove.length <= 3
+      ? plan.remove.map((r) => `   − ${describeRecord(t, r.record)}`)
+      : [];
+  return [t('dnsbulk:rowChanges', { domain: name(plan.domain), changes: changes.join(' ') }), ...shown].join(
+    '\n',
+  );
+}
+
+/**
+ * A domain of a rich preview: a details block titled with its line (what it gets or why it is
+ * skipped), holding a table of every record it adds and deletes (a replace: each record before →
+ * after), or, with none, why it is skipped.
+ */
+function domainSection(
+  t: Translate,
+  change: BulkChange,
+  plan: BulkDomainPlan,
+  skip: BulkSkip | 'limit' | undefined,
+  unlisted: ReadonlyMap<number, string>,
+): ScreenBlock {
+  const [first = ''] = domainRow(t, change, plan, skip, unlisted).split('\n');
+  // A replace reads each record as it is and as it will be («A www: 93.125.99.10 → 192.0.2.55»).
+  if (change.kind === 'replace' && skip === undefined) {
+    const lines = plan.remove.flatMap((old, i) => {
+      const next = plan.add[i];
+      return next === undefined ? [] : [describeRecordChange(t, old.record, next)];
+    });
+    return {
+      type: 'section',
+      title: first.replace(/^• /, ''),
+      blocks: [{ type: 'text', html: lines.join('\n') }],
+    };
+  }
+  const rows = [
+    ...plan.add.map((r) => planRow(t, 'add', r)),
+    ...plan.remove.map((r) => planRow(t, 'delete', r.record)),
+  ];
+  const why = skip === undefined ? '' : (unlisted.get(plan.orderId) ?? t(`dnsbulk:skipReason.${skip}`));
+  return {
+    type: 'section',
+    title: first.replace(/^• /, ''),
+    blocks:
+      rows.length > 0
+        ? [{ type: 'table', columns: planColumns(t), rows, compact: true }]
+        : [{ type: 'text', html: why }],
+  };
+}
+
 /**
  * The per-domain preview: what each domain gets (+adds −deletes, the records themselves when
- * there are few) or why it is skipped, the delete limit named per domain; beyond PREVIEW_DOMAINS
- * domains, a summary line. Always under 4096 characters.
+ * there are few) or why it is skipped, the delete limit named per domain. As HTML, one line per
+ * domain for the first PREVIEW_DOMAINS and a summary line for the rest, within 4,000 characters; as
+ * a rich message, a details block per domain with its records, for as many as Telegram's limits
+ * take (the rest, a summary line).
  */
-export function renderBulkPreview(
+export function bulkPreviewScreen(
   t: Translate,
   change: BulkChange,
   plans: readonly BulkDomainPlan[],
   /** `decideBulk(plans, { force: false })`: what Apply would do, by the one gate. */
   decisions: readonly BulkDecision[],
   /** Why the provider did not list a domain's records, by order id (HTML-safe). */
-  unlisted: ReadonlyMap<number, string> = new Map(),
-): string {
+  unlisted: ReadonlyMap<number, string>,
+  rich: boolean,
+): Screen {
   const skipOf = (i: number) => {
     const d = decisions[i];
     return d && 'skip' in d ? d.skip : undefined;
   };
-  const rows = plans.slice(0, PREVIEW_DOMAINS).map((plan, i) => {
-    const skip = skipOf(i);
-    if (skip !== undefined)
-      // A replace over the limit deletes its records only to add them back: it says "replaces".
-      return t(
-        skip === 'limit' && change.kind === 'replace' ? 'dnsbulk:rowLimitReplace' : `dnsbulk:rowSkip.${skip}`,
-        {
-          domain: name(plan.domain),
-          count: plan.remove.length,
-          existing: plan.existing,
-          reason: unlisted.get(plan.orderId) ?? '',
-          value: change.kind === 'replace' ? escapeHtml(echoInput(change.to)) : '',
-        },
-      );
-    if (change.kind === 'replace') return renderReplaceRow(t, plan);
-    const changes = [
-      ...(plan.add.length > 0 ? [t('dnsbulk:rowAdd', { count: plan.add.length })] : []),
-      ...(plan.remove.length > 0 ? [t('dnsbulk:rowRemove', { count: plan.remove.length })] : []),
-    ];
-    // A delete by match, or a preset's replacements, name what they delete: a value glob or a
-    // conflicting MX may catch more than meant.
-    const shown =
-      change.kind !== 'add' && plan.remove.length <= 3
-        ? plan.remove.map((r) => `   − ${describeRecord(t, r.record)}`)
-        : [];
-    return [
-      t('dnsbulk:rowChanges', { domain: name(plan.domain), changes: changes.join(' ') }),
-      ...shown,
-    ].join('\n');
-  });
   const skipped = plans.filter((_, i) => skipOf(i) !== undefined).length;
-  const hidden = plans.slice(PREVIEW_DOMAINS);
-  const hiddenSkipped = hidden.filter((_, i) => skipOf(i + PREVIEW_DOMAINS) !== undefined).length;
   const overLimit = plans.filter((_, i) => skipOf(i) === 'limit').length;
-  const tail = [
-    ...(hidden.length > 0
-      ? [
-          t('dnsbulk:previewMore', {
-            count: hidden.length,
-            change: hidden.length - hiddenSkipped,
-            skip: hiddenSkipped,
-          }),
-        ]
-      : []),
-    '',
+  const more = (shown: number): string[] => {
+    const hidden = plans.length - shown;
+    if (hidden <= 0) return [];
+    const hiddenSkipped = plans.slice(shown).filter((_, i) => skipOf(i + shown) !== undefined).length;
+    return [t('dnsbulk:previewMore', { count: hidden, change: hidden - hiddenSkipped, skip: hiddenSkipped })];
+  };
+  const totals = [
     t('dnsbulk:previewTotals', { change: plans.length - skipped, skip: skipped }),
     ...(overLimit > 0 ? [t('dnsbulk:previewLimit', { count: overLimit })] : []),
-  ];
+  ].join('\n');
   // A preset adds the same records on every domain: they are listed once, from the first domain
   // it changes (a record built from the domain's name reads as that domain's).
   const sample =
     change.kind === 'preset'
       ? plans.find((plan, i) => skipOf(i) === undefined && plan.add.length > 0)
       : undefined;
-  const head = [
-    t('dnsbulk:previewTitle', { change: describeBulkChange(t, change) }),
-    ...(sample
-      ? [
-          t('dnsbulk:presetAdds', { domain: name(sample.domain) }),
-          ...sample.add.map((record) => `+ ${describeRecord(t, record)}`),
-          '',
-        ]
-      : []),
-  ].join('\n');
-  const tailText = tail.join('\n');
-  return `${joinLinesWithin([head, ...rows], MESSAGE_ROOM - tailText.length - 1)}\n${tailText}`;
-}
-
-/** How one domain of a bulk ended. */
-export type BulkOutcome = { domain: string; orderId: number } & (
-  | { state: 'done'; ok: number; total: number }
-  | { state: 'failed'; ok: number; total: number; failures: string[] }
-  | { state: 'skipped'; reason: BulkSkip | 'limit' }
-);
-
-/** Failures shown per domain; the rest are counted in its "ok of total". */
-const FAILURES_SHOWN = 3;
-
-/** Domains of a report given a button to their records: the failed ones first, then the changed. */
-const REPORT_BUTTONS = 6;
-
-/** The domains the report offers to open (their records list), failed first, at most REPORT_BUTTONS. */
-export function reportDomains(outcomes: readonly BulkOutcome[]): { domain: string; orderId: number }[] {
-  const failed = outcomes.filter((o) => o.state === 'failed');
-  const done = outcomes.filter((o) => o.state === 'done');
-  return [...failed, ...done].slice(0, REPORT_BUTTONS).map(({ domain, orderId }) => ({ domain, orderId }));
-}
-
-/** The one report of a bulk: counts, then each domain done, skipped or failed with the provider's reason. */
-export function renderBulkReport(t: Translate, change: BulkChange, outcomes: readonly BulkOutcome[]): string {
-  const count = (state: BulkOutcome['state']) => outcomes.filter((o) => o.state === state).length;
-  const lines = [
-    t('dnsbulk:reportTitle', {
-      change: describeBulkChange(t, change),
-      done: count('done'),
-      skipped: count('skipped'),
-      failed: count('failed'),
-    }),
-    '',
-  ];
-  // Failures first: they are what the partner has to act on.
-  const order = { failed: 0, done: 1, skipped: 2 } as const;
-  for (const outcome of [...outcomes].sort((a, b) => order[a.state] - order[b.state])) {
-    const domain = name(outcome.domain);
-    if (outcome.state === 'skipped')
-      lines.push(t('dnsbulk:reportSkipped', { domain, reason: t(`dnsbulk:skipReason.${outcome.reason}`) }));
-    else if (outcome.state === 'done')
-      lines.push(t('dnsbulk:reportDone', { domain, ok: outcome.ok, total: outcome.total }));
-    else {
-      lines.push(t('dnsbulk:reportFailed', { domain, ok: outcome.ok, total: outcome.total }));
-      lines.push(...outcome.failures.slice(0, FAILURES_SHOWN).map((f) => `   ${f}`));
+  const head: ScreenBlock[] = sample
+    ? [
+        {
+          type: 'text',
+          html: [
+            t('dnsbulk:presetAdds', { domain: name(sample.domain) }),
+            ...sample.add.map((record) => `+ ${describeRecord(t, record)}`),
+          ].join('\n'),
+        },
+      ]
+    : [];
+  const screenOf = (blocks: ScreenBlock[]): Screen => ({
+    title: t('dnsbulk:previewTitle'),
+    titleNote: ` ${describeBulkChange(t, change)}`,
+    blocks: [...head, ...blocks, { type: 'text', html: totals }],
+  });
+  if (rich) {
+    const sections = plans.map((plan, i) => domainSection(t, change, plan, skipOf(i), unlisted));
+    const withShown = (shown: number) =>
+      screenOf([
+        { type: 'text', html: t('dnsbulk:previewByDomain') },
+        ...sections.slice(0, shown),
+        ...more(shown).map((html) => ({ type: 'text' as const, html })),
+      ]);
+    // The most domains a rich message takes, by halves.
+    let [low, high] = [0, plans.length];
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (fitsRich(screenRich(withShown(mid)))) low = mid;
+      else high = mid - 1;
     }
+    return withShown(low);
   }
-  if (count('done') + count('failed') > 0) lines.push('', t('dnsbulk:reportHistory'));
-  return joinLinesWithin(lines, MESSAGE_ROOM);
+  const rows = plans
+    .slice(0, PREVIEW_DOMAINS)
+    .map((plan, i) => domainRow(t, change, plan, skipOf(i), unlisted));
+  const tail = more(Math.min(plans.length, PREVIEW_DOMAINS));
+  const rest = screenHtml(screenOf([])).length + 2 + (tail[0] ?? '').length + 1;
+  const listed = joinLinesWithin([t('dnsbulk:previewByDomain'), ...rows], MESSAGE_ROOM - rest);
+  return screenOf([{ type: 'text', html: [listed, ...tail].join('\n') }]);
+}
+
+/** The preview as today's HTML (the HTML renderer of `bulkPreviewScreen`). */
+export function renderBulkPreview(
+  t: Translate,
+  change: BulkChange,
+  plans: readonly BulkDomainPlan[],
+  decisions: readonly BulkDecision[],
+  unlisted: ReadonlyMap<number, string> = new Map(),
+): string {
+  return screenHtml(bulkPreviewScreen(t, change, plans, decisions, unlisted, false));
 }
