@@ -9,6 +9,7 @@
  * `ctx.deleteMessage` go to the ephemeral methods; and every answer to an incoming ephemeral
  * message (a command registered `is_ephemeral`) is ephemeral, as Telegram requires.
  */
+import type { Types } from 'telegraf';
 import type { Message } from 'telegraf/types';
 import type { Logger } from '../../logger.js';
 import { errorForLog } from '../../logger.js';
@@ -34,21 +35,27 @@ const isGroup = (ctx: BotContext) => ctx.chat?.type === 'group' || ctx.chat?.typ
  */
 interface EphemeralSupport {
   refused: boolean;
+  /** Notes the first refusal (logged once) and sets `refused`. */
+  refuse(ctx: BotContext, error: unknown): void;
 }
 
 /** The middleware that gives each update `ctx.toMember` and routes edits of ephemeral screens. */
 export function createMemberMessages(deps: { logger: Logger }) {
-  const support: EphemeralSupport = { refused: false };
-  const refuse = (ctx: BotContext, error: unknown) => {
-    if (support.refused) return;
-    support.refused = true;
-    deps.logger.warn(
-      { chatId: ctx.chat?.id, err: error === undefined ? undefined : errorForLog(error) },
-      'the Bot API server does not take ephemeral messages: members get ordinary messages (named or replied to)',
-    );
+  const support: EphemeralSupport = {
+    refused: false,
+    refuse(ctx, error) {
+      if (support.refused) return;
+      support.refused = true;
+      deps.logger.warn(
+        { chatId: ctx.chat?.id, err: error === undefined ? undefined : errorForLog(error) },
+        'the Bot API server does not take ephemeral messages: members get ordinary messages (named or replied to)',
+      );
+    },
   };
-  return async (ctx: BotContext, next: () => Promise<void>) => {
-    const members = memberMessages(ctx, support, refuse);
+  // Not async, and one object per update with its methods on the prototype: this runs for every
+  // update (a `/help` in a private chat included), where closures per update showed in the CPU bench.
+  return (ctx: BotContext, next: () => Promise<void>) => {
+    const members = new UpdateMembers(ctx, support);
     ctx.toMember = members;
     if (members.pressed !== undefined) routeEditsOfPressed(ctx, members.pressed, () => members.lose());
     if (isGroup(ctx) && ctx.from !== undefined && ephemeralIdOf(ctx.message) !== undefined)
@@ -65,73 +72,83 @@ function pressedEphemeral(ctx: BotContext): EphemeralRef | undefined {
   return { chatId: ctx.chat.id, receiverId: ctx.from.id, ephemeralMessageId: id };
 }
 
-function memberMessages(
-  ctx: BotContext,
-  support: EphemeralSupport,
-  refuse: (ctx: BotContext, error: unknown) => void,
-): MemberMessages & { lose(): void } {
-  const pressed = pressedEphemeral(ctx);
-  // The callback's id goes with the first message that answers it; Telegram ties it to one.
-  let callbackAnswered = false;
-  let pressedGone = false;
-  const usable = () => isGroup(ctx) && ctx.from !== undefined && !support.refused;
-  const members: MemberMessages & { lose(): void } = {
-    get ephemeral() {
-      return usable();
-    },
-    pressed,
-    get pressedGone() {
-      return pressedGone;
-    },
-    lose() {
-      pressedGone = true;
-    },
-    async send<M extends Message>(
-      send: (ephemeral: EphemeralExtra | undefined) => Promise<M>,
-      options: MemberSendOptions = {},
-    ): Promise<M> {
-      const from = ctx.from;
-      if (!usable() || from === undefined) return send(undefined);
-      const queryId = callbackAnswered ? undefined : ctx.callbackQuery?.id;
-      const replaces =
-        options.replaces === true && pressed !== undefined && !pressedGone && queryId !== undefined;
-      const extra = (withCallback: boolean): EphemeralExtra => ({
-        ephemeral_message_parameters: {
-          receiver_user_id: from.id,
-          ...(withCallback && queryId !== undefined ? { callback_query_id: queryId } : {}),
-          ...(withCallback && replaces ? { replace_callback_query_message: true } : {}),
-        },
-      });
-      let sent: M;
-      try {
-        sent = await send(extra(true));
-      } catch (error) {
-        if (isEphemeralUnsupported(error)) {
-          refuse(ctx, error);
-          return send(undefined);
-        }
-        // The message to take the place of is gone (not kept by Telegram): a new one instead.
-        if (!(queryId !== undefined && isMessageGone(error))) throw error;
-        sent = await send(extra(false));
+/** One update's messages for its sender. */
+class UpdateMembers implements MemberMessages {
+  readonly pressed: EphemeralRef | undefined;
+  /** The callback's id goes with the first message that answers it; Telegram ties it to one. */
+  private callbackAnswered = false;
+  private gone = false;
+
+  constructor(
+    private readonly ctx: BotContext,
+    private readonly support: EphemeralSupport,
+  ) {
+    this.pressed = ctx.callbackQuery === undefined ? undefined : pressedEphemeral(ctx);
+  }
+
+  get ephemeral(): boolean {
+    return isGroup(this.ctx) && this.ctx.from !== undefined && !this.support.refused;
+  }
+
+  get pressedGone(): boolean {
+    return this.gone;
+  }
+
+  lose(): void {
+    this.gone = true;
+  }
+
+  async send<M extends Message>(
+    send: (ephemeral: EphemeralExtra | undefined) => Promise<M>,
+    options: MemberSendOptions = {},
+  ): Promise<M> {
+    const { ctx, pressed } = this;
+    const from = ctx.from;
+    if (!this.ephemeral || from === undefined) return send(undefined);
+    const queryId = this.callbackAnswered ? undefined : ctx.callbackQuery?.id;
+    const replaces =
+      options.replaces === true && pressed !== undefined && !this.gone && queryId !== undefined;
+    const extra = (withCallback: boolean): EphemeralExtra => ({
+      ephemeral_message_parameters: {
+        receiver_user_id: from.id,
+        ...(withCallback && queryId !== undefined ? { callback_query_id: queryId } : {}),
+        ...(withCallback && replaces ? { replace_callback_query_message: true } : {}),
+      },
+    });
+    let sent: M;
+    try {
+      sent = await send(extra(true));
+    } catch (error) {
+      if (isEphemeralUnsupported(error)) {
+        this.support.refuse(ctx, error);
+        return send(undefined);
       }
-      callbackAnswered = true;
-      // A server that ignores the parameters sends an ordinary message: from now on, as before.
-      if (sent.message_id !== 0 && ephemeralIdOf(sent) === undefined) refuse(ctx, undefined);
-      return sent;
-    },
-    reply(text, extra, options) {
-      return members.send((ephemeral) => ctx.reply(text, { ...extra, ...ephemeral }), options);
-    },
-    async dropKeyboard(ephemeralMessageId) {
-      const chatId = ctx.chat?.id;
-      const receiverId = ctx.from?.id;
-      if (chatId === undefined || receiverId === undefined) return;
-      await editEphemeralMarkup(ctx.telegram, { chatId, receiverId, ephemeralMessageId }, undefined).catch(
-        () => undefined,
-      );
-    },
-  };
-  return members;
+      // The message to take the place of is gone (not kept by Telegram): a new one instead.
+      if (!(queryId !== undefined && isMessageGone(error))) throw error;
+      sent = await send(extra(false));
+    }
+    this.callbackAnswered = true;
+    // A server that ignores the parameters sends an ordinary message: from now on, as before.
+    if (sent.message_id !== 0 && ephemeralIdOf(sent) === undefined) this.support.refuse(ctx, undefined);
+    return sent;
+  }
+
+  reply(
+    text: string,
+    extra?: Types.ExtraReplyMessage,
+    options?: MemberSendOptions,
+  ): Promise<Message.TextMessage> {
+    return this.send((ephemeral) => this.ctx.reply(text, { ...extra, ...ephemeral }), options);
+  }
+
+  async dropKeyboard(ephemeralMessageId: number): Promise<void> {
+    const chatId = this.ctx.chat?.id;
+    const receiverId = this.ctx.from?.id;
+    if (chatId === undefined || receiverId === undefined) return;
+    await editEphemeralMarkup(this.ctx.telegram, { chatId, receiverId, ephemeralMessageId }, undefined).catch(
+      () => undefined,
+    );
+  }
 }
 
 /**
