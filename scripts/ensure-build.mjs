@@ -21,7 +21,7 @@ const event = process.env.npm_lifecycle_event;
 const COMMAND =
   event === undefined || event === 'prestart' || event === 'start' ? 'npm start' : `npm run ${event}`;
 /** What the build reads: a change to any of these makes `dist/` stale. */
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = ['src', 'app', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The newest modification time among `entry` and everything below it (0 when absent). */
 function newest(entry) {

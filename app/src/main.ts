@@ -1,0 +1,118 @@
+/*
+ * The Mini App's entry: reads the launch (tma.js), takes Telegram's theme as CSS variables, says
+ * `ready`, and shows the zone of `?domain=` (the bot's button puts it there) or a domain picker.
+ * Telegram's back button returns from a zone to the picker.
+ */
+import {
+  backButton,
+  init,
+  miniApp,
+  retrieveLaunchParams,
+  retrieveRawInitData,
+  themeParams,
+} from '@tma.js/sdk';
+import { ApiCallError, type AppApi, createApi, type Session } from './api.js';
+import { el } from './dom.js';
+import { langOf, type Words, wordsFor } from './words.js';
+import { pickerView, sessionView, zoneView } from './zone-view.js';
+
+const root = document.getElementById('app') as HTMLElement;
+
+/** The launch as tma.js reads it; undefined outside Telegram (a plain browser tab). */
+function readLaunch(): { initData: string; languageCode: string | undefined } | undefined {
+  try {
+    const params = retrieveLaunchParams();
+    const initData = retrieveRawInitData();
+    if (!initData) return undefined;
+    return { initData, languageCode: params.tgWebAppData?.user?.language_code };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Theme and readiness: each only where the client supports it, so an old client still opens. */
+function startBridge(): void {
+  init();
+  if (themeParams.mount.isAvailable()) {
+    themeParams.mount();
+    if (themeParams.bindCssVars.isAvailable()) themeParams.bindCssVars();
+  }
+  if (backButton.mount.isAvailable()) backButton.mount();
+  if (miniApp.ready.isAvailable()) miniApp.ready();
+}
+
+function setBackButton(onBack: (() => void) | undefined): void {
+  if (!backButton.show.isAvailable()) return;
+  offBack?.();
+  offBack = undefined;
+  if (onBack) {
+    offBack = backButton.onClick(onBack);
+    backButton.show();
+  } else {
+    backButton.hide();
+  }
+}
+let offBack: VoidFunction | undefined;
+
+function show(...nodes: Node[]): void {
+  root.replaceChildren(...nodes);
+}
+
+function failure(words: Words, error: unknown): HTMLElement {
+  const message = error instanceof ApiCallError ? error.message : String(error);
+  return el('p', { class: 'error', role: 'alert' }, `${words.failed}: ${message}`);
+}
+
+async function showZone(api: AppApi, words: Words, session: Session, domain: string): Promise<void> {
+  const header = sessionView(words, session);
+  const back = () => showPicker(api, words, session, domain);
+  setBackButton(back);
+  show(header, el('p', { role: 'status' }, words.loading));
+  try {
+    show(header, zoneView(words, await api.zone(domain)));
+  } catch (error) {
+    show(
+      header,
+      pickerView(words, domain, (next) => void showZone(api, words, session, next)),
+      failure(words, error),
+    );
+  }
+}
+
+function showPicker(api: AppApi, words: Words, session: Session, value: string): void {
+  setBackButton(undefined);
+  show(
+    sessionView(words, session),
+    pickerView(words, value, (domain) => void showZone(api, words, session, domain)),
+  );
+}
+
+async function start(): Promise<void> {
+  const launch = readLaunch();
+  const lang = langOf(launch?.languageCode ?? navigator.language);
+  const words = wordsFor(lang);
+  document.documentElement.lang = lang;
+  if (!launch) {
+    show(el('p', { class: 'error', role: 'alert' }, words.notInTelegram));
+    return;
+  }
+  startBridge();
+  const api = createApi(launch.initData, lang);
+  show(el('p', { role: 'status' }, words.loading));
+  let session: Session;
+  try {
+    session = await api.session();
+  } catch (error) {
+    show(failure(words, error));
+    return;
+  }
+  if (session.dns === 'none') {
+    show(sessionView(words, session), el('p', { role: 'alert' }, words.noDnsRole));
+    return;
+  }
+  const domain = new URLSearchParams(location.search).get('domain')?.trim() ?? '';
+  if (domain === '') showPicker(api, words, session, '');
+  else await showZone(api, words, session, domain);
+}
+
+void start();

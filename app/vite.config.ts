@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/*
+ * The Mini App's client, built into dist/app, which the bot's HTTP server serves under
+ * MINI_APP_URL's path. `base: './'`: that path is the operator's, so every asset is relative.
+ * No module-preload polyfill: one entry chunk, and Telegram's web views all support modules.
+ */
+export default defineConfig({
+  root: here,
+  base: './',
+  build: {
+    outDir: fileURLToPath(new URL('../dist/app', import.meta.url)),
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    target: 'es2022',
+    sourcemap: false,
+  },
+});
