@@ -189,6 +189,21 @@ const configSchema = z
         })
         .optional(),
     ),
+    /**
+     * The app's short name as registered with @BotFather (`/newapp`): groups get a link to
+     * `t.me/<bot>/<short name>?startapp=g<group id>`, since a web_app button works in private chats
+     * only. Empty: no app button in groups.
+     */
+    MINI_APP_SHORT_NAME: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9_]{3,30}$/,
+          'must be 3-30 characters of A-Z, a-z, 0-9 and _ (BotFather’s short name)',
+        )
+        .optional(),
+    ),
     MINI_APP_INIT_DATA_MAX_AGE_S: z.preprocess(
       emptyAsUndefined,
       z.coerce.number({ error: 'must be seconds' }).int().min(60).max(86_400).default(3_600),
@@ -232,6 +247,13 @@ const configSchema = z
           code: 'custom',
           path: ['MINI_APP_URL'],
           message: "must not hold the webhook's path: the Mini App takes every path below its own",
+        });
+      }
+      if (env.MINI_APP_SHORT_NAME !== undefined && env.MINI_APP_URL === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['MINI_APP_SHORT_NAME'],
+          message: 'needs MINI_APP_URL: without it the bot serves no app to link to',
         });
       }
       if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {

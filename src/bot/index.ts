@@ -42,6 +42,7 @@ import { registerFeatures } from './kit/feature.js';
 import { LOCALES, pickLocale, type Translations } from './kit/i18n.js';
 import { createMemberMessages } from './kit/member-messages.js';
 import { EPHEMERAL_COMMANDS, MENU_COMMANDS } from './kit/menu.js';
+import type { MiniAppLinks } from './kit/mini-app-button.js';
 import { PagedLists } from './kit/paged-list.js';
 import { Screens } from './kit/screens.js';
 import { createFileReader } from './kit/telegram-files.js';
@@ -81,6 +82,11 @@ export interface BotDeps {
    * HTML for a self-hosted Bot API server older than that.
    */
   richMessages?: boolean;
+  /**
+   * The Mini App (`MINI_APP_URL`, `MINI_APP_SHORT_NAME`): screens offer to open it; absent, they
+   * do not. Only where it is: the bot never imports the app's server.
+   */
+  miniApp?: MiniAppLinks | undefined;
 }
 
 export { MENU_COMMANDS };
@@ -192,7 +198,7 @@ export function createFeatures(deps: BotDeps) {
       if (ctx.chat) await deps.chatData.sessionStore<object>().set(String(ctx.chat.id), ctx.session);
     },
   };
-  const { showRecords, showAdded } = createDnsRecordList({ lists, ports: dnsPorts });
+  const { showRecords, showAdded } = createDnsRecordList({ lists, ports: dnsPorts, miniApp: deps.miniApp });
   // Record changes, gap-free and finished after a kill: the DNS feature and the guided change share them.
   const changes = createChangeRunner({ ports: dnsPorts, logger: deps.logger });
   // A team group's orders are filled in the member's private chat (customers' data is personal).

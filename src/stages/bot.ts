@@ -48,6 +48,9 @@ export function buildBot(deps: BotStageDeps): ReturnType<typeof createBot> {
     allowedUserIds: config.ALLOWED_USER_IDS,
     localFilesDir: config.TELEGRAM_LOCAL_FILES_DIR,
     richMessages: config.RICH_MESSAGES,
+    miniApp: config.MINI_APP_URL
+      ? { url: config.MINI_APP_URL, shortName: config.MINI_APP_SHORT_NAME }
+      : undefined,
     ...(redis
       ? {
           chatLock: createRedisChatLock({

@@ -19,6 +19,7 @@ import { createNotificationSender } from '../../src/bot/features/notify/sender.j
 import { createBot } from '../../src/bot/index.js';
 import type { ButtonStyle } from '../../src/bot/kit/bot-api-today.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
+import type { MiniAppLinks } from '../../src/bot/kit/mini-app-button.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
@@ -104,6 +105,8 @@ export interface HarnessOptions {
   liveCheck?: Omit<LiveChecksOptions, 'telegram' | 'logger'>;
   /** `RICH_MESSAGES` (on unless told): tables and documents as rich messages, or as HTML. */
   richMessages?: boolean;
+  /** `MINI_APP_URL` and `MINI_APP_SHORT_NAME` as main.ts hands them (absent: no app, no app buttons). */
+  miniApp?: MiniAppLinks;
 }
 const BOT_INFO = {
   id: 7_000_000_001,
@@ -261,6 +264,7 @@ export class BotHarness {
       liveChecks: this.liveChecks,
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
       richMessages: this.options.richMessages ?? true,
+      miniApp: this.options.miniApp,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     }).bot;
     this.bot.botInfo = BOT_INFO;
@@ -712,6 +716,7 @@ interface Button {
   switch_inline_query?: string;
   switch_inline_query_chosen_chat?: { query?: string };
   copy_text?: { text: string };
+  web_app?: { url: string };
 }
 
 /** Inline buttons of the calls' messages, flattened. */

@@ -50,6 +50,22 @@ describe('MINI_APP_URL', () => {
     expect(problems).toEqual([expect.stringMatching(/^MINI_APP_URL must not hold the webhook's path/)]);
   });
 
+  it('MINI_APP_SHORT_NAME: BotFather’s short name, only beside MINI_APP_URL', () => {
+    const url = 'https://bot.example.by/app/';
+    expect(
+      loadConfig({ ...BASE, MINI_APP_URL: url, MINI_APP_SHORT_NAME: 'zone_editor' }).MINI_APP_SHORT_NAME,
+    ).toBe('zone_editor');
+    expect(loadConfig({ ...BASE, MINI_APP_SHORT_NAME: '' }).MINI_APP_SHORT_NAME).toBeUndefined();
+    for (const name of ['ab', 'zone-editor', 'a'.repeat(31)]) {
+      expect(problemsOf({ MINI_APP_URL: url, MINI_APP_SHORT_NAME: name }), name).toEqual([
+        expect.stringMatching(/^MINI_APP_SHORT_NAME must be 3-30 characters/),
+      ]);
+    }
+    expect(problemsOf({ MINI_APP_SHORT_NAME: 'zone_editor' })).toEqual([
+      expect.stringMatching(/^MINI_APP_SHORT_NAME needs MINI_APP_URL/),
+    ]);
+  });
+
   it('mounts the app under its path with one trailing slash', () => {
     expect(miniAppPath('https://bot.example.by/app')).toBe('/app/');
     expect(miniAppPath('https://bot.example.by/a/b///')).toBe('/a/b/');

@@ -34,6 +34,8 @@ export interface PagedList {
     rows: ListRow[];
     empty: string;
     footer?: InlineKeyboardButton[];
+    /** A row under the footer, on every page: a wide button of its own (open the Mini App). */
+    below?: InlineKeyboardButton[];
     /** The table's header when every row has cells; without it a rich page shows the rows' lines. */
     columns?: string[];
   }>;
@@ -68,17 +70,21 @@ export class PagedLists {
     page: number,
     mode: 'reply' | 'edit',
   ): Promise<void> {
-    const { title, rows, empty, footer = [], columns } = await list.load(ctx, filter);
+    const { title, rows, empty, footer = [], below = [], columns } = await list.load(ctx, filter);
     if (rows.length === 0) {
       // The footer's actions (Add, New order) matter most when the list is empty.
       await ctx.reply(empty, {
         parse_mode: 'HTML',
-        ...(footer.length > 0 ? { reply_markup: { inline_keyboard: [footer] } } : {}),
+        ...(footer.length + below.length > 0
+          ? { reply_markup: { inline_keyboard: [footer, below].filter((row) => row.length > 0) } }
+          : {}),
       });
       return;
     }
     const screen = (rich: boolean): Screen => {
-      const pages = rich ? richPages(rows, footer.length) : htmlPages(rows, list.perPage ?? 10);
+      const pages = rich
+        ? richPages(rows, footer.length + below.length)
+        : htmlPages(rows, list.perPage ?? 10);
       const index = Math.min(Math.max(page, 0), pages.length - 1);
       const current = pages[index] ?? [];
       const buttons = current.flatMap((r) => (r.button ? [r.button] : []));
@@ -86,6 +92,7 @@ export class PagedLists {
         ...inRows(buttons, list.buttonsPerRow ?? 2),
         pagerRow(ctx.t, list.id, index, pages.length, filter),
         footer,
+        below,
       ].filter((row) => row.length > 0);
       const tabled = columns !== undefined && current.every((r) => r.cells !== undefined);
       return {

@@ -8,6 +8,7 @@ import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
 import type { OrderEngine } from '../../../forms/engine.js';
 import { styled } from '../../../kit/bot-api-today.js';
+import { type MiniAppLinks, miniAppButton } from '../../../kit/mini-app-button.js';
 import type { PagedLists } from '../../../kit/paged-list.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
@@ -39,7 +40,12 @@ export type ShowAdded = (ctx: BotContext, orderId: number, record: DnsRecordData
  * The records of a domain as a paged list. Built from the lists alone, before the order engine:
  * the DNS feature and the guided add (a flow of the engine) both end on it, and get it as a dep.
  */
-export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }): {
+export function createDnsRecordList(deps: {
+  lists: PagedLists;
+  ports: DnsPorts;
+  /** The Mini App (MINI_APP_URL): the list offers to open the zone there; absent, no button. */
+  miniApp?: MiniAppLinks | undefined;
+}): {
   showRecords: ShowRecords;
   showAdded: ShowAdded;
 } {
@@ -51,6 +57,7 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
       const ref = await refOfOrder(ctx, Number(filter));
       const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
       const domain = escapeHtml(toUnicodeDomain(ref.domain));
+      const editor = miniAppButton(ctx, deps.miniApp, ctx.t('dns:openEditorButton'), { domain: ref.domain });
       return {
         title: ctx.t('dns:recordsTitle', { domain, count: listed.length }),
         empty: ctx.t('dns:noRecords', { domain }),
@@ -87,6 +94,7 @@ export function createDnsRecordList(deps: { lists: PagedLists; ports: DnsPorts }
           ),
           Markup.button.callback(ctx.t('dnspresets:listButton'), encodeCallback('dnsPresets', ref.orderId)),
         ],
+        below: editor ? [editor] : [],
       };
     },
   });

@@ -1,0 +1,42 @@
+/*
+ * The button that opens the bot's Mini App. Telegram opens a `web_app` button in private chats
+ * only; in a group the button is a link to the app's direct link (t.me/<bot>/<short name>), whose
+ * `startapp` parameter reaches the app as initData's `start_param`, signed — so the app's server
+ * knows which group's account the member opened it for.
+ */
+import { Markup } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
+import { formatGroupStartParam } from '../../core/mini-app-launch.js';
+import type { BotContext } from '../context.js';
+
+/** Where the bot's Mini App is (MINI_APP_URL) and its short name with @BotFather (for groups). */
+export interface MiniAppLinks {
+  readonly url: string;
+  readonly shortName: string | undefined;
+}
+
+/**
+ * A button opening the app: in a private chat a `web_app` button at `url` with `query` added (the
+ * page reads it; Telegram puts its launch data in the hash), in a group a link to the direct link
+ * for the group. Undefined where the app cannot open: no app, a group without a short name, a
+ * channel.
+ */
+export function miniAppButton(
+  ctx: BotContext,
+  links: MiniAppLinks | undefined,
+  label: string,
+  query: Record<string, string> = {},
+): InlineKeyboardButton | undefined {
+  if (links === undefined || ctx.chat === undefined) return undefined;
+  if (ctx.chat.type === 'private') {
+    const url = new URL(links.url);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    return Markup.button.webApp(label, url.href);
+  }
+  if (ctx.chat.type === 'channel' || links.shortName === undefined) return undefined;
+  const startParam = formatGroupStartParam(ctx.chat.id);
+  return Markup.button.url(
+    label,
+    `https://t.me/${ctx.botInfo.username}/${links.shortName}?startapp=${encodeURIComponent(startParam)}`,
+  );
+}
