@@ -357,6 +357,49 @@ describe('headers and files', () => {
     expect(bare.headers.get('location')).toBe('/app/?x=1');
   });
 
+  it('serves the app `npm run build` made (dist/app, the default) with the CSP, as the bot button opens it', async () => {
+    const config = loadConfig({
+      BOT_TOKEN,
+      PARTNER_API_URL: sandbox.url,
+      MINI_APP_URL: 'https://bot.example.by/app/',
+    });
+    const built = await startBotServer({
+      port: 0,
+      host: '127.0.0.1',
+      logger: createLogger({ level: 'silent' }),
+      health: () => ({}),
+      onUpdate: () => undefined,
+      routes: miniAppRoutes({
+        config,
+        chatData,
+        apiFor: createApiFactory(transport),
+        translate: loadTranslations().t,
+        logger: createLogger({ level: 'silent' }),
+      }),
+    });
+    try {
+      const root = `http://127.0.0.1:${built.port}/app/`;
+      const page = await fetch(`${root}?domain=mysite.by`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const html = await page.text();
+      const [, script] =
+        /<script type="module" crossorigin src="\.\/(assets\/[\w-]+\.js)"><\/script>/.exec(html) ?? [];
+      const [, style] = /href="\.\/(assets\/[\w-]+\.css)"/.exec(html) ?? [];
+      for (const [asset, type] of [
+        [script, 'text/javascript; charset=utf-8'],
+        [style, 'text/css; charset=utf-8'],
+      ]) {
+        const answer = await fetch(new URL(String(asset), root));
+        expect(answer.status, asset).toBe(200);
+        expect(answer.headers.get('content-type'), asset).toBe(type);
+        expect(answer.headers.get('content-security-policy'), asset).toContain("default-src 'self'");
+      }
+    } finally {
+      await built.close();
+    }
+  });
+
   it('serves nothing outside the app folder', async () => {
     for (const path of [
       '/app/../secret.txt',
