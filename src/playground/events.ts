@@ -11,6 +11,19 @@ export type ChatEvent =
   /** A message after an edit of its text, caption or keyboard (inline-mode messages included). */
   | { seq: number; type: 'edited'; chatId: number; message: Json }
   | { seq: number; type: 'deleted'; chatId: number; messageId: number }
+  /**
+   * An ephemeral message, new or edited (`message_id` 0, keyed by `ephemeral_message_id`): only the
+   * member `visibleTo` sees it (the bot too); for them it is shown in place of `replaces`.
+   */
+  | {
+      seq: number;
+      type: 'ephemeral';
+      chatId: number;
+      message: Json;
+      visibleTo: number;
+      replaces?: { messageId: number } | { ephemeralMessageId: number };
+    }
+  | { seq: number; type: 'ephemeral-deleted'; chatId: number; ephemeralMessageId: number; visibleTo: number }
   /** answerCallbackQuery with a text: a toast, or an alert the user must close. */
   | { seq: number; type: 'toast'; chatId: number; text: string; showAlert: boolean; url?: string }
   /** sendChatAction: "typing…" and the like, for about five seconds. */

@@ -1,5 +1,5 @@
 /**
- * Chats and members: the users and groups a test names, the chat a call names (refused when it
+ * Chats and members: the users and groups a test names (with a group's members), the chat a call names (refused when it
  * names none), and forum topics — createForumTopic, and the `message_thread_id` a call writes in,
  * refused when the forum has no such topic.
  */
@@ -12,12 +12,14 @@ export function defineUser(state: BotApiState, user: UserProfile): void {
   state.users.set(user.id, structuredClone(user));
 }
 
-/** Name a group for the updates the server makes. */
+/** Name a group for the updates the server makes, and its members (a message's chat never shows them). */
 export function defineChat(state: BotApiState, chat: ChatProfile): void {
+  const { members, ...profile } = structuredClone(chat);
   state.chats.set(chat.id, {
-    ...structuredClone(chat),
+    ...profile,
     ...(chat.type === 'supergroup' ? { is_forum: chat.is_forum ?? false } : {}),
   });
+  for (const userId of members ?? []) state.addMember(chat.id, userId);
 }
 
 /** The chat a call names; chats are made up on first use, so only a missing or odd id is refused. */

@@ -21,6 +21,25 @@
  *   edited", "message to delete not found", "query is too old…", BUTTON_DATA_INVALID (callback data
  *   over 64 bytes), "message is too long" (over 4096 characters), BOT_COMMAND_INVALID.
  *
+ * Bot API 10.1–10.3, as the bot will use it (rules in rich.ts, ephemeral.ts, ephemeral-edits.ts):
+ * - `sendRichMessage` and `editMessageText` with `rich_message` take `blocks` (not html/markdown,
+ *   nor media blocks) and answer a Message with `rich_message`; refused past 32,768 characters
+ *   (code points of all the text), 500 blocks (nested blocks, list items and table rows counted),
+ *   16 levels of blocks and formatting, 20 table columns; an empty one; none or two of
+ *   html/markdown/blocks. The descriptions are `RICH_REFUSALS`.
+ * - `ephemeral_message_parameters` on sendMessage, sendRichMessage and sendDocument: a message one
+ *   member of a group sees, answered with `message_id: 0`, `ephemeral_message_id` and
+ *   `receiver_user`; refused in private chats and to non-members (`EPHEMERAL_REFUSALS`). Edited and
+ *   deleted by editEphemeralMessageText/Caption/ReplyMarkup and deleteEphemeralMessage (true, or
+ *   "message to edit not found"…). A press on it (`pressButton(…, { ephemeralMessageId })`) is
+ *   its receiver's only and carries it as the callback's `message`; with
+ *   `replace_callback_query_message` it is shown in place of the pressed message for the presser.
+ * - A group member's command that setMyCommands registered `is_ephemeral` for them arrives as an
+ *   ephemeral message (`message_id: 0`, `ephemeral_message_id`, the bot as `receiver_user`); a
+ *   reply to it must be ephemeral and come within 15 s (`now` option: the server's clock).
+ * - `disabled: {}` buttons are kept; `pressButton(…, { text })` refuses a disabled one
+ *   (`PressRefused`), so nothing reaches the bot.
+ *
  * What it simplifies: `parse_mode` and entities are not applied (texts are echoed as sent); chats
  * are created on first use; webhook deliveries are sequential (one connection).
  *
@@ -35,17 +54,20 @@
  *
  * How this folder is laid out: state.ts holds everything the server knows; each method family
  * (messages.ts, keyboards.ts, inline.ts, files.ts, chats.ts, bot-profile.ts, updates.ts) has its
- * methods as functions over that state, with Telegram's refusals beside them; methods.ts is the one
+ * methods as functions over that state, with Telegram's refusals beside them (rich.ts checks a rich
+ * message, ephemeral.ts and ephemeral-edits.ts are the ephemeral family); methods.ts is the one
  * table of method name → handler; dispatch.ts, long-poll.ts, webhook-delivery.ts and http.ts carry
  * the calls and the updates; server.ts puts them together. This module is the public surface.
  */
 export { fileParam, type RecordedCall } from './calls.js';
 export type { MethodHandler } from './dispatch.js';
+export { EPHEMERAL_REFUSALS } from './ephemeral.js';
 export { BotApiFailure, type TelegramErrorBody } from './failures.js';
 export type { SendDocumentOptions } from './files.js';
 export type { ChooseInlineResultOptions, InlineQueryOptions } from './inline.js';
-export type { PressButtonOptions } from './keyboards.js';
+export { type PressButtonOptions, PressRefused } from './keyboards.js';
 export type { SendTextOptions } from './messages.js';
+export { RICH_LIMITS, RICH_REFUSALS } from './rich.js';
 export {
   type BotApiServer,
   type BotApiServerOptions,

@@ -1,6 +1,7 @@
 /**
  * What Telegram accepts in a message's markup and answers: inline keyboards (one action per
- * button, callback data within 64 bytes, valid URLs, copy_text, a style), reply keyboards with
+ * button, callback data within 64 bytes, valid URLs, copy_text, a style, `disabled: {}` buttons of
+ * Bot API 10.3), reply keyboards with
  * request_chat and a style, inline query results, and the chat actions it knows.
  */
 import { Buffer } from 'node:buffer';
@@ -23,7 +24,7 @@ export const CHAT_ACTIONS = new Set([
   'upload_video_note',
 ]);
 
-/** An inline button's actions: exactly one per button. */
+/** An inline button's actions: exactly one per button (`disabled: {}` is one: a button that does nothing). */
 const BUTTON_ACTIONS = [
   'url',
   'callback_data',
@@ -139,6 +140,15 @@ function validateInlineButton(button: unknown): void {
   }
   if (actions.length > 1)
     throw badRequest("can't parse inline keyboard button: exactly one action is allowed");
+  checkButtonAction(button, "can't parse inline keyboard button");
+}
+
+/**
+ * The action of a button (of an inline keyboard or a rich message), within Telegram's limits:
+ * callback data of 1-64 bytes, an http(s) or tg:// URL, a copy_text of 1-256 characters, objects
+ * where Telegram wants objects.
+ */
+export function checkButtonAction(button: Json, prefix: string): void {
   const data = button.callback_data;
   if (
     data !== undefined &&
@@ -157,11 +167,10 @@ function validateInlineButton(button: unknown): void {
     if (typeof text !== 'string' || text.length < 1 || text.length > 256)
       throw badRequest('COPY_TEXT_INVALID');
   }
-  const chosen = button.switch_inline_query_chosen_chat;
-  if (chosen !== undefined && !isRecord(chosen)) {
-    throw badRequest(
-      "can't parse inline keyboard button: field switch_inline_query_chosen_chat must be an object",
-    );
+  for (const field of ['switch_inline_query_chosen_chat', 'disabled']) {
+    if (button[field] !== undefined && !isRecord(button[field])) {
+      throw badRequest(`${prefix}: field ${field} must be an object`);
+    }
   }
 }
 

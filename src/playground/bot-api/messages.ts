@@ -1,15 +1,25 @@
 /**
- * Messages and edits: a text the user sends, and the bot's side — sendMessage, sendChatAction,
- * editMessageText and deleteMessage — with Telegram's refusals beside each: an empty text, a text
- * over 4,096 characters (counted after the HTML is parsed), HTML Telegram cannot parse, "message is
- * not modified", "message to edit not found", "message can't be edited", "message to delete not
- * found". Posting a bot message and finding the message an edit names are shared with the other
- * families that send (files.ts) and edit (keyboards.ts).
+ * Messages and edits: a text the user sends, and the bot's side — sendMessage, sendRichMessage,
+ * sendChatAction, editMessageText (a text or a rich message) and deleteMessage — with Telegram's
+ * refusals beside each: an empty text, a text over 4,096 characters (counted after the HTML is
+ * parsed), HTML Telegram cannot parse, "message is not modified", "message to edit not found",
+ * "message can't be edited", "message to delete not found"; a rich message's own limits are in
+ * rich.ts. Posting a bot message (ephemeral when the call asks: ephemeral.ts) and finding the
+ * message an edit names are shared with the other families that send (files.ts) and edit
+ * (keyboards.ts, ephemeral-edits.ts).
  */
 import { applyParseMode, HtmlParseError } from '../telegram-html.js';
+import { isEphemeralCommand } from './bot-profile.js';
 import { checkThread, requireChat } from './chats.js';
+import {
+  postEphemeralMessage,
+  queueEphemeralUserMessage,
+  readEphemeralParameters,
+  refuseOrdinaryReplyToEphemeral,
+} from './ephemeral.js';
 import { badRequest, NOT_MODIFIED } from './failures.js';
 import { CHAT_ACTIONS, inlineMarkup, replyKeyboardRows, validateReplyMarkup } from './markup.js';
+import { readRichMessage } from './rich.js';
 import { type BotApiState, chatIdOf, messageKey, type StoredMessage, unixTime } from './state.js';
 import { isRecord, type Json, recordOrUndefined, stringOrUndefined, toInteger } from './wire.js';
 
@@ -26,12 +36,20 @@ export interface SendTextOptions {
   replyToMessageId?: number;
 }
 
-/** A user's text message, queued as an update (a leading /command gets a bot_command entity). */
+/**
+ * A user's text message, queued as an update (a leading /command gets a bot_command entity). In a
+ * group, a command the bot registered `is_ephemeral` for this member is an ephemeral message.
+ */
 export function queueUserText(state: BotApiState, text: string, opts: SendTextOptions = {}): Json {
   const from = state.user(opts.userId, opts.languageCode);
   const chat = state.chatForUser(from, opts.chatType ?? 'private', opts.chatId);
+  const chatId = chat.id as number;
+  const inGroup = chat.type === 'group' || chat.type === 'supergroup';
+  if (inGroup) state.addMember(chatId, from.id);
+  const ephemeral =
+    inGroup && isEphemeralCommand(state, text, chatId, from.id, stringOrUndefined(from.language_code));
   const message: Json = {
-    message_id: state.takeMessageId(chat.id as number, opts.messageId),
+    message_id: ephemeral ? 0 : state.takeMessageId(chatId, opts.messageId),
     from,
     chat,
     date: unixTime(),
@@ -43,6 +61,7 @@ export function queueUserText(state: BotApiState, text: string, opts: SendTextOp
   }
   const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?/.exec(text);
   if (command) message.entities = [{ offset: 0, length: command[0].length, type: 'bot_command' }];
+  if (ephemeral) return queueEphemeralUserMessage(state, message, from.id);
   const repliedTo =
     opts.replyToMessageId === undefined
       ? undefined
@@ -61,12 +80,26 @@ export function listVisibleMessages(state: BotApiState, chatId: number): Json[] 
     .sort((a, b) => Number(a.message_id) - Number(b.message_id));
 }
 
+/** The ephemeral messages a chat holds now, by ephemeral_message_id. */
+export function listEphemeralMessages(state: BotApiState, chatId: number): Json[] {
+  return [...state.ephemeralMessages.values()]
+    .filter((m) => chatIdOf(m.message) === chatId)
+    .map((m) => structuredClone(m.message))
+    .sort((a, b) => Number(a.ephemeral_message_id) - Number(b.ephemeral_message_id));
+}
+
 export function sendMessage(state: BotApiState, p: Json): Json {
   const chatId = requireChat(p);
   const shown = formatText(typeof p.text === 'string' ? p.text : '', p, 'entities');
   if (shown.text.trim() === '') throw badRequest('message text is empty');
   if (shown.text.length > 4096) throw badRequest('message is too long');
   return postBotMessage(state, chatId, shown, p);
+}
+
+/** sendRichMessage (Bot API 10.1): a message of blocks; the Message carries `rich_message`. */
+export function sendRichMessage(state: BotApiState, p: Json): Json {
+  const chatId = requireChat(p);
+  return postBotMessage(state, chatId, { rich_message: readRichMessage(p.rich_message) }, p);
 }
 
 export function sendChatAction(state: BotApiState, p: Json): true {
@@ -85,24 +118,44 @@ export function sendChatAction(state: BotApiState, p: Json): true {
 
 export function editMessageText(state: BotApiState, p: Json): Json | true {
   const stored = editTarget(state, p);
-  const shown = formatText(typeof p.text === 'string' ? p.text : '', p, 'entities');
-  if (shown.text.trim() === '') throw badRequest('message text is empty');
-  if (shown.text.length > 4096) throw badRequest('MESSAGE_TOO_LONG');
-  if (typeof stored.message.text !== 'string') throw badRequest('there is no text in the message to edit');
-  // Editing the text without reply_markup removes the inline keyboard, as in Telegram.
+  applyTextEdit(stored, p);
+  return finishEdit(state, stored, p);
+}
+
+/**
+ * A new text or rich message (Bot API 10.1: `rich_message` instead of `text`), checked and put in
+ * the message in place of what it showed; shared by editMessageText and editEphemeralMessageText.
+ * Editing without reply_markup removes the inline keyboard, as in Telegram.
+ */
+export function applyTextEdit(stored: Pick<StoredMessage, 'message' | 'parseMode'>, p: Json): void {
+  if (p.rich_message !== undefined && p.text !== undefined) {
+    throw badRequest('exactly one of "text" and "rich_message" must be specified');
+  }
+  let content: Json;
+  if (p.rich_message !== undefined) {
+    content = { rich_message: readRichMessage(p.rich_message) };
+  } else {
+    const shown = formatText(typeof p.text === 'string' ? p.text : '', p, 'entities');
+    if (shown.text.trim() === '') throw badRequest('message text is empty');
+    if (shown.text.length > 4096) throw badRequest('MESSAGE_TOO_LONG');
+    content = { text: shown.text, entities: shown.entities };
+  }
+  const before = stored.message;
+  if (typeof before.text !== 'string' && before.rich_message === undefined) {
+    throw badRequest('there is no text in the message to edit');
+  }
   const markup = inlineMarkup(p.reply_markup);
   if (
-    stored.message.text === shown.text &&
-    sameJson(stored.message.entities, shown.entities) &&
-    sameJson(stored.message.reply_markup, markup)
+    sameJson(before.text, content.text) &&
+    sameJson(before.entities, content.entities) &&
+    sameJson(before.rich_message, content.rich_message) &&
+    sameJson(before.reply_markup, markup)
   ) {
     throw badRequest(NOT_MODIFIED);
   }
-  stored.message.text = shown.text;
-  stored.parseMode = stringOrUndefined(p.parse_mode);
-  setOrDelete(stored.message, 'entities', shown.entities);
-  setOrDelete(stored.message, 'reply_markup', markup);
-  return finishEdit(state, stored, p);
+  for (const field of ['text', 'entities', 'rich_message']) setOrDelete(before, field, content[field]);
+  stored.parseMode = content.rich_message === undefined ? stringOrUndefined(p.parse_mode) : undefined;
+  setOrDelete(before, 'reply_markup', markup);
 }
 
 export function deleteMessage(state: BotApiState, p: Json): true {
@@ -119,10 +172,14 @@ export function deleteMessage(state: BotApiState, p: Json): true {
 }
 
 /**
- * Post a bot message with these fields (text, document…) in a chat: the topic and the markup are
- * checked, the message is stored, and a client is told about it and any reply keyboard it brings.
+ * Post a bot message with these fields (text, rich_message, document…) in a chat: the topic and
+ * the markup are checked, the message is stored, and a client is told about it and any reply
+ * keyboard it brings. With `ephemeral_message_parameters` it is an ephemeral message instead.
  */
 export function postBotMessage(state: BotApiState, chatId: number, fields: Json, p: Json): Json {
+  const ephemeral = readEphemeralParameters(p);
+  if (ephemeral) return postEphemeralMessage(state, chatId, fields, p, ephemeral);
+  refuseOrdinaryReplyToEphemeral(p);
   const threadId = checkThread(state, chatId, p);
   const markup = inlineMarkup(p.reply_markup);
   if (!markup) validateReplyMarkup(p.reply_markup);

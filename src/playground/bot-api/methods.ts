@@ -15,10 +15,16 @@ import {
   setMyShortDescription,
 } from './bot-profile.js';
 import { createForumTopic } from './chats.js';
+import {
+  deleteEphemeralMessage,
+  editEphemeralMessageCaption,
+  editEphemeralMessageReplyMarkup,
+  editEphemeralMessageText,
+} from './ephemeral-edits.js';
 import { getFile, sendDocument } from './files.js';
 import { answerInlineQuery } from './inline.js';
 import { answerCallbackQuery, editMessageReplyMarkup } from './keyboards.js';
-import { deleteMessage, editMessageText, sendChatAction, sendMessage } from './messages.js';
+import { deleteMessage, editMessageText, sendChatAction, sendMessage, sendRichMessage } from './messages.js';
 import type { BotApiState } from './state.js';
 import {
   closeInstance,
@@ -37,9 +43,15 @@ export type FamilyMethod = (state: BotApiState, params: Json) => unknown;
 export const BOT_API_METHODS = {
   // messages and edits (messages.ts)
   sendMessage,
+  sendRichMessage,
   sendChatAction,
   editMessageText,
   deleteMessage,
+  // ephemeral messages: sent by any send method with ephemeral_message_parameters (ephemeral.ts)
+  editEphemeralMessageText,
+  editEphemeralMessageCaption,
+  editEphemeralMessageReplyMarkup,
+  deleteEphemeralMessage,
   // keyboards and callbacks (keyboards.ts)
   answerCallbackQuery,
   editMessageReplyMarkup,

@@ -23,7 +23,12 @@ import {
 } from './inline.js';
 import { type PressButtonOptions, queueButtonPress, queueSharedChat } from './keyboards.js';
 import { LongPoll } from './long-poll.js';
-import { listVisibleMessages, queueUserText, type SendTextOptions } from './messages.js';
+import {
+  listEphemeralMessages,
+  listVisibleMessages,
+  queueUserText,
+  type SendTextOptions,
+} from './messages.js';
 import { BotApiState, type BotInfo, type ChatProfile, type UserProfile } from './state.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import type { Json } from './wire.js';
@@ -41,7 +46,12 @@ export interface BotApiServer {
   pushUpdate(update: Record<string, unknown>): Record<string, unknown>;
   /** Build and queue a text message (a leading /command gets a bot_command entity). */
   sendText(text: string, opts?: SendTextOptions): Record<string, unknown>;
-  /** Queue a callback_query update pressing a button with this data on a bot message. */
+  /**
+   * Queue a callback_query update pressing a button with this data on a bot message (or on an
+   * ephemeral message, by `ephemeralMessageId`). Throws `PressRefused` (nothing queued) for a press
+   * a Telegram app would not make: a disabled button (given its label as `text`), or an ephemeral
+   * message's button pressed by someone other than its receiver.
+   */
   pressButton(data: string, opts?: PressButtonOptions): Record<string, unknown>;
   /** Queue an inline_query (the user typed `@bot query`); returns its id for chooseInlineResult. */
   sendInlineQuery(query: string, opts?: InlineQueryOptions): string;
@@ -98,6 +108,8 @@ export interface BotApiServer {
   pendingUpdates(): Record<string, unknown>[];
   /** The messages a chat shows now (user's and bot's, after edits and deletions), by message_id. */
   visibleMessages(chatId: number): Record<string, unknown>[];
+  /** The ephemeral messages a chat holds now, by ephemeral_message_id (each seen by one member). */
+  ephemeralMessages(chatId: number): Record<string, unknown>[];
   /** Commands set by setMyCommands for this language (and scope, default `{ type: 'default' }`). */
   myCommands(opts?: { languageCode?: string; scope?: Record<string, unknown> }): unknown[];
   /** Add or replace a method's implementation (methods are matched case-insensitively). */
@@ -116,6 +128,11 @@ export interface BotApiServerOptions {
    * the path from disk).
    */
   local?: { dir: string };
+  /**
+   * The server's clock in ms (default `Date.now`): a test moves it to see a reply to an ephemeral
+   * message refused after 15 s.
+   */
+  now?: () => number;
 }
 
 /** The token the server accepts unless given another (its bot id is the part before the colon). */
@@ -137,8 +154,9 @@ class LocalBotApi implements BotApiServer {
   constructor(
     readonly token: string,
     localDir: string | undefined,
+    now: (() => number) | undefined,
   ) {
-    this.state = new BotApiState(token, localDir);
+    this.state = new BotApiState(token, localDir, now);
     this.botInfo = this.state.botInfo;
     this.longPoll = new LongPoll(this.state.updates);
     this.dispatcher = new Dispatcher(this.state, this.log, this.longPoll);
@@ -236,6 +254,10 @@ class LocalBotApi implements BotApiServer {
     return listVisibleMessages(this.state, chatId);
   }
 
+  ephemeralMessages(chatId: number): Json[] {
+    return listEphemeralMessages(this.state, chatId);
+  }
+
   myCommands(opts: { languageCode?: string; scope?: Json } = {}): unknown[] {
     return readMyCommands(this.state, opts);
   }
@@ -263,7 +285,7 @@ class LocalBotApi implements BotApiServer {
 
 /** Starts the local Bot API server on 127.0.0.1 (port 0 unless given). */
 export async function startBotApiServer(options: BotApiServerOptions = {}): Promise<BotApiServer> {
-  const server = new LocalBotApi(options.token ?? DEFAULT_TOKEN, options.local?.dir);
+  const server = new LocalBotApi(options.token ?? DEFAULT_TOKEN, options.local?.dir, options.now);
   await server.listen(options.port ?? 0);
   return server;
 }

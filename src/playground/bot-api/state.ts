@@ -1,7 +1,7 @@
 /**
  * What the local Bot API server knows, in one place that every method family is given: the bot,
- * users and chats, the messages each chat shows, files, forum topics, open callback and inline
- * queries, the commands and descriptions set, the update queue, and the event log a client follows.
+ * users and chats (and who is a member of a group), the messages each chat shows, the ephemeral
+ * messages only one member sees, files, forum topics, open callback and inline queries, the commands and descriptions set, the update queue, and the event log a client follows.
  * The families keep no state of their own, so each sees what another did: an edit finds the
  * message sendMessage stored, getFile the document a user sent.
  */
@@ -36,6 +36,11 @@ export interface ChatProfile {
   type: 'group' | 'supergroup';
   title: string;
   is_forum?: boolean;
+  /**
+   * The users in the group: an ephemeral message may go to them only. A user who writes in a group
+   * becomes a member too.
+   */
+  members?: readonly number[];
 }
 
 export const DEFAULT_USER_ID = 100_001;
@@ -47,6 +52,28 @@ export interface StoredMessage {
   message: Json;
   /** parse_mode the text was sent with; part of "is it modified?" since it changes what shows. */
   parseMode: string | undefined;
+}
+
+/** An ephemeral message: seen in its group by one member (and the bot), not counted in message ids. */
+export interface StoredEphemeral {
+  /** message_id 0, ephemeral_message_id, receiver_user (the member, or the bot for a user's command). */
+  message: Json;
+  parseMode: string | undefined;
+  /** The one member who sees it: its receiver, or the member who sent an ephemeral command. */
+  visibleTo: number;
+  /** When it was posted (ms, the server's clock): a reply to it must come within 15 s. */
+  sentAtMs: number;
+  /** What it is shown in place of for that member (replace_callback_query_message). */
+  replaces?: { messageId: number } | { ephemeralMessageId: number };
+}
+
+/** A callback query a user made, until answered: where, by whom, on which message. */
+export interface CallbackQueryRecord {
+  answered: boolean;
+  chatId: number;
+  userId: number;
+  /** The pressed message: a message id, or an ephemeral message's id. */
+  pressed: { messageId: number } | { ephemeralMessageId: number };
 }
 
 /** A file the server holds, sent by the user or the bot. */
@@ -80,7 +107,11 @@ export class BotApiState {
   readonly messages = new Map<string, StoredMessage>();
   /** By file_id. */
   readonly files = new Map<string, StoredFile>();
-  readonly callbackQueries = new Map<string, { answered: boolean; chatId: number }>();
+  readonly callbackQueries = new Map<string, CallbackQueryRecord>();
+  /** By `ephemeralKey`; a deleted ephemeral message is gone from here. */
+  readonly ephemeralMessages = new Map<string, StoredEphemeral>();
+  /** Group id → its members' ids (defineChat's members, and whoever wrote there). */
+  readonly members = new Map<number, Set<number>>();
   readonly inlineQueries = new Map<string, InlineQuery>();
   /** inline_message_id → the key of the message it names. */
   readonly inlineMessages = new Map<string, string>();
@@ -89,6 +120,7 @@ export class BotApiState {
   /** setMyDescription's and setMyShortDescription's texts, by length and language. */
   readonly descriptions = new Map<string, string>();
   private readonly lastMessageId = new Map<number, number>();
+  private readonly lastEphemeralId = new Map<number, number>();
   private fileCounter = 0;
   private callbackCounter = 0;
   private inlineCounter = 0;
@@ -97,6 +129,8 @@ export class BotApiState {
     readonly token: string,
     /** Set for `telegram-bot-api --local`: files are written under it, not served. */
     readonly localDir: string | undefined,
+    /** The server's clock in ms (tests move it to check the 15 s reply window). */
+    readonly now: () => number = Date.now,
   ) {
     const id = Number.parseInt(token.split(':')[0] ?? '', 10);
     this.botInfo = {
@@ -191,6 +225,24 @@ export class BotApiState {
     return id;
   }
 
+  /** Ephemeral message ids count per chat, apart from message ids (an ephemeral message's is 0). */
+  takeEphemeralMessageId(chatId: number): number {
+    const id = (this.lastEphemeralId.get(chatId) ?? 0) + 1;
+    this.lastEphemeralId.set(chatId, id);
+    return id;
+  }
+
+  /** Note a user as a member of a group (a user who writes in it is one). */
+  addMember(chatId: number, userId: number): void {
+    const members = this.members.get(chatId) ?? new Set<number>();
+    members.add(userId);
+    this.members.set(chatId, members);
+  }
+
+  isMember(chatId: number, userId: number): boolean {
+    return this.members.get(chatId)?.has(userId) === true;
+  }
+
   takeCallbackQueryId(): string {
     this.callbackCounter += 1;
     return `${this.botInfo.id}${String(this.callbackCounter).padStart(8, '0')}`;
@@ -221,6 +273,11 @@ export class BotApiState {
 
 export function unixTime(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+/** The key of an ephemeral message in `BotApiState.ephemeralMessages`. */
+export function ephemeralKey(chatId: number, ephemeralMessageId: number): string {
+  return `${chatId}:e${ephemeralMessageId}`;
 }
 
 /** The key of a message in `BotApiState.messages`: ids are unique only within a chat. */

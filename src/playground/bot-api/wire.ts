@@ -54,6 +54,8 @@ const JSON_FIELDS = new Set([
   'prices',
   'message_ids',
   'reaction',
+  'rich_message',
+  'ephemeral_message_parameters',
 ]);
 
 const INTEGER_FIELDS = new Set([
@@ -73,6 +75,8 @@ const INTEGER_FIELDS = new Set([
   'cache_time',
   'max_connections',
   'until_date',
+  'receiver_user_id',
+  'ephemeral_message_id',
 ]);
 
 const BOOLEAN_FIELDS = new Set([
