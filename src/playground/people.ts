@@ -30,7 +30,15 @@ export const PEOPLE: readonly PlaygroundPerson[] = [
   { id: CLIENT_ID, first_name: 'Мария', last_name: 'Клиент', username: 'maria_client', role: 'client' },
 ];
 
-export const TEAM_GROUP: ChatProfile = { id: TEAM_GROUP_ID, type: 'group', title: 'Команда студии' };
+/** The team group's members: the local Bot API server sends ephemeral messages there to them only. */
+const TEAM_MEMBERS = [PARTNER_ID, TECH_ID, NEWCOMER_ID];
+
+export const TEAM_GROUP: ChatProfile = {
+  id: TEAM_GROUP_ID,
+  type: 'group',
+  title: 'Команда студии',
+  members: TEAM_MEMBERS,
+};
 
 /**
  * The partner's chat with the bot; the team's group; the partner's chat with a client, where an
@@ -38,6 +46,6 @@ export const TEAM_GROUP: ChatProfile = { id: TEAM_GROUP_ID, type: 'group', title
  */
 export const CHATS: readonly PlaygroundChat[] = [
   { id: PARTNER_ID, kind: 'private', title: 'Partner Bot', members: [PARTNER_ID] },
-  { id: TEAM_GROUP_ID, kind: 'group', title: TEAM_GROUP.title, members: [PARTNER_ID, TECH_ID, NEWCOMER_ID] },
+  { id: TEAM_GROUP_ID, kind: 'group', title: TEAM_GROUP.title, members: TEAM_MEMBERS },
   { id: CLIENT_ID, kind: 'private', title: 'Мария Клиент', members: [PARTNER_ID] },
 ];

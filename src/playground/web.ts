@@ -103,15 +103,33 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
         });
       },
     ),
+    // A press names its button by label, so a disabled button (or another member's ephemeral
+    // message) is refused here, 409, and nothing reaches the bot.
     press: route(
-      z.object({ chatId: id, userId: id, messageId: id, data: z.string().min(1).max(64), lang: language }),
+      z
+        .object({
+          chatId: id,
+          userId: id,
+          messageId: id.optional(),
+          ephemeralMessageId: id.optional(),
+          text: z.string().min(1).max(256),
+          data: z.string().min(1).max(64).optional(),
+          lang: language,
+        })
+        .refine((b) => (b.messageId === undefined) !== (b.ephemeralMessageId === undefined), {
+          message: 'name the message by messageId or ephemeralMessageId',
+        }),
+      // The callback query's id is the answer: a test can act as the bot answering that press.
       (b) => {
-        botApi.pressButton(b.data, {
+        const update = botApi.pressButton(b.data ?? '', {
           chatId: b.chatId,
           userId: b.userId,
-          messageId: b.messageId,
+          text: b.text,
           languageCode: b.lang,
+          ...(b.messageId === undefined ? {} : { messageId: b.messageId }),
+          ...(b.ephemeralMessageId === undefined ? {} : { ephemeralMessageId: b.ephemeralMessageId }),
         });
+        return { callbackQueryId: (update.callback_query as { id: string }).id };
       },
     ),
     upload: route(
@@ -273,6 +291,9 @@ function state(options: PlaygroundWebOptions): unknown {
   const { botApi, sandbox } = options;
   return {
     bot: botApi.botInfo,
+    // The local Bot API server the bot talks to (its token is the double's, not a secret): a test
+    // or curl acts as the bot with it, e.g. to show a rich or ephemeral message on the page.
+    botApi: { apiRoot: botApi.apiRoot, token: botApi.token },
     chats: options.chats,
     people: options.people,
     commands: {

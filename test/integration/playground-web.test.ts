@@ -1,14 +1,15 @@
 /*
  * The playground page's files over real HTTP: every ES module of the page folder is served as
  * JavaScript (the browser refuses a module of another type), and nothing outside the folder's own
- * files is reachable, however the path is spelled.
+ * files is reachable, however the path is spelled. And the page's press action: a disabled button
+ * or another member's ephemeral message is refused there, and nothing reaches the bot.
  */
 import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
-import { CHATS, PEOPLE } from '../../src/playground/people.js';
+import { CHATS, PEOPLE, TEAM_GROUP } from '../../src/playground/people.js';
 import { type PlaygroundWeb, startPlaygroundWeb } from '../../src/playground/web.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 
@@ -33,6 +34,7 @@ describe('the playground page over HTTP', () => {
 
   beforeAll(async () => {
     botApi = await startBotApiServer({ port: 0 });
+    botApi.defineChat(TEAM_GROUP);
     sandbox = await startSandbox({ port: 0 });
     web = await startPlaygroundWeb({ port: 0, botApi, sandbox, chats: CHATS, people: PEOPLE });
   });
@@ -72,5 +74,88 @@ describe('the playground page over HTTP', () => {
     ]) {
       expect((await get(web.url, path)).status, path).toBe(404);
     }
+  });
+
+  const press = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${web.url}api/press`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lang: 'ru', ...body }),
+    });
+    return { status: response.status, body: (await response.json()) as { error?: string } };
+  };
+
+  /** A bot call to the double at the address the page's state gives, as a browser test makes it. */
+  const asBot = async (method: string, params: Record<string, unknown>) => {
+    const state = (await (await fetch(`${web.url}api/state`)).json()) as {
+      botApi: { apiRoot: string; token: string };
+    };
+    const response = await fetch(`${state.botApi.apiRoot}/bot${state.botApi.token}/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(params),
+    });
+    const answer = (await response.json()) as { ok: boolean; result: Record<string, unknown> };
+    expect(answer.ok, JSON.stringify(answer)).toBe(true);
+    return answer.result;
+  };
+
+  it('names the local Bot API server in its state, so a test can act as the bot', async () => {
+    const state = (await (await fetch(`${web.url}api/state`)).json()) as { botApi: unknown };
+    expect(state.botApi).toEqual({ apiRoot: botApi.apiRoot, token: botApi.token });
+  });
+
+  it('refuses a press on a disabled button: 409, and no update for the bot', async () => {
+    const [partner] = PEOPLE;
+    const sent = await asBot('sendMessage', {
+      chat_id: partner?.id,
+      text: 'Выбор',
+      reply_markup: {
+        inline_keyboard: [
+          [
+            { text: 'Скоро', disabled: {} },
+            { text: 'Сейчас', callback_data: 'v1:now' },
+          ],
+        ],
+      },
+    });
+    const before = botApi.pendingUpdates().length;
+    const where = { chatId: partner?.id, userId: partner?.id, messageId: sent.message_id };
+    const refused = await press({ ...where, text: 'Скоро' });
+    expect(refused).toEqual({ status: 409, body: { error: 'the button "Скоро" is disabled' } });
+    expect(botApi.pendingUpdates()).toHaveLength(before);
+    const pressed = await press({ ...where, text: 'Сейчас', data: 'v1:now' });
+    expect(pressed.status).toBe(200);
+    const query = botApi.pendingUpdates().at(-1)?.callback_query as { id: string; data: string };
+    expect(query.data).toBe('v1:now');
+    expect(pressed.body).toEqual({ callbackQueryId: query.id });
+  });
+
+  it('lets only the receiver press an ephemeral message’s button', async () => {
+    const [owner, tech] = PEOPLE;
+    const sent = await asBot('sendMessage', {
+      chat_id: TEAM_GROUP.id,
+      text: 'Только Ольге',
+      ephemeral_message_parameters: { receiver_user_id: tech?.id },
+      reply_markup: { inline_keyboard: [[{ text: 'Ок', callback_data: 'v1:ok' }]] },
+    });
+    const before = botApi.pendingUpdates().length;
+    const where = {
+      chatId: TEAM_GROUP.id,
+      ephemeralMessageId: sent.ephemeral_message_id,
+      text: 'Ок',
+      data: 'v1:ok',
+    };
+    const refused = await press({ ...where, userId: owner?.id });
+    expect(refused).toEqual({
+      status: 409,
+      body: { error: 'only the receiver of an ephemeral message can press its buttons' },
+    });
+    expect(botApi.pendingUpdates()).toHaveLength(before);
+    expect((await press({ ...where, userId: tech?.id })).status).toBe(200);
+    expect(botApi.pendingUpdates().at(-1)?.callback_query).toMatchObject({
+      from: { id: tech?.id },
+      message: { message_id: 0, ephemeral_message_id: sent.ephemeral_message_id },
+    });
   });
 });

@@ -3,6 +3,7 @@
 // phone's keyboard, with Telegram's group picker. Each sends what a Telegram app would.
 
 import { askInline } from './inline-mode.js';
+import { drawLog } from './message-view.js';
 import { showError } from './notices.js';
 import { $, markButtonStyle, sender, state } from './state.js';
 import { call } from './transport.js';
@@ -127,7 +128,11 @@ export function wireComposer() {
     if (file) await upload(file);
     event.target.value = '';
   });
-  $('as').addEventListener('change', (event) => state.senders.set(state.chatId, Number(event.target.value)));
+  // Who writes is also whose view the log shows: each member sees only their ephemeral messages.
+  $('as').addEventListener('change', (event) => {
+    state.senders.set(state.chatId, Number(event.target.value));
+    drawLog();
+  });
   $('menu-button').addEventListener('click', () => toggleMenu($('menu').hidden));
   $('start').addEventListener('click', () => send('/start'));
 }

@@ -1,12 +1,15 @@
 // The page's entry (index.html loads it as a module): wires the parts together, draws the state
 // the server gives, then follows the local Bot API server's events. The parts, each a module:
-// chat-list, message-view (with formatting), composer (with inline-mode), sandbox-panel, notices;
-// state and words are shared by all, transport is the only way to the server.
+// chat-list, message-view (with formatting, rich-view, buttons and ephemeral-view), composer (with
+// inline-mode), sandbox-panel, notices; state and words are shared by all, transport is the only
+// way to the server.
 
+import { onSwitchInline } from './buttons.js';
 import { drawChats, openChat } from './chat-list.js';
 import { drawMenu, drawReplyKeyboard, wireComposer } from './composer.js';
+import { dropEphemeral, keepEphemeral } from './ephemeral-view.js';
 import { showInline, startInline } from './inline-mode.js';
-import { drawLog, onSwitchInline } from './message-view.js';
+import { drawLog } from './message-view.js';
 import { clearStatus, showAction, showAlert, showToast, wireNotices } from './notices.js';
 import { drawSandbox, wireSandbox } from './sandbox-panel.js';
 import { $, chat, chatMessages, state, words } from './state.js';
@@ -29,6 +32,11 @@ function onEvent(event) {
       state.unread.set(chatId, (state.unread.get(chatId) ?? 0) + 1);
       drawChats();
     }
+  } else if (event.type === 'ephemeral' || event.type === 'ephemeral-deleted') {
+    // Kept with who sees it; only that member's view draws it.
+    if (event.type === 'ephemeral') keepEphemeral(event);
+    else dropEphemeral(event);
+    if (event.chatId === state.chatId) drawLog();
   } else if (event.type === 'deleted') {
     chatMessages(event.chatId).delete(event.messageId);
     if (event.chatId === state.chatId) drawLog();

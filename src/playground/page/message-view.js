@@ -1,68 +1,30 @@
 // The open chat's messages as Telegram draws them: bubbles with the sender in a group, documents,
-// formatted text, "via @bot", the time (✎ once edited) and the inline keyboard under a message.
-// An edit or a deletion redraws the log from the messages the events left in the state.
+// formatted text or a rich message (rich-view.js), "via @bot", the time (✎ once edited) and the
+// inline keyboard under a message (buttons.js); in a group, the ephemeral messages of the member
+// writing, marked «видно только вам» (ephemeral-view.js). An edit or a deletion redraws the log
+// from the messages the events left in the state.
 
+import { buttonElement, buttonRow } from './buttons.js';
+import { messagesSeenBy } from './ephemeral-view.js';
 import { formatted } from './formatting.js';
-import { copy, showError } from './notices.js';
-import { $, chat, chatMessages, markButtonStyle, sender, state, words } from './state.js';
-import { call } from './transport.js';
-
-/**
- * What a "switch inline" button does, given by main.js: it opens another chat, and the chat list
- * draws this view, so this module cannot import it.
- */
-let switchInline = () => {};
-export function onSwitchInline(handler) {
-  switchInline = handler;
-}
+import { richView } from './rich-view.js';
+import { $, chat, chatMessages, sender, state, words } from './state.js';
 
 function keyboard(message) {
   const rows = message.reply_markup?.inline_keyboard;
   if (!rows) return undefined;
   const box = document.createElement('div');
   box.className = 'keyboard';
-  for (const row of rows) {
-    const line = document.createElement('div');
-    line.className = 'row';
-    for (const button of row) line.append(inlineButton(message, button));
-    box.append(line);
-  }
+  for (const row of rows) box.append(buttonRow(row.map((button) => buttonElement(message, button))));
   return box;
 }
 
-function inlineButton(message, button) {
-  const element = document.createElement('button');
-  element.type = 'button';
-  element.textContent = button.text;
-  markButtonStyle(element, button);
-  if (button.url) {
-    element.textContent = `${button.text} ↗`;
-    element.setAttribute('aria-label', button.text);
-    element.addEventListener('click', () => window.open(button.url, '_blank', 'noopener'));
-  } else if (button.callback_data !== undefined) {
-    element.addEventListener('click', () =>
-      call('press', {
-        chatId: message.chat.id,
-        userId: sender(),
-        messageId: message.message_id,
-        data: button.callback_data,
-        lang: state.lang,
-      }).catch(showError),
-    );
-  } else if (button.disabled) {
-    element.disabled = true;
-  } else if (button.copy_text) {
-    element.addEventListener('click', () => copy(button.copy_text.text));
-  } else if (button.switch_inline_query_current_chat !== undefined) {
-    element.addEventListener('click', () =>
-      switchInline(button.switch_inline_query_current_chat, state.chatId),
-    );
-  } else if (button.switch_inline_query !== undefined || button.switch_inline_query_chosen_chat) {
-    const query = button.switch_inline_query ?? button.switch_inline_query_chosen_chat.query ?? '';
-    const client = state.info.chats.find((c) => c.kind === 'private' && c.id !== state.info.chats[0].id);
-    element.addEventListener('click', () => switchInline(query, client?.id ?? state.chatId));
-  }
-  return element;
+/** The mark on an ephemeral message, which only its member's view shows. */
+function onlyYou() {
+  const note = document.createElement('div');
+  note.className = 'ephemeral-note';
+  note.textContent = `👁 ${words().onlyYou}`;
+  return note;
 }
 
 function bubble(message) {
@@ -70,6 +32,11 @@ function bubble(message) {
   const item = document.createElement('article');
   item.className = `message ${fromBot ? 'incoming' : 'outgoing'}`;
   item.dataset.id = String(message.message_id);
+  if (message.seenBy) {
+    item.classList.add('ephemeral');
+    item.dataset.ephemeralId = String(message.ephemeral_message_id);
+    item.append(onlyYou());
+  }
   const current = chat(message.chat.id);
   if (current?.kind === 'group' && !fromBot) {
     const name = document.createElement('div');
@@ -88,6 +55,7 @@ function bubble(message) {
   }
   const text = message.text ?? message.caption;
   if (text !== undefined) item.append(formatted(text, message.entities ?? message.caption_entities));
+  if (message.rich_message) item.append(richView(message.rich_message, message));
   if (message.via_bot) {
     const via = document.createElement('div');
     via.className = 'via';
@@ -109,7 +77,8 @@ function bubble(message) {
 
 export function drawLog() {
   const log = $('log');
-  log.replaceChildren(...[...chatMessages(state.chatId).values()].map(bubble));
+  // In a group each member's view differs by the ephemeral messages they alone see.
+  log.replaceChildren(...messagesSeenBy(state.chatId, sender()).map(bubble));
   log.scrollTop = log.scrollHeight;
   $('welcome').hidden = !(state.chatId === state.info.chats[0].id && chatMessages(state.chatId).size === 0);
 }

@@ -32,6 +32,7 @@ export const WORDS = {
     done: 'Готово',
     members: 'участника',
     bot: 'бот',
+    onlyYou: 'видно только вам',
     kinds: { domain: 'домен', hosting: 'хостинг', mail: 'почта', ssl: 'SSL' },
   },
   en: {
@@ -64,6 +65,7 @@ export const WORDS = {
     done: 'Done',
     members: 'members',
     bot: 'bot',
+    onlyYou: 'only you can see this',
     kinds: { domain: 'domain', hosting: 'hosting', mail: 'mail', ssl: 'SSL' },
   },
 };
