@@ -140,6 +140,23 @@ describe('sending an ephemeral message', () => {
         reply_markup: { keyboard: [['Да']] },
       }),
     ).toBe(`Bad Request: ${EPHEMERAL_REFUSALS.inlineOnly}`);
+    expect(
+      await refusal(server, 'sendMessage', {
+        chat_id: GROUP,
+        text: 'x',
+        ...to(OWNER),
+        reply_markup: { remove_keyboard: true },
+      }),
+    ).toBe(`Bad Request: ${EPHEMERAL_REFUSALS.inlineOnly}`);
+    // A ForceReply asks the one member who sees the question to answer it: taken (a guided form's
+    // typed question in a team group is such a message).
+    const question = await result(server, 'sendMessage', {
+      chat_id: GROUP,
+      text: 'Для какого хоста?',
+      ...to(OWNER),
+      reply_markup: { force_reply: true, selective: true },
+    });
+    expect(question).toMatchObject({ message_id: 0, receiver_user: { id: OWNER } });
     // Someone who writes in the group is a member from then on.
     server.sendText('привет', { chatId: GROUP, chatType: 'group', userId: STRANGER });
     expect((await call(server, 'sendMessage', { chat_id: GROUP, text: 'x', ...to(STRANGER) })).ok).toBe(true);

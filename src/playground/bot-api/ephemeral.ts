@@ -4,8 +4,8 @@
  * The bot sends one with `ephemeral_message_parameters` on any send method; a member sends one with
  * a command the bot registered `is_ephemeral`. Refused as Telegram would: in a private chat, to a
  * user who is not a member of the group, with a callback query of another user or chat, with a
- * keyboard other than an inline one, and a reply to an ephemeral message that is not ephemeral
- * itself or comes after 15 s. The edits and deletion are in ephemeral-edits.ts.
+ * reply keyboard or its removal (an inline keyboard or a ForceReply is taken), and a reply to an
+ * ephemeral message that is not ephemeral itself or comes after 15 s. The edits and deletion are in ephemeral-edits.ts.
  */
 import { checkThread } from './chats.js';
 import { badRequest } from './failures.js';
@@ -62,7 +62,11 @@ export function postEphemeralMessage(
   const threadId = checkThread(state, chatId, p);
   validateReplyMarkup(p.reply_markup);
   const markup = inlineMarkup(p.reply_markup);
-  if (!markup && isRecord(p.reply_markup) && p.reply_markup.inline_keyboard === undefined) {
+  // A ForceReply asks this one member to answer, which suits a message only they see (sendMessage
+  // takes any reply_markup with ephemeral_message_parameters); a reply keyboard or its removal
+  // would change the member's keyboard for the whole chat, and is refused.
+  const forceReply = isRecord(p.reply_markup) && p.reply_markup.force_reply === true;
+  if (!markup && !forceReply && isRecord(p.reply_markup) && p.reply_markup.inline_keyboard === undefined) {
     throw badRequest(EPHEMERAL_REFUSALS.inlineOnly);
   }
   const message: Json = {
