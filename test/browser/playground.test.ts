@@ -39,6 +39,15 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
       ).json()) as { requests: SandboxRequest[] }
     ).requests;
 
+  /** The invoices the provider's sandbox holds, newest first, as the partner API lists them. */
+  const sandboxInvoices = async (): Promise<string[]> => {
+    const response = await fetch(`${sandbox.url}/v1/billing/invoices?version=1.0`, {
+      headers: { 'x-api-token': sandbox.token },
+    });
+    const { invoices } = (await response.json()) as { invoices: { invoice_number: string }[] };
+    return invoices.map((invoice) => invoice.invoice_number);
+  };
+
   beforeAll(async () => {
     playground = await startPlayground(screenshots ? { SANDBOX_TOKEN: 'playground-demo-token-0001' } : {});
     browser = await launchChromium();
@@ -81,7 +90,32 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
   it('lists invoices and opens an invoice link from its button', async () => {
     const partner = partnerOn(page);
     await partner.send('/invoices');
-    await partner.sees(/Счета · стр\. 1 из/);
+    // One rich message: a heading, a table with a row per invoice, a link button per invoice.
+    const list = partner.log
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: 'Счета' }) });
+    const table = list.getByRole('table');
+    await table.waitFor();
+    await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual([
+      '№',
+      'Сумма',
+      'Статус',
+      'Заказ',
+      'Выставлен',
+      'Оплатить до',
+    ]);
+    const numbers = await sandboxInvoices();
+    expect(numbers.length).toBeGreaterThan(1);
+    await expect(table.getByRole('row').count()).resolves.toBe(numbers.length + 1);
+    await expect(
+      table
+        .getByRole('row', { name: /СФ-2026-5012/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).resolves.toEqual(expect.arrayContaining(['СФ-2026-5012', 'ожидает оплаты', '1012']));
+    const links = await list.getByRole('button', { name: /^🔗 Счёт / }).allTextContents();
+    expect(links.sort()).toEqual(numbers.map((number) => `🔗 Счёт ${number}`).sort());
+    await expect(partner.log.getByText(/стр\. \d+ из/).count()).resolves.toBe(0);
     await partner.tap('🔗 Счёт СФ-2026-5012');
     const message = await partner.sees('Ссылка на счёт № СФ-2026-5012');
     const link = /http:\/\/127\.0\.0\.1:\d+\/s\/\S+/.exec((await message.textContent()) ?? '')?.[0];
@@ -185,23 +219,29 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await shoot(page, 'team');
   }, 60_000);
 
-  it('in the team group, the questions asked for a reply are answered as replies, as Telegram apps do', async () => {
+  it("in the team group, a form's questions are the asking member's alone, answered by typing", async () => {
     await page.getByRole('button', { name: /Команда студии/ }).click();
     const group = partnerOn(page);
+    const question = (text: string | RegExp) =>
+      group.log.getByRole('article').filter({ hasText: text }).last();
     await page.getByRole('combobox', { name: 'Пишет' }).selectOption({ label: 'Андрей Партнёр' });
     await group.send('/dns mysite.by');
     await group.sees('DNS-записи mysite.by');
     await group.tap('➕ Добавить');
+    await question('Какого типа запись?').getByText('видно только вам').waitFor();
     await group.tap(/^TXT$/);
-    // The host question is a ForceReply aimed at Андрей: the page sends his answer as a reply to it
-    // (the bot sees only replies in a group), and the form goes on.
-    await group.sees(/Андрей, для какого хоста/);
+    // The host question is Андрей's alone (an ephemeral message, Bot API 10.2): it needs no name
+    // and no reply; his next message in the group is taken as the answer, his form being open.
+    await question('Для какого хоста?').getByText('видно только вам').waitFor();
     await group.send('group-pg');
-    await group.sees(/текст/);
+    await question(/текст/).getByText('видно только вам').waitFor();
     await group.send('hello from the group');
     await group.tap('3600');
     await group.tap('✅ Добавить');
-    await group.sees('Запись добавлена');
+    // The result is the group's: an ordinary message, not marked.
+    const result = group.log.getByRole('article').filter({ hasText: 'Запись добавлена' }).last();
+    await result.waitFor();
+    await expect(result.getByText('видно только вам').count()).resolves.toBe(0);
     const added = (await requests()).filter(
       (r) => r.method === 'POST' && /\/dns\/records\/txt$/.test(r.path),
     );
