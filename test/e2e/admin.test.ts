@@ -18,6 +18,7 @@ import {
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { eventually, spawnCaptured, startBotProcess } from '../helpers/bot-process.js';
+import { isPost, isPostTo, seenText } from '../helpers/seen-text.js';
 
 const ADMIN_JS = join(process.cwd(), 'dist', 'admin', 'main.js');
 const redisUrl = process.env.REDIS_URL;
@@ -89,7 +90,7 @@ async function startBot(env: Record<string, string>) {
   const say = async (text: string, chat = USER): Promise<RecordedCall> => {
     const since = telegram.calls.length;
     telegram.sendText(text, { chatId: chat, userId: USER, chatType: chat < 0 ? 'group' : 'private' });
-    return telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === chat, {
+    return telegram.waitForCall(isPostTo(chat), {
       since,
       timeoutMs: 15_000,
     });
@@ -104,7 +105,7 @@ async function startBot(env: Record<string, string>) {
   };
 }
 
-const text = (call: RecordedCall) => String(call.params.text);
+const text = seenText;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
@@ -215,7 +216,7 @@ describe('npm run admin', () => {
         // What the watchers told on lowdb is not told again on Redis.
         const since = bot.telegram.calls.length;
         await new Promise((resolve) => setTimeout(resolve, 3_000));
-        const told = bot.telegram.calls.slice(since).filter((c) => c.method === 'sendMessage');
+        const told = bot.telegram.calls.slice(since).filter(isPost);
         expect(told.map(text)).toEqual([]);
       } finally {
         await bot.stop();

@@ -10,6 +10,7 @@ import {
 } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { type BotProcess, eventually, MAIN_JS, startBotProcess } from '../helpers/bot-process.js';
+import { isPostTo, seenText } from '../helpers/seen-text.js';
 
 /*
  * The real bot process (src/main.ts under tsx) long-polling a local Bot API double, with the
@@ -38,7 +39,7 @@ function startBot(extra: Record<string, string> = {}): BotProcess {
 async function say(text: string): Promise<RecordedCall> {
   const since = telegram.calls.length;
   telegram.sendText(text, { chatId: USER, userId: USER, languageCode: 'ru' });
-  return telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, {
+  return telegram.waitForCall(isPostTo(USER), {
     since,
     timeoutMs: 15_000,
   });
@@ -174,10 +175,8 @@ describe('graceful stop', () => {
       const { code, ms } = await bot.stop();
       expect(code).toBe(0);
       expect(ms).toBeLessThan(10_000);
-      const replies = telegram.calls
-        .slice(since)
-        .filter((c) => c.method === 'sendMessage' && c.params.chat_id === USER);
-      expect(replies.map((c) => String(c.params.text)).join('\n')).toContain('Счета');
+      const replies = telegram.calls.slice(since).filter(isPostTo(USER));
+      expect(replies.map(seenText).join('\n')).toContain('Счета');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { withBotOnLocalApi } from '../helpers/bot-process.js';
+import { isPostTo, seenText } from '../helpers/seen-text.js';
 
 const USER = 558_001;
 let sandbox: Sandbox;
@@ -34,9 +35,7 @@ async function importZone(serverDir: string, env: Record<string, string>): Promi
       const say = async (message: string): Promise<RecordedCall> => {
         const since = telegram.calls.length;
         telegram.sendText(message, { chatId: USER, userId: USER });
-        return telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, {
-          since,
-        });
+        return telegram.waitForCall(isPostTo(USER), { since });
       };
       await say(`/token ${sandbox.token}`);
       const list = await say('/dns mysite.by');
@@ -46,20 +45,17 @@ async function importZone(serverDir: string, env: Record<string, string>): Promi
       const importButton = rows.flat().find((b) => b.text.includes('Импорт'));
       let since = telegram.calls.length;
       telegram.pressButton(importButton?.callback_data ?? '', { chatId: USER, userId: USER });
-      await telegram.waitForCall((c) => c.method === 'sendMessage' && c.params.chat_id === USER, { since });
+      await telegram.waitForCall(isPostTo(USER), { since });
       since = telegram.calls.length;
       telegram.sendDocument('$ORIGIN mysite.by.\nlocal-api 3600 IN A 192.0.2.61\n', 'mysite.by.zone', {
         chatId: USER,
         userId: USER,
       });
       const preview = await telegram.waitForCall(
-        (c) =>
-          c.method === 'sendMessage' &&
-          c.params.chat_id === USER &&
-          String(c.params.text).includes('192.0.2.61'),
+        (c) => isPostTo(USER)(c) && seenText(c).includes('192.0.2.61'),
         { since, timeoutMs: env.TELEGRAM_LOCAL_FILES_DIR?.includes('empty') ? 4_000 : 10_000 },
       );
-      text = String(preview.params.text);
+      text = seenText(preview);
     },
   );
   return text;

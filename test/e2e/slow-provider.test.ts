@@ -2,11 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  type BotApiServer,
-  type RecordedCall,
-  startBotApiServer,
-} from '../../src/playground/bot-api/index.js';
+import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import {
   type BotProcess,
@@ -15,6 +11,7 @@ import {
   privateTextUpdate,
   startBotProcess,
 } from '../helpers/bot-process.js';
+import { isPostTo, seenText } from '../helpers/seen-text.js';
 
 /*
  * A slow provider, on the real process (`node dist/main.js`) over the local Bot API double: one
@@ -70,9 +67,8 @@ async function startBot(
   });
 }
 
-function isReplyTo(chatId: number) {
-  return (c: RecordedCall) => c.method === 'sendMessage' && c.params.chat_id === chatId;
-}
+/** A message to the chat, text or rich (the invoice list is a rich message with a table). */
+const isReplyTo = isPostTo;
 
 /** Connects the sandbox token in a chat through the bot, as a partner does. */
 async function connect(
@@ -86,7 +82,7 @@ async function connect(
   since = telegram.calls.length;
   await send(sandbox.token);
   const saved = await telegram.waitForCall(isReplyTo(chatId), { since, timeoutMs: 15_000 });
-  expect(String(saved.params.text)).toContain('Токен проверен и сохранён');
+  expect(seenText(saved)).toContain('Токен проверен и сохранён');
 }
 
 /**
@@ -119,10 +115,7 @@ async function hangOneChat(
 
   // The slow chat: the invoice list after ~70 s, and only then the answer to its /help.
   await eventually(() => telegram.calls.slice(since).filter(isReplyTo(slow)).length >= 2, HANG_MS + 15_000);
-  const replies = telegram.calls
-    .slice(since)
-    .filter(isReplyTo(slow))
-    .map((c) => String(c.params.text));
+  const replies = telegram.calls.slice(since).filter(isReplyTo(slow)).map(seenText);
   return { waits, replies };
 }
 
@@ -198,7 +191,7 @@ describe('SIGTERM while a provider call hangs', () => {
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
     const told = telegram.calls.slice(since).filter(isReplyTo(chat));
-    expect(told.map((c) => String(c.params.text)).join('\n')).toContain('Бот перезапускается');
+    expect(told.map(seenText).join('\n')).toContain('Бот перезапускается');
     expect(bot.output()).not.toContain('graceful stop took too long');
   }, 60_000);
 });

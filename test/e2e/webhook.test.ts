@@ -11,6 +11,7 @@ import {
   privateTextUpdate,
   startBotProcess,
 } from '../helpers/bot-process.js';
+import { isPostTo, seenText } from '../helpers/seen-text.js';
 
 /*
  * Webhook mode of the real process: Telegram (the double) posts updates to the bot's own HTTP
@@ -66,7 +67,8 @@ function post(body: unknown, secret: string | null = SECRET) {
   });
 }
 
-const repliesTo = () => telegram.calls.filter((c) => c.method === 'sendMessage' && c.params.chat_id === USER);
+/** The bot's messages to the partner, text or rich (lists come as rich messages with a table). */
+const repliesTo = () => telegram.calls.filter(isPostTo(USER));
 
 describe('webhook mode', () => {
   it('registers the webhook with the secret and serves a health check', async () => {
@@ -96,7 +98,7 @@ describe('webhook mode', () => {
     // Connect a token through the webhook first.
     await post(update(900_010, '/token'));
     await post(update(900_011, sandbox.token));
-    await eventually(() => repliesTo().some((c) => String(c.params.text).includes('Token checked')));
+    await eventually(() => repliesTo().some((c) => seenText(c).includes('Token checked')));
 
     sandbox.addFault({ path: '/v1/billing/invoices', fault: { kind: 'delay', ms: 2_000 } });
     const before = repliesTo().length;
@@ -108,7 +110,8 @@ describe('webhook mode', () => {
     await eventually(() => repliesTo().length > before);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(repliesTo().length - before).toBe(1);
-    expect(String(repliesTo().at(-1)?.params.text)).toContain('Invoices');
+    const last = repliesTo().at(-1);
+    expect(last && seenText(last)).toContain('Invoices');
   }, 20_000);
 
   it('stops on SIGTERM within 10 s', async () => {

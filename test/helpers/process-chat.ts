@@ -1,4 +1,5 @@
 import type { BotApiServer, RecordedCall } from '../../src/playground/bot-api/index.js';
+import { isPostTo, seenText } from './seen-text.js';
 
 /*
  * One chat with the real bot process over the local Bot API server: type or tap as a partner
@@ -22,26 +23,20 @@ export class ProcessChat {
   ) {}
 
   private replies(since: number): RecordedCall[] {
-    return this.telegram.calls
-      .slice(since)
-      .filter((c) => c.method === 'sendMessage' && c.params.chat_id === this.id);
+    return this.telegram.calls.slice(since).filter(isPostTo(this.id));
   }
 
-  /** Every text the bot sent since `since`, once one of them matches `until`. */
+  /** Every text the bot sent since `since` (a rich message's as its lines), once one matches `until`. */
   async after(since: number, until: RegExp): Promise<{ text: string; buttons: Button[] }> {
     await this.telegram
-      .waitForCall(
-        (c) =>
-          c.method === 'sendMessage' && c.params.chat_id === this.id && until.test(String(c.params.text)),
-        { since, timeoutMs: 15_000 },
-      )
+      .waitForCall((c) => isPostTo(this.id)(c) && until.test(seenText(c)), { since, timeoutMs: 15_000 })
       .catch(() => {
-        const said = this.replies(since).map((c) => String(c.params.text));
+        const said = this.replies(since).map(seenText);
         throw new Error(`chat ${this.id} waited for ${until}; the bot said: ${JSON.stringify(said)}`);
       });
     const replies = this.replies(since);
     return {
-      text: replies.map((c) => String(c.params.text)).join('\n'),
+      text: replies.map(seenText).join('\n'),
       buttons: replies.flatMap(
         (c) =>
           (c.params.reply_markup as { inline_keyboard?: Button[][] } | undefined)?.inline_keyboard?.flat() ??
