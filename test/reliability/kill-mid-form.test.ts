@@ -9,6 +9,7 @@ import { createChatData } from '../../src/storage/chat-data.js';
 import { generateKeySpec, parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { type BotProcess, freePort, seedConnectedChats, startBotProcess } from '../helpers/bot-process.js';
+import { isPost, seenText } from '../helpers/seen-text.js';
 
 /*
  * The real process in webhook mode, 50 chats filling in a customer (/requisites → Add) field by
@@ -84,20 +85,21 @@ function ingest(): void {
   for (; ingested < telegram.calls.length; ingested++) {
     const call = telegram.calls[ingested];
     if (!call) break;
-    if (call.method !== 'sendMessage' && !call.method.startsWith('edit')) continue;
+    if (!isPost(call) && !call.method.startsWith('edit')) continue;
     // A reply still in flight: read it next time, in order.
     if (call.response === undefined) break;
     if (!call.response.ok) continue;
     const chatId = Number(call.params.chat_id);
     const list = shown.get(chatId) ?? [];
     shown.set(chatId, list);
-    if (call.method === 'sendMessage') {
+    if (isPost(call)) {
+      // A summary is a rich message (Bot API 10.1): read as its lines, as a partner reads it.
       const id = Number((call.response.result as { message_id: number }).message_id);
-      list.push({ id, text: String(call.params.text), buttons: keyboardOf(call.params.reply_markup) });
+      list.push({ id, text: seenText(call), buttons: keyboardOf(call.params.reply_markup) });
     } else if (call.method === 'editMessageReplyMarkup' || call.method === 'editMessageText') {
       const message = list.find((m) => m.id === Number(call.params.message_id));
       if (!message) continue;
-      if (call.method === 'editMessageText') message.text = String(call.params.text);
+      if (call.method === 'editMessageText') message.text = seenText(call);
       message.buttons = keyboardOf(call.params.reply_markup);
     }
   }
