@@ -25,7 +25,7 @@ export const CHAT_ACTIONS = new Set([
 ]);
 
 /** An inline button's actions: exactly one per button (`disabled: {}` is one: a button that does nothing). */
-const BUTTON_ACTIONS = [
+export const BUTTON_ACTIONS = [
   'url',
   'callback_data',
   'web_app',

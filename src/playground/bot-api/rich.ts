@@ -12,7 +12,7 @@
  * slideshows of them), and `thinking` blocks, which Telegram allows only in drafts.
  */
 import { badRequest } from './failures.js';
-import { checkButtonAction } from './markup.js';
+import { BUTTON_ACTIONS, checkButtonAction } from './markup.js';
 import { listLabel } from './rich-list-labels.js';
 import { plainRichText } from './rich-walk.js';
 import { isRecord, type Json } from './wire.js';
@@ -58,17 +58,8 @@ const TEXT_TYPES: Record<string, readonly string[]> = {
 };
 
 const MEDIA_BLOCKS = new Set(['photo', 'video', 'audio', 'animation', 'voice_note', 'document']);
-const RICH_BUTTON_ACTIONS = [
-  'url',
-  'callback_data',
-  'web_app',
-  'login_url',
-  'switch_inline_query',
-  'switch_inline_query_current_chat',
-  'switch_inline_query_chosen_chat',
-  'copy_text',
-  'disabled',
-];
+/** A rich message's buttons (RichMessageButton): an inline button's actions but a game and a payment. */
+const RICH_BUTTON_ACTIONS = BUTTON_ACTIONS.filter((action) => action !== 'callback_game' && action !== 'pay');
 const ALIGN = new Set(['left', 'center', 'right']);
 const VALIGN = new Set(['top', 'middle', 'bottom']);
 
