@@ -16,6 +16,7 @@ import {
   startBotApiServer,
 } from '../../src/playground/bot-api/index.js';
 import type { ChatEvent } from '../../src/playground/events.js';
+import { call, result } from '../helpers/bot-api-call.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -36,25 +37,6 @@ async function start(): Promise<{ server: BotApiServer; clock: { ms: number } }>
   server.defineUser({ id: TECH, first_name: 'Ольга' });
   server.defineChat({ id: GROUP, type: 'group', title: 'Команда', members: [OWNER, TECH] });
   return { server, clock };
-}
-
-type Answer = { ok: true; result: unknown } | { ok: false; error_code: number; description: string };
-
-async function call(server: BotApiServer, method: string, params: Record<string, unknown>): Promise<Answer> {
-  const response = await fetch(`${server.apiRoot}/bot${server.token}/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  const answer = (await response.json()) as Answer;
-  expect(response.status).toBe(answer.ok ? 200 : answer.error_code);
-  return answer;
-}
-
-async function result(server: BotApiServer, method: string, params: Record<string, unknown>) {
-  const answer = await call(server, method, params);
-  if (!answer.ok) throw new Error(`${method}: ${answer.description}`);
-  return answer.result as Record<string, unknown>;
 }
 
 async function refusal(

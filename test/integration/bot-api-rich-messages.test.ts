@@ -3,6 +3,7 @@
  * as the bot calls it: what a rich message comes back as, each of Telegram's limits at its edge
  * (the last one accepted, the first one refused), and a disabled button that nothing can press.
  */
+
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type BotApiServer,
@@ -11,6 +12,7 @@ import {
   RICH_REFUSALS,
   startBotApiServer,
 } from '../../src/playground/bot-api/index.js';
+import { call, result } from '../helpers/bot-api-call.js';
 
 const servers: BotApiServer[] = [];
 afterEach(async () => {
@@ -21,28 +23,6 @@ async function start(): Promise<BotApiServer> {
   const server = await startBotApiServer();
   servers.push(server);
   return server;
-}
-
-type Answer =
-  | { ok: true; result: Record<string, unknown> }
-  | { ok: false; error_code: number; description: string };
-
-/** One Bot API call as JSON over HTTP; the answer's HTTP status must be its error_code. */
-async function call(server: BotApiServer, method: string, params: Record<string, unknown>): Promise<Answer> {
-  const response = await fetch(`${server.apiRoot}/bot${server.token}/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  const answer = (await response.json()) as Answer;
-  expect(response.status).toBe(answer.ok ? 200 : answer.error_code);
-  return answer;
-}
-
-async function result(server: BotApiServer, method: string, params: Record<string, unknown>) {
-  const answer = await call(server, method, params);
-  if (!answer.ok) throw new Error(`${method}: ${answer.description}`);
-  return answer.result;
 }
 
 async function refusal(
