@@ -2,6 +2,7 @@ import { type Middleware, Scenes, session, Telegraf, type Telegram } from 'teleg
 import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
+import { createDnsRecorder } from '../services/dns-journal.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { DnsHistory } from '../storage/dns-history.js';
@@ -192,7 +193,9 @@ export function createFeatures(deps: BotDeps) {
   router.on('page', (ctx, listId, page, filter) => lists.turnPage(ctx, listId, page, filter));
   // The DNS parts' ports: the change history and the live check, handed in like every other dep.
   const dnsPorts: DnsPorts = {
-    journal: createDnsJournal({ chatData: deps.chatData, dnsHistory: deps.dnsHistory, logger: deps.logger }),
+    journal: createDnsJournal(
+      createDnsRecorder({ chatData: deps.chatData, dnsHistory: deps.dnsHistory, logger: deps.logger }),
+    ),
     liveChecks: deps.liveChecks,
     persistSession: async (ctx) => {
       if (ctx.chat) await deps.chatData.sessionStore<object>().set(String(ctx.chat.id), ctx.session);

@@ -166,4 +166,12 @@ describe('the seam between the chat and the Mini App', () => {
     expect(importsOf('bot').filter(({ target }) => target.startsWith('mini-app/'))).toEqual([]);
     expect(importsOf('mini-app').length).toBeGreaterThan(5);
   });
+
+  it('what both run (services) imports only api, core, storage and the logger', () => {
+    const imports = importsOf('services');
+    expect(imports.length).toBeGreaterThan(3);
+    expect(
+      imports.filter(({ target }) => !/^(api|core|storage|services)\/|^logger\.js$/.test(target)),
+    ).toEqual([]);
+  });
 });

@@ -1,5 +1,4 @@
 import { Markup } from 'telegraf';
-import { dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../../api/index.js';
 import type { HistoryKind } from '../../../core/dns-history.js';
 import {
   type AppliedChange,
@@ -7,8 +6,10 @@ import {
   type ImportPlan,
   type PlannedChange,
 } from '../../../core/dns-plan.js';
+import { type ChangeFailure, runChanges } from '../../../services/dns-apply.js';
 import type { BotContext } from '../../context.js';
 import { styled } from '../../kit/bot-api-today.js';
+import type { Translate } from '../../kit/i18n.js';
 import { screenHtml } from '../../kit/screen.js';
 import { describeError } from '../../middlewares/errors.js';
 import { encodeCallback } from '../../registry.js';
@@ -63,11 +64,10 @@ export interface ApplyFailure {
 }
 
 /**
- * The per-change core of every apply: makes the changes one call at a time, in order, and says
- * after each how many are done (`onProgress`). A failed change does not stop the others, except
- * those `holdBack` names (the other half of a record's change: see heldBackBy), which are not
- * made and fail with `dns:heldBack`. Sends no message and records nothing: the caller reports and
- * records (one domain, or a whole bulk).
+ * The per-change core of every apply (`runChanges` of the services, which the Mini App runs too),
+ * each failure worded in the chat's language: a change held back (the other half of a record's
+ * change failed) fails with `dns:heldBack`. Sends no message and records nothing: the caller
+ * reports and records (one domain, or a whole bulk).
  */
 export async function applyChanges(
   ctx: BotContext,
@@ -76,35 +76,19 @@ export async function applyChanges(
   onProgress?: (done: number) => Promise<void>,
   holdBack?: (change: PlannedChange, failed: readonly PlannedChange[]) => boolean,
 ): Promise<{ applied: AppliedChange[]; failures: ApplyFailure[] }> {
-  const api = await ctx.partnerApi();
-  const applied: AppliedChange[] = [];
-  const failures: ApplyFailure[] = [];
-  const failed = () => failures.map((f) => f.change);
-  for (const [index, change] of changes.entries()) {
-    if (holdBack?.(change, failed())) {
-      failures.push({ change, reason: ctx.t('dns:heldBack') });
-      await onProgress?.(index + 1);
-      continue;
-    }
-    try {
-      await makeCall(api, orderId, change);
-      applied.push({ op: change.op, record: change.record });
-    } catch (error) {
-      failures.push({ change, reason: describeError(error, ctx.t) ?? '' });
-    }
-    await onProgress?.(index + 1);
-  }
-  return { applied, failures };
+  const { applied, failures } = await runChanges(await ctx.partnerApi(), orderId, changes, {
+    onProgress,
+    holdBack,
+  });
+  return { applied, failures: failures.map((failure) => wordFailure(ctx.t, failure)) };
 }
 
-/** The provider call of one planned change: the add, or the delete by the record's id and kind. */
-export async function makeCall(api: PartnerApi, orderId: number, change: PlannedChange): Promise<void> {
-  if (change.op === 'add') {
-    await api.addDnsRecord(orderId, toDnsRecordBody(change.record));
-    return;
-  }
-  const kind = dnsRecordKindOf(change.record.type);
-  if (kind) await api.deleteDnsRecord(orderId, kind, change.id);
+/** A change the services could not make, in the chat's words. */
+export function wordFailure(t: Translate, failure: ChangeFailure): ApplyFailure {
+  return {
+    change: failure.change,
+    reason: failure.heldBack ? t('dns:heldBack') : (describeError(failure.error, t) ?? ''),
+  };
 }
 
 /** A failed change as a report line: `+ TXT @ … — the provider's reason`. */

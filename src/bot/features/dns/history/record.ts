@@ -1,10 +1,7 @@
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import type { HistoryChange, HistoryEntry, HistoryKind } from '../../../../core/dns-history.js';
-import type { Logger } from '../../../../logger.js';
-import { errorForLog } from '../../../../logger.js';
-import type { ChatData } from '../../../../storage/chat-data.js';
-import type { DnsHistory } from '../../../../storage/dns-history.js';
+import type { DnsRecorder } from '../../../../services/dns-journal.js';
 import type { BotContext } from '../../../context.js';
 import { encodeCallback } from '../../../registry.js';
 
@@ -30,36 +27,18 @@ export interface DnsJournal {
   list(ctx: BotContext, orderId: number): Promise<HistoryEntry[]>;
 }
 
-/** The journal over the history store; `dnsHistory` absent: nothing is kept. */
-export function createDnsJournal(deps: {
-  chatData: ChatData;
-  dnsHistory: DnsHistory | undefined;
-  logger: Logger;
-}): DnsJournal {
-  const { chatData, dnsHistory, logger } = deps;
-  const tokenOf = async (chatId: number) => {
-    const value = await chatData.getToken(chatId);
-    if (value === undefined) throw new Error('no token stored for this chat');
-    return value;
-  };
+/** The journal over the services' recorder, the update's chat and author filled in. */
+export function createDnsJournal(recorder: DnsRecorder): DnsJournal {
   return {
     async record(ctx, orderId, kind, change, undoes) {
       const chatId = ctx.chat?.id;
-      if (dnsHistory === undefined || chatId === undefined) return undefined;
-      try {
-        // Nothing to undo in a change that changed nothing.
-        if ('records' in change && change.records.length === 0) return undefined;
-        const who = { chatId, userId: ctx.from?.id ?? 0, name: ctx.from?.first_name ?? '' };
-        return await dnsHistory.record(await tokenOf(chatId), orderId, { kind, who, change, undoes });
-      } catch (error) {
-        logger.warn({ chatId, orderId, kind, err: errorForLog(error) }, 'dns history not recorded');
-        return undefined;
-      }
+      if (chatId === undefined) return undefined;
+      const who = { chatId, userId: ctx.from?.id ?? 0, name: ctx.from?.first_name ?? '' };
+      return recorder.record(who, orderId, kind, change, undoes);
     },
     async list(ctx, orderId) {
       const chatId = ctx.chat?.id;
-      if (dnsHistory === undefined || chatId === undefined) return [];
-      return dnsHistory.list(await tokenOf(chatId), orderId);
+      return chatId === undefined ? [] : recorder.list(chatId, orderId);
     },
   };
 }

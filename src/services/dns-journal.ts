@@ -1,0 +1,60 @@
+/*
+ * Recording DNS changes in the history, by whoever made them (a chat's update, the Mini App): the
+ * history is kept per token, so a private chat, its team group and the app on one token share it.
+ */
+import type { HistoryAuthor, HistoryChange, HistoryEntry, HistoryKind } from '../core/dns-history.js';
+import type { Logger } from '../logger.js';
+import { errorForLog } from '../logger.js';
+import type { ChatData } from '../storage/chat-data.js';
+import type { DnsHistory } from '../storage/dns-history.js';
+
+/** The history as both faces write and read it; without a history store it keeps nothing. */
+export interface DnsRecorder {
+  /**
+   * Records one change the provider accepted. Never throws: a failure is logged and gives
+   * undefined, so a change that was made is never reported as an error. Returns the entry (for
+   * an Undo button); none for a change that changed nothing.
+   */
+  record(
+    who: HistoryAuthor,
+    orderId: number,
+    kind: HistoryKind,
+    change: HistoryChange,
+    undoes?: string,
+  ): Promise<HistoryEntry | undefined>;
+  /** The domain order's entries as the chat's token sees them, newest first. */
+  list(chatId: number, orderId: number): Promise<HistoryEntry[]>;
+}
+
+export function createDnsRecorder(deps: {
+  chatData: Pick<ChatData, 'getToken'>;
+  dnsHistory: DnsHistory | undefined;
+  logger: Logger;
+}): DnsRecorder {
+  const { chatData, dnsHistory, logger } = deps;
+  const tokenOf = async (chatId: number) => {
+    const value = await chatData.getToken(chatId);
+    if (value === undefined) throw new Error('no token stored for this chat');
+    return value;
+  };
+  return {
+    async record(who, orderId, kind, change, undoes) {
+      if (dnsHistory === undefined) return undefined;
+      // Nothing to undo in a change that changed nothing.
+      if ('records' in change && change.records.length === 0) return undefined;
+      try {
+        return await dnsHistory.record(await tokenOf(who.chatId), orderId, { kind, who, change, undoes });
+      } catch (error) {
+        logger.warn(
+          { chatId: who.chatId, orderId, kind, err: errorForLog(error) },
+          'dns history not recorded',
+        );
+        return undefined;
+      }
+    },
+    async list(chatId, orderId) {
+      if (dnsHistory === undefined) return [];
+      return dnsHistory.list(await tokenOf(chatId), orderId);
+    },
+  };
+}
