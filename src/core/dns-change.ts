@@ -90,7 +90,7 @@ export function matchRecords(
 }
 
 /** Checks a plan against the records it leaves: no CNAME beside another record of its name. */
-function checkPlan(
+export function checkPlan(
   records: readonly ListedRecord[],
   remove: ListedRecord[],
   add: DnsRecordData[],

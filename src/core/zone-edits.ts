@@ -1,0 +1,189 @@
+import { type ChangeRefusal, checkPlan, needsDeleteFirst, sameHost } from './dns-change.js';
+import { comparableValue } from './dns-fields.js';
+import { type DnsLineReason, formatDnsLine, parseDnsLine } from './dns-line.js';
+import { type ListedRecord, needsForce, type PlannedChange } from './dns-plan.js';
+import { DEFAULT_TTL, type DnsRecordData, ownerName, sameRecord, validateRecord } from './dns-records.js';
+import { isApexNs } from './zone-provider.js';
+
+/*
+ * A zone edited as a table (the Mini App's editor): rows changed in place, added and deleted,
+ * collected into one plan and checked by the same rules as the chat — the one-line grammar for
+ * every row, no CNAME beside another record of its name, the apex name servers left to /ns, the
+ * delete limit — and made without a gap: the adds before the deletes, but where a CNAME must go
+ * first.
+ */
+
+/** A record as a table row: its type, host, the one-line form's data between host and TTL, the TTL. */
+export interface ZoneRow {
+  type: string;
+  host: string;
+  data: string;
+  ttl: number;
+}
+
+/** One edit of the table: a listed record (by the provider's id) becomes a row, a row added, a record deleted. */
+export type ZoneEdit =
+  | { op: 'change'; id: number; row: ZoneRow }
+  | { op: 'add'; row: ZoneRow }
+  | { op: 'delete'; id: number };
+
+/** A record as its row: the data is what the chat's one-line form writes after the host. */
+export function rowOfRecord(record: DnsRecordData): ZoneRow {
+  // Written with the default TTL, the line carries no TTL of its own: the TTL is a column.
+  const line = formatDnsLine({ ...record, ttl: DEFAULT_TTL });
+  return {
+    type: record.type,
+    host: record.host,
+    data: line.slice(record.type.length + record.host.length + 2),
+    ttl: record.ttl,
+  };
+}
+
+/** A row read as the chat reads a line, then its TTL checked as every TTL is. */
+export function readRow(
+  row: ZoneRow,
+): { ok: true; record: DnsRecordData } | { ok: false; field: string; reason: DnsLineReason } {
+  const parsed = parseDnsLine(`${row.type} ${row.host} ${row.data}`);
+  if (!parsed.ok) return { ok: false, field: parsed.field, reason: parsed.reason };
+  if (parsed.ttlGiven) return { ok: false, field: 'ttl', reason: 'extra' };
+  const record = { ...parsed.record, ttl: row.ttl };
+  const problem = validateRecord(record);
+  return problem === undefined ? { ok: true, record } : { ok: false, ...problem };
+}
+
+/**
+ * Why an edit cannot be made as it stands (`edit` is its index among the edits):
+ * - a field's problem (`field` and the grammar's reason);
+ * - `gone`: the record it names is no longer listed (changed elsewhere meanwhile);
+ * - `twice`: a record edited by two edits;
+ * - `nameServers`: an apex NS record, which /ns sets;
+ * - `cnameBeside` / `cnameApex`: the CNAME rules of a record change (`host`, `types`).
+ */
+export type EditProblem = { edit: number } & (
+  | { reason: DnsLineReason; field: string }
+  | { reason: 'gone' | 'twice' | 'nameServers' | 'cnameApex' }
+  | { reason: 'cnameBeside'; host: string; types: string[] }
+);
+
+/** One line of the plan as the partner reads it (the chat's words: added, changed, deleted). */
+export type EditLine =
+  | { op: 'change'; before: DnsRecordData; after: DnsRecordData }
+  | { op: 'add' | 'delete'; record: DnsRecordData };
+
+export interface ZoneEditPlan {
+  lines: EditLine[];
+  /** The provider calls, in the order that leaves no gap. */
+  calls: PlannedChange[];
+  problems: EditProblem[];
+  /** How many records were listed when the plan was made. */
+  existing: number;
+  /** Deletes more than the limit allows (octoDNS's 30% of ≥ 10): Apply must say so explicitly. */
+  needsForce: boolean;
+}
+
+/** The plan of a table's edits over the records listed now. Nothing is written. */
+export function planZoneEdits(current: readonly ListedRecord[], edits: readonly ZoneEdit[]): ZoneEditPlan {
+  const problems: EditProblem[] = [];
+  const lines: EditLine[] = [];
+  const remove: ListedRecord[] = [];
+  const add: DnsRecordData[] = [];
+  /** Which edit put each added record in (for the CNAME rules' problem). */
+  const addedBy = new Map<DnsRecordData, number>();
+  const seen = new Set<number>();
+
+  const listed = (edit: number, id: number): ListedRecord | undefined => {
+    const found = current.find((c) => c.id === id);
+    if (found === undefined) problems.push({ edit, reason: 'gone' });
+    else if (seen.has(id)) problems.push({ edit, reason: 'twice' });
+    else if (isApexNs(found.record)) problems.push({ edit, reason: 'nameServers' });
+    else {
+      seen.add(id);
+      return found;
+    }
+    return undefined;
+  };
+  const read = (edit: number, row: ZoneRow): DnsRecordData | undefined => {
+    const result = readRow(row);
+    if (!result.ok) problems.push({ edit, reason: result.reason, field: result.field });
+    else if (isApexNs(result.record)) problems.push({ edit, reason: 'nameServers' });
+    else return result.record;
+    return undefined;
+  };
+
+  for (const [index, edit] of edits.entries()) {
+    if (edit.op === 'delete') {
+      const old = listed(index, edit.id);
+      if (old === undefined) continue;
+      remove.push(old);
+      lines.push({ op: 'delete', record: old.record });
+    } else if (edit.op === 'add') {
+      const record = read(index, edit.row);
+      if (record === undefined) continue;
+      add.push(record);
+      addedBy.set(record, index);
+      lines.push({ op: 'add', record });
+    } else {
+      const old = listed(index, edit.id);
+      const next = read(index, edit.row);
+      // Edited back to what it was: no change.
+      if (old === undefined || next === undefined || sameRecord(old.record, next)) continue;
+      remove.push(old);
+      add.push(next);
+      addedBy.set(next, index);
+      lines.push({ op: 'change', before: old.record, after: next });
+    }
+  }
+
+  if (problems.length === 0 && (remove.length > 0 || add.length > 0)) {
+    const checked = checkPlan(current, remove, add);
+    if (!checked.ok) problems.push(cnameProblem(checked, add, addedBy));
+  }
+  return {
+    lines,
+    calls: gapFreeCalls(remove, add),
+    problems,
+    existing: current.length,
+    needsForce: needsForce({ remove, existing: current.length }),
+  };
+}
+
+/** A CNAME rule's refusal, pinned on the edit that added the record it is about. */
+function cnameProblem(
+  refusal: ChangeRefusal,
+  add: readonly DnsRecordData[],
+  addedBy: ReadonlyMap<DnsRecordData, number>,
+): EditProblem {
+  if (refusal.reason === 'cnameBeside') {
+    const record = add.find((a) => sameHost(a.host, refusal.host)) ?? add[0];
+    return {
+      edit: (record && addedBy.get(record)) ?? 0,
+      reason: 'cnameBeside',
+      host: refusal.host,
+      types: refusal.types,
+    };
+  }
+  const apex = add.find((a) => a.type === 'CNAME' && comparableValue('host', a.host) === '@') ?? add[0];
+  return { edit: (apex && addedBy.get(apex)) ?? 0, reason: 'cnameApex' };
+}
+
+/**
+ * The calls in an order that leaves no gap: a delete that must go first (old and new at one name
+ * with a CNAME on either side) goes first; then every add; then the other deletes.
+ */
+export function gapFreeCalls(
+  remove: readonly ListedRecord[],
+  add: readonly DnsRecordData[],
+): PlannedChange[] {
+  const first = remove.filter((r) =>
+    needsDeleteFirst(
+      [r],
+      add.filter((a) => sameHost(ownerName(a), ownerName(r.record))),
+    ),
+  );
+  const asDelete = (r: ListedRecord): PlannedChange => ({ op: 'delete', id: r.id, record: r.record });
+  return [
+    ...first.map(asDelete),
+    ...add.map((record): PlannedChange => ({ op: 'add', record })),
+    ...remove.filter((r) => !first.includes(r)).map(asDelete),
+  ];
+}
