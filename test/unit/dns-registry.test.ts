@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeRecord, describeSkipReason } from '../../src/bot/features/dns/views.js';
+import { describeRecord } from '../../src/bot/features/dns/views.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { formatDnsLine, parseDnsLine } from '../../src/core/dns-line.js';
 import {
@@ -11,6 +11,7 @@ import {
   sameRecord,
   sameRecordKey,
 } from '../../src/core/dns-records.js';
+import { describeSkipReason } from '../../src/core/dns-words.js';
 import { isApexNs } from '../../src/core/zone-provider.js';
 import { importZone, type SkipReason } from '../../src/core/zone-reader.js';
 import { exportZone } from '../../src/core/zone-writer.js';

@@ -7,13 +7,14 @@
  */
 import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
 import type { DnsRecordData } from '../../../core/dns-records.js';
+import { describeSkipReason } from '../../../core/dns-words.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { cutGraphemes } from '../../../core/text.js';
 import type { Translate } from '../../kit/i18n.js';
 import { fitsRich, screenRich } from '../../kit/rich-screen.js';
 import { fitScreenHtml, type Screen, type ScreenBlock, type TableRow } from '../../kit/screen.js';
-import { describeRecord, describeSkipReason, recordDataCells, type SkippedLine } from './views.js';
+import { describeRecord, recordDataCells, type SkippedLine } from './views.js';
 
 /** What a plan does to a record, as its table row says (and the sign its HTML line starts with). */
 export type PlanAction = 'add' | 'delete' | 'keep' | 'added' | 'deleted';

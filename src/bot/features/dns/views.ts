@@ -7,6 +7,7 @@ import {
   recordDataText,
   recordNote,
 } from '../../../core/dns-records.js';
+import { fieldName } from '../../../core/dns-words.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { cutGraphemes } from '../../../core/text.js';
@@ -165,18 +166,4 @@ export interface SkippedLine {
   line: number;
   text: string;
   reason: SkipReason;
-}
-
-/** A field's name for the partner (`mail_server` → `dns:fieldName.mailServer`); the name itself when unknown. */
-export function fieldName(t: Translate, field: string): string {
-  const key = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  return t(`dns:fieldName.${key}`, { defaultValue: field });
-}
-
-/** Why a line was skipped, in the partner's language: `dns:skip.<key>`, a field problem in words. */
-export function describeSkipReason(t: Translate, reason: SkipReason): string {
-  if (reason.key !== 'field') return t(`dns:skip.${reason.key}`, reason.params);
-  const { field, reason: code } = reason.params;
-  const problem = problemMessage({ field, reason: code });
-  return t('dns:skip.field', { field: fieldName(t, field), reason: t(problem.key, problem.params) });
 }
