@@ -12,6 +12,8 @@ import { miniAppRoutes } from './mini-app/index.js';
 import { createMembershipCheck } from './mini-app/membership.js';
 import type { LongPolling } from './polling.js';
 import { createReadiness } from './readiness.js';
+import { createDnsRecorder } from './services/dns-journal.js';
+import { createZoneEditing } from './services/zone-editing.js';
 import {
   type BackgroundOptions,
   type BackgroundPart,
@@ -68,7 +70,7 @@ export async function main(
   // Work beside the updates, one line each: started after getMe, stopped first at a stop.
   const background: BackgroundPart[] = [liveCheck.part, watcher.part];
 
-  const { bot, drain } = buildBot({
+  const { bot, drain, editsReports } = buildBot({
     ...shared,
     watchers: watcher.watchers,
     liveChecks: liveCheck.liveChecks,
@@ -89,6 +91,14 @@ export async function main(
       config,
       chatData: storage.chatData,
       apiFor: provider.apiFor,
+      // What the chat runs too: the zone editor's Apply, recorded in the history, reported in the chat.
+      services: {
+        zoneEditing: createZoneEditing({
+          recorder: createDnsRecorder({ chatData: storage.chatData, dnsHistory: storage.dnsHistory, logger }),
+          reports: editsReports,
+          logger,
+        }),
+      },
       translate: translations.t,
       logger,
       isGroupMember: createMembershipCheck((chatId, userId) => bot.telegram.getChatMember(chatId, userId), {

@@ -3,6 +3,7 @@ import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import { createDnsRecorder } from '../services/dns-journal.js';
+import type { EditsReportPort } from '../services/zone-editing.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { DnsHistory } from '../storage/dns-history.js';
@@ -18,6 +19,7 @@ import {
   createDnsRecordList,
   type DnsPorts,
 } from './features/dns/dns.js';
+import { createEditsReports } from './features/dns/edits-report.js';
 import type { LiveCheckPort } from './features/dns/live-check/live-check.js';
 import { createDnsAddFlow } from './features/dns/records/add-flow.js';
 import { createDomainsFeature } from './features/domains/domains.js';
@@ -97,6 +99,8 @@ export interface PartnerBot {
   bot: Telegraf<BotContext>;
   /** Resolves when every update already started has finished. */
   drain(): Promise<void>;
+  /** Tells a chat of DNS edits made in the Mini App for its account (the services' port). */
+  editsReports: EditsReportPort;
 }
 
 /**
@@ -118,7 +122,8 @@ export function createBot(deps: BotDeps): PartnerBot {
     handlerTimeout: Number.POSITIVE_INFINITY,
   });
   // One per bot: a server found without rich messages is remembered for every later screen.
-  bot.context.screens = new Screens(deps.richMessages ?? true, deps.logger);
+  const screens = new Screens(deps.richMessages ?? true, deps.logger);
+  bot.context.screens = screens;
   const sequentializer = createSequentializer(deps.chatLock);
   const { router, stage, settlers, composers } = createFeatures(deps);
 
@@ -172,7 +177,16 @@ export function createBot(deps: BotDeps): PartnerBot {
     await reportError(ctx, error, deps.logger, fallbackT).catch(() => undefined);
   });
 
-  return { bot, drain: () => sequentializer.drain() };
+  const editsReports = createEditsReports({
+    telegram: bot.telegram,
+    screens,
+    translations: deps.translations,
+    chatData: deps.chatData,
+    defaultLocale: deps.defaultLocale,
+    apiFor: deps.apiFor,
+    liveChecks: deps.liveChecks,
+  });
+  return { bot, drain: () => sequentializer.drain(), editsReports };
 }
 
 /**

@@ -134,7 +134,8 @@ export function planZoneEdits(current: readonly ListedRecord[], edits: readonly 
     }
   }
 
-  if (problems.length === 0 && (remove.length > 0 || add.length > 0)) {
+  // The CNAME rules over the edits that read, so that every problem is told at once.
+  if (remove.length > 0 || add.length > 0) {
     const checked = checkPlan(current, remove, add);
     if (!checked.ok) problems.push(cnameProblem(checked, add, addedBy));
   }

@@ -12,7 +12,8 @@ import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import type { Locale } from '../storage/chat-store.js';
 import { type AccessDeps, type AccessRefusal, mayDo, resolveAccess } from './access.js';
-import { ENDPOINTS, type Endpoint, EndpointError, type MiniAppPartnerApi } from './endpoints.js';
+import { EndpointError, type MiniAppPartnerApi, type MiniAppServices } from './endpoint-types.js';
+import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { isJsonRequest, PAGE_CSP, readJsonBody, securityHeaders, sendJson } from './http-io.js';
 import { checkInitData, type InitDataRefusal, initDataOfHeader } from './init-data.js';
 import { locateAppFile, sendAppFile } from './static-files.js';
@@ -29,6 +30,7 @@ export interface MiniAppServerDeps {
   maxAgeS: number;
   access: AccessDeps;
   apiFor: (token: string) => MiniAppPartnerApi;
+  services: MiniAppServices;
   translate: MiniAppTranslate;
   defaultLocale: Locale;
   logger: Logger;
@@ -70,13 +72,14 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
     code: InitDataRefusal | AccessRefusal | string,
     vars: Record<string, string> = {},
     headers: Record<string, string> = {},
+    extra: Record<string, unknown> = {},
   ) => {
     // A body not read is dropped, so that the client reads the answer rather than a reset.
     if (!req.readableEnded) req.resume();
     // Ids and codes only: never the initData, a token, or what the user typed.
     deps.logger.debug({ status, error: code }, 'mini app request refused');
     const message = deps.translate(locale, `miniapp:error.${code}`, vars);
-    sendJson(res, status, { error: code, message }, headers);
+    sendJson(res, status, { error: code, message, ...extra }, headers);
   };
 
   const answerApi = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -133,11 +136,13 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
         api: deps.apiFor(account.token),
         query: url.searchParams,
         body,
+        t: (key, options) => deps.translate(locale, key, options),
+        services: deps.services,
       });
       sendJson(res, 200, answer);
     } catch (error) {
       if (error instanceof EndpointError)
-        return refuse(req, res, locale, error.status, error.code, error.vars);
+        return refuse(req, res, locale, error.status, error.code, error.vars, {}, error.extra);
       if (error instanceof ApiHttpError && error.isTokenRejected)
         return refuse(req, res, locale, 403, 'tokenRejected');
       if (error instanceof ApiError) {

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { MembershipCheck } from './access.js';
 import { createMiniAppServer, type MiniAppTranslate } from './api.js';
-import type { MiniAppPartnerApi } from './endpoints.js';
+import type { MiniAppPartnerApi, MiniAppServices } from './endpoint-types.js';
 import { PAGE_CSP, securityHeaders } from './http-io.js';
 
 /** The built app: `dist/app` at the project root, from both `src/mini-app` and `dist/mini-app`. */
@@ -24,6 +24,8 @@ export interface MiniAppRoutesDeps {
   >;
   chatData: Pick<ChatData, 'getToken' | 'getTeam'>;
   apiFor: (token: string) => MiniAppPartnerApi;
+  /** What the endpoints run below both faces (applying a zone's edits). */
+  services: MiniAppServices;
   translate: MiniAppTranslate;
   logger: Logger;
   /** Telegram's word on a group member (main: over `getChatMember`). */
@@ -47,6 +49,7 @@ export function miniAppRoutes(deps: MiniAppRoutesDeps): HttpRoute[] {
       isGroupMember: deps.isGroupMember,
     },
     apiFor: deps.apiFor,
+    services: deps.services,
     translate: deps.translate,
     defaultLocale: config.DEFAULT_LOCALE,
     logger: deps.logger,

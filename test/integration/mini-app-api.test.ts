@@ -16,10 +16,15 @@ import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { loadConfig } from '../../src/config.js';
 import { type BotServer, startBotServer } from '../../src/http-server.js';
 import { createLogger } from '../../src/logger.js';
+import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { createDnsRecorder } from '../../src/services/dns-journal.js';
+import { createZoneEditing, type EditsReport } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
+import { createDnsHistory, type DnsHistory } from '../../src/storage/dns-history.js';
+import { createLowdbDnsHistoryStore } from '../../src/storage/dns-history-store.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 
 const BOT_TOKEN = '7000000001:AAH-mini-app-test-bot-token_0123456789';
@@ -39,6 +44,10 @@ let server: BotServer;
 let dataDir: string;
 let chatData: ChatData;
 let base: string;
+let dnsHistory: DnsHistory;
+let services: MiniAppServices;
+/** What the chat was told of edits applied in the app. */
+const reports: EditsReport[] = [];
 const lines: string[] = [];
 /** Every response body the tests read, to search for tokens at the end. */
 const bodies: string[] = [];
@@ -77,6 +86,18 @@ beforeAll(async () => {
     level: 'trace',
     destination: { write: (line: string) => void lines.push(line) },
   });
+  const keyring = parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`);
+  dnsHistory = createDnsHistory({
+    store: createLowdbDnsHistoryStore({ dataDir: join(dataDir, 'data') }),
+    keyring,
+  });
+  services = {
+    zoneEditing: createZoneEditing({
+      recorder: createDnsRecorder({ chatData, dnsHistory, logger }),
+      reports: { reportEdits: async (report) => void reports.push(report) },
+      logger,
+    }),
+  };
   server = await startBotServer({
     port: 0,
     host: '127.0.0.1',
@@ -87,6 +108,7 @@ beforeAll(async () => {
       config,
       chatData,
       apiFor: createApiFactory(transport),
+      services,
       translate: loadTranslations().t,
       logger,
       isGroupMember: async (_chatId, userId) => userId !== LEFT,
@@ -290,14 +312,25 @@ describe('a bound group opened by its start parameter', () => {
     expect(zone.status).toBe(200);
   });
 
-  it('a viewer is told the session is without DNS, and refused the zone with the roles that may', async () => {
+  it('a viewer reads the zone but may not change it: told why, and every write is refused', async () => {
     const session = await call('api/session', asUser(VIEWER, group));
-    expect(session).toMatchObject({ status: 200, json: { account: { role: 'viewer' }, dns: 'none' } });
+    expect(session).toMatchObject({ status: 200, json: { account: { role: 'viewer' }, dns: 'read' } });
+    expect(session.json?.readOnlyReason).toBe(
+      'Records may be changed by: tech, admin, owner. Your role: viewer — the zone is read-only.',
+    );
     const zone = await call('api/zone?domain=mysite.by', asUser(VIEWER, group));
-    expect(zone).toMatchObject({ status: 403, json: { error: 'roleTooLow' } });
-    expect(zone.json?.message).toBe('This is for the roles: tech, admin, owner. Your role: viewer.');
+    expect(zone.status).toBe(200);
     const check = await postJson('api/zone/check', asUser(VIEWER, group), { line: 'A www 192.0.2.10' });
     expect(check).toMatchObject({ status: 403, json: { error: 'roleTooLow' } });
+    const since = sandbox.requests.length;
+    const edits = [{ op: 'add', row: { type: 'A', host: 'viewer', data: '192.0.2.10', ttl: 3600 } }];
+    for (const path of ['api/zone/plan', 'api/zone/paste', 'api/zone/apply']) {
+      const body = { domain: 'mysite.by', edits, text: 'A viewer 192.0.2.10', key: 'viewer-key-0123456789' };
+      const answer = await postJson(path, asUser(VIEWER, group), body);
+      expect(answer, path).toMatchObject({ status: 403, json: { error: 'roleTooLow' } });
+      expect(answer.json?.message).toBe('This is for the roles: tech, admin, owner. Your role: viewer.');
+    }
+    expect(sandbox.requests.slice(since)).toEqual([]);
   });
 
   it('someone the team has not recorded is refused, not made a viewer', async () => {
@@ -392,6 +425,7 @@ describe('headers and files', () => {
         config,
         chatData,
         apiFor: createApiFactory(transport),
+        services,
         translate: loadTranslations().t,
         logger: createLogger({ level: 'silent' }),
       }),
@@ -432,6 +466,151 @@ describe('headers and files', () => {
       expect(answer.body, path).not.toContain('outside the app folder');
       expect(answer.status, path).toBe(404);
     }
+  });
+});
+
+interface Listed {
+  id: number;
+  type: string;
+  row: { type: string; host: string; data: string; ttl: number } | null;
+}
+
+describe('the zone editor writes through the services the chat runs', () => {
+  const group = { startParam: `g${GROUP}` };
+  const tech = () => asUser(TECH, group);
+  const zone = async () => (await call('api/zone?domain=mysite.by', tech())).json?.records as Listed[];
+  const find = (records: Listed[], type: string, host: string) => {
+    const found = records.find((r) => r.type === type && r.row?.host === host);
+    if (!found?.row) throw new Error(`no ${type} ${host} in the zone`);
+    return { id: found.id, row: found.row };
+  };
+
+  it('plans the edits in words, and changes www, a TTL and deletes one record — adds first, once, told in the chat', async () => {
+    const records = await zone();
+    const www = find(records, 'A', 'www');
+    const dmarc = find(records, 'TXT', '_dmarc');
+    const ftp = find(records, 'CNAME', 'ftp');
+    const edits = [
+      { op: 'change', id: www.id, row: { ...www.row, data: '93.125.99.20' } },
+      { op: 'change', id: dmarc.id, row: { ...dmarc.row, ttl: 600 } },
+      { op: 'delete', id: ftp.id },
+    ];
+    const plan = await postJson('api/zone/plan', tech(), { domain: 'mysite.by', edits });
+    expect(plan.status).toBe(200);
+    expect(plan.json).toMatchObject({ problems: [], needsForce: false, summary: 'Change: 2 · Delete: 1' });
+    expect((plan.json?.lines as { text: string }[] | undefined)?.map((l) => l.text)).toEqual([
+      'Change: A www 93.125.99.10 · TTL 3600 → A www 93.125.99.20 · TTL 3600',
+      'Change: TXT _dmarc v=DMARC1; p=none; rua=mailto:dmarc@mysite.by · TTL 3600 → TXT _dmarc v=DMARC1; p=none; rua=mailto:dmarc@mysite.by · TTL 600',
+      'Delete: CNAME ftp mysite.by · TTL 3600',
+    ]);
+
+    const since = sandbox.requests.length;
+    const key = 'apply-key-www-ttl-ftp-01';
+    const [first, repeat] = await Promise.all([
+      postJson('api/zone/apply', tech(), { domain: 'mysite.by', edits, key }),
+      postJson('api/zone/apply', tech(), { domain: 'mysite.by', edits, key }),
+    ]);
+    expect(first).toMatchObject({ status: 200, json: { applied: 5, failed: 0, total: 5 } });
+    expect(first.json?.message).toBe('Done: 5 of 5 changes applied. The report is in the chat.');
+    expect(repeat.json).toEqual(first.json);
+    const writes = sandbox.requests
+      .slice(since)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path.replace(/\/\d+$/, '/<id>')}`);
+    expect(writes).toEqual([
+      expect.stringMatching(/^POST .*\/dns\/records\/a$/),
+      expect.stringMatching(/^POST .*\/dns\/records\/txt$/),
+      expect.stringMatching(/^DELETE .*\/dns\/records\/a\/<id>$/),
+      expect.stringMatching(/^DELETE .*\/dns\/records\/txt\/<id>$/),
+      expect.stringMatching(/^DELETE .*\/dns\/records\/cname\/<id>$/),
+    ]);
+
+    const after = await zone();
+    expect(find(after, 'A', 'www').row.data).toBe('93.125.99.20');
+    expect(find(after, 'TXT', '_dmarc').row.ttl).toBe(600);
+    expect(after.some((r) => r.type === 'CNAME')).toBe(false);
+
+    // The chat is told once, by the member; the history has one entry of the five changes.
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({
+      chatId: GROUP,
+      who: { chatId: GROUP, userId: TECH, name: 'Member' },
+      role: 'tech',
+      domain: 'mysite.by',
+      total: 5,
+    });
+    const orderId = Number(plan.json?.orderId);
+    const [entry] = await dnsHistory.list(sandbox.token, orderId);
+    expect(entry).toMatchObject({ kind: 'change', who: { userId: TECH } });
+    expect(entry?.change).toMatchObject({ records: expect.arrayContaining([expect.anything()]) });
+    expect(entry?.change && 'records' in entry.change ? entry.change.records : []).toHaveLength(5);
+    expect(reports[0]?.entry?.id).toBe(entry?.id);
+  });
+
+  it('refuses edits that do not fit, each by its row, and a record changed meanwhile as a stale zone', async () => {
+    const records = await zone();
+    const www = find(records, 'A', 'www');
+    const since = sandbox.requests.length;
+    const bad = await postJson('api/zone/apply', tech(), {
+      domain: 'mysite.by',
+      edits: [
+        { op: 'change', id: www.id, row: { ...www.row, data: '300.1.1.1' } },
+        { op: 'add', row: { type: 'CNAME', host: '@', data: 'cdn.example.net', ttl: 3600 } },
+      ],
+      key: 'apply-key-bad-rows-0001',
+    });
+    expect(bad).toMatchObject({ status: 400, json: { error: 'badEdits' } });
+    expect(bad.json?.problems).toEqual([
+      {
+        edit: 0,
+        field: 'ipv4',
+        message: 'IPv4 address: That is not an IPv4 address: four numbers 0–255 with dots, e.g. 192.0.2.1.',
+      },
+      { edit: 1, message: expect.stringContaining('CNAME') },
+    ]);
+    const stale = await postJson('api/zone/apply', tech(), {
+      domain: 'mysite.by',
+      edits: [{ op: 'delete', id: 987654 }],
+      key: 'apply-key-stale-zone-01',
+    });
+    expect(stale).toMatchObject({ status: 409, json: { error: 'zoneChanged' } });
+    expect(sandbox.requests.slice(since).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('asks before deleting more than 30% of the zone, and applies it when told', async () => {
+    const adds = ['192.0.2.61', '192.0.2.62', '192.0.2.63'].map((data) => ({
+      op: 'add',
+      row: { type: 'A', host: 'bulk', data, ttl: 3600 },
+    }));
+    const added = await postJson('api/zone/apply', tech(), {
+      domain: 'mysite.by',
+      edits: adds,
+      key: 'apply-key-three-adds-01',
+    });
+    expect(added).toMatchObject({ status: 200, json: { applied: 3 } });
+    const records = (await zone()).filter((r) => r.row !== null && !(r.type === 'NS' && r.row.host === '@'));
+    expect(records.length).toBeGreaterThanOrEqual(10);
+    expect(records.length).toBeLessThan(14);
+    const edits = records.slice(0, 4).map((r) => ({ op: 'delete', id: r.id }));
+    const key = 'apply-key-mass-delete-01';
+    const asked = await postJson('api/zone/apply', tech(), { domain: 'mysite.by', edits, key });
+    expect(asked).toMatchObject({ status: 409, json: { error: 'needsForce' } });
+    expect(asked.json?.message).toMatch(/^The changes delete 4 of \d+ records — more than 30%/);
+    const forced = await postJson('api/zone/apply', tech(), { domain: 'mysite.by', edits, key, force: true });
+    expect(forced).toMatchObject({ status: 200, json: { applied: 4, failed: 0 } });
+  });
+
+  it('reads a pasted zone into rows, leaving out what the zone has', async () => {
+    const pasted = await postJson('api/zone/paste', tech(), {
+      domain: 'mysite.by',
+      text: '$ORIGIN mysite.by.\nwww 300 IN A 93.125.99.20\nnew IN A 192.0.2.44\n@ IN CAA 0 issue "letsencrypt.org"\n',
+    });
+    expect(pasted.status).toBe(200);
+    expect(pasted.json?.rows).toEqual([{ type: 'A', host: 'new', data: '192.0.2.44', ttl: 300 }]);
+    // www is there with another TTL: that record changed, not a second www beside it.
+    const www = find(await zone(), 'A', 'www');
+    expect(pasted.json?.changes).toEqual([{ id: www.id, row: { ...www.row, ttl: 300 } }]);
+    expect(pasted.json?.skipped).toEqual([{ line: 4, message: expect.stringContaining('CAA') }]);
   });
 });
 

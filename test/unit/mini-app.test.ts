@@ -10,6 +10,7 @@ import { formatGroupStartParam, parseStartParam } from '../../src/core/mini-app-
 import { createLogger } from '../../src/logger.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
 import { createMembershipCheck } from '../../src/mini-app/membership.js';
+import { createZoneEditing } from '../../src/services/zone-editing.js';
 
 const BASE = {
   BOT_TOKEN: '123456:AAH-a-bot-token-for-config-tests',
@@ -77,6 +78,13 @@ describe('MINI_APP_URL', () => {
       chatData: { getToken: async () => 'never', getTeam: async () => undefined },
       apiFor: () => {
         throw new Error('not called');
+      },
+      services: {
+        zoneEditing: createZoneEditing({
+          recorder: { record: async () => undefined, list: async () => [] },
+          reports: undefined,
+          logger: createLogger({ level: 'silent' }),
+        }),
       },
       translate: (_locale, key) => key,
       logger: createLogger({ level: 'silent' }),

@@ -5,7 +5,7 @@
  * is met once: the bot logs it, sends that screen as HTML and keeps to HTML from then on, so a
  * partner never gets a silent screen.
  */
-import { TelegramError } from 'telegraf';
+import { type Telegram, TelegramError } from 'telegraf';
 import type { InlineKeyboardMarkup, Message } from 'telegraf/types';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import { splitMessage } from '../../core/text.js';
@@ -58,6 +58,9 @@ const following = (extra: ScreenExtra): ScreenExtra =>
 
 const HTML_EXTRA = { parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true } };
 
+/** What sending a screen outside an update needs of a Telegram client. */
+export type TelegramSender = Pick<Telegram, 'callApi' | 'sendMessage'>;
+
 export class Screens implements ScreenPort<BotContext> {
   private rich: boolean;
 
@@ -75,14 +78,36 @@ export class Screens implements ScreenPort<BotContext> {
   async send(ctx: BotContext, source: ScreenSource, extra: ScreenExtra = {}): Promise<SentScreen> {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) throw new Error('a screen needs a chat to be sent to');
+    // Through `ctx.reply`: the update's own middlewares (a member's ephemeral answer) see the parts.
+    return this.deliver(ctx.telegram, chatId, source, { ...threadOf(ctx), ...extra }, (text, options) =>
+      ctx.reply(text, options),
+    );
+  }
+
+  /**
+   * Sends a screen to a chat outside any update (a change made in the Mini App, reported in the
+   * chat the account belongs to).
+   */
+  sendTo(telegram: TelegramSender, chatId: number, source: ScreenSource): Promise<SentScreen> {
+    return this.deliver(telegram, chatId, source, {}, (text, options) =>
+      telegram.sendMessage(chatId, text, options),
+    );
+  }
+
+  private async deliver(
+    telegram: Pick<Telegram, 'callApi'>,
+    chatId: number,
+    source: ScreenSource,
+    extra: ScreenExtra & { message_thread_id?: number },
+    reply: (text: string, options: Parameters<Telegram['sendMessage']>[2]) => Promise<Message.TextMessage>,
+  ): Promise<SentScreen> {
     const screen = build(source, this.rich);
     const rich = this.richOf(screen);
     if (rich !== undefined) {
       let sent: unknown;
       const done = await this.tryRich(async () => {
-        sent = await callBotApi(ctx.telegram, 'sendRichMessage', {
+        sent = await callBotApi(telegram, 'sendRichMessage', {
           chat_id: chatId,
-          ...threadOf(ctx),
           ...extra,
           rich_message: rich,
           ...markupOf(screen),
@@ -98,12 +123,13 @@ export class Screens implements ScreenPort<BotContext> {
     // keyboard under the last; the parts after the first answer no button of their own.
     const html = build(source, false);
     const parts = splitMessage(screenHtml(html), MESSAGE_LIMIT);
-    let partExtra: ScreenExtra = extra;
+    const { message_thread_id: _thread, ...memberExtra } = extra;
+    let partExtra: ScreenExtra = memberExtra;
     for (const part of parts.slice(0, -1)) {
-      await ctx.reply(part, { ...HTML_EXTRA, ...partExtra });
-      partExtra = following(extra);
+      await reply(part, { ...HTML_EXTRA, ...partExtra });
+      partExtra = following(memberExtra);
     }
-    const message = await ctx.reply(parts.at(-1) ?? '', { ...HTML_EXTRA, ...partExtra, ...markupOf(html) });
+    const message = await reply(parts.at(-1) ?? '', { ...HTML_EXTRA, ...partExtra, ...markupOf(html) });
     return { chatId, messageId: message.message_id, rich: false, screen: html, message };
   }
 

@@ -142,7 +142,7 @@ export function createPlanApplier(deps: { ports: DnsPorts; showRecords: ShowReco
         ),
     );
     const entry = await ports.journal.record(ctx, orderId, kind, { records: applied });
-    const keyboard = entry ? [undoButtons(ctx, orderId, entry)] : undefined;
+    const keyboard = entry ? [undoButtons(ctx.t, orderId, entry)] : undefined;
     const reported = failures.map((f) => ({ op: f.change.op, record: f.change.record, reason: f.reason }));
     const sent = await ctx.screens.send(ctx, (rich) => ({
       ...applyReportScreen(ctx.t, { applied, failures: reported, total }, rich),

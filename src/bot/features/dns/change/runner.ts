@@ -91,7 +91,7 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
     const copy = added.length === 1 && added[0] ? copyValueButton(ctx.t, added[0]) : undefined;
     const keyboard = Markup.inlineKeyboard(
       [
-        undoButtons(ctx, pending.orderId, entry),
+        undoButtons(ctx.t, pending.orderId, entry),
         copy ? [copy] : [],
         [Markup.button.callback(ctx.t('dnschange:backButton'), encodeCallback('dns', pending.orderId))],
       ].filter((row) => row.length > 0),

@@ -160,7 +160,7 @@ export function createDnsHistoryScreens(deps: {
       }
       const undo = await ports.journal.record(ctx, orderId, 'undo', done, entry.id);
       const html = renderUndoReport(ctx.t, done, total, failures);
-      const keyboard = undo ? Markup.inlineKeyboard([undoButtons(ctx, orderId, undo)]) : undefined;
+      const keyboard = undo ? Markup.inlineKeyboard([undoButtons(ctx.t, orderId, undo)]) : undefined;
       const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
       // The report turns ✅ when the name servers answer with the records as the undo left them.
       if ('records' in done) {

@@ -3,6 +3,7 @@ import type { InlineKeyboardButton } from 'telegraf/types';
 import type { HistoryChange, HistoryEntry, HistoryKind } from '../../../../core/dns-history.js';
 import type { DnsRecorder } from '../../../../services/dns-journal.js';
 import type { BotContext } from '../../../context.js';
+import type { Translate } from '../../../kit/i18n.js';
 import { encodeCallback } from '../../../registry.js';
 
 /**
@@ -45,11 +46,11 @@ export function createDnsJournal(recorder: DnsRecorder): DnsJournal {
 
 /** "↩ Undo" for a recorded change; none when it was not recorded. */
 export function undoButtons(
-  ctx: BotContext,
+  t: Translate,
   orderId: number,
   entry: HistoryEntry | undefined,
 ): InlineKeyboardButton[] {
   return entry === undefined
     ? []
-    : [Markup.button.callback(ctx.t('dnshistory:undoButton'), encodeCallback('dnsUndo', orderId, entry.id))];
+    : [Markup.button.callback(t('dnshistory:undoButton'), encodeCallback('dnsUndo', orderId, entry.id))];
 }

@@ -1,5 +1,6 @@
 import type { Telegram } from 'telegraf';
 import type { InlineKeyboardMarkup } from 'telegraf/types';
+import type { PartnerApi } from '../../../../api/index.js';
 import {
   type DnsProbe,
   type Expectation,
@@ -19,6 +20,7 @@ import type { Logger } from '../../../../logger.js';
 import { errorForLog } from '../../../../logger.js';
 import type { BotContext } from '../../../context.js';
 import { callBotApi } from '../../../kit/bot-api-today.js';
+import type { Translate } from '../../../kit/i18n.js';
 import { fitsRich, screenRich } from '../../../kit/rich-screen.js';
 import type { Screen, SentScreen } from '../../../kit/screen.js';
 import type { LiveCheckJob, ServerRound } from './job.js';
@@ -263,8 +265,28 @@ export async function checkChangeLive(
   orderId: number,
   change: { added?: readonly DnsRecordData[]; removed?: readonly DnsRecordData[] },
 ): Promise<void> {
-  const checked = [...(change.added ?? []), ...(change.removed ?? [])].filter((r) => !isDelegation(r));
-  if (!port || checked.length === 0) return;
+  if (!port || !isLiveCheckable(change)) return;
+  startChangeCheck(port, { t: ctx.t, api: await ctx.partnerApi() }, sent, message, orderId, change);
+}
+
+/** Whether a change has records the name servers answer with (a delegation's NS records they do not). */
+function isLiveCheckable(change: { added?: readonly DnsRecordData[]; removed?: readonly DnsRecordData[] }) {
+  return [...(change.added ?? []), ...(change.removed ?? [])].some((r) => !isDelegation(r));
+}
+
+/**
+ * `checkChangeLive` for a message sent outside an update (a change made in the Mini App): the
+ * chat's language and partner API are given rather than read from the update.
+ */
+export function startChangeCheck(
+  port: LiveCheckPort | undefined,
+  chat: { t: Translate; api: PartnerApi },
+  sent: { message_id: number; chat: { id: number } } | SentScreen,
+  message: { html: string; keyboard?: InlineKeyboardMarkup | undefined },
+  orderId: number,
+  change: { added?: readonly DnsRecordData[]; removed?: readonly DnsRecordData[] },
+): void {
+  if (!port || !isLiveCheckable(change)) return;
   const where =
     'screen' in sent
       ? { chatId: sent.chatId, messageId: sent.messageId, screen: sent.rich ? sent.screen : undefined }
@@ -273,8 +295,8 @@ export async function checkChangeLive(
     ...where,
     html: message.html,
     keyboard: message.keyboard,
-    t: ctx.t,
-    api: await ctx.partnerApi(),
+    t: chat.t,
+    api: chat.api,
     orderId,
     expect: async (domain) => expectChange(domain, change),
     style: 'change',

@@ -126,7 +126,7 @@ export function createDnsNameServers(deps: {
         : undefined;
     await ctx.reply(
       ctx.t('dns:nsDone'),
-      entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : {},
+      entry ? Markup.inlineKeyboard([undoButtons(ctx.t, orderId, entry)]) : {},
     );
     await announce(ctx, action === 'delete' ? 'nsDeleted' : 'nsSet', { orderId, what });
     await showNameServers(ctx, orderId);

@@ -131,7 +131,7 @@ export function createDnsRecordList(deps: {
           : []),
         Markup.button.callback(ctx.t('dns:addMoreButton'), encodeCallback('dnsAdd', orderId)),
       ],
-      undoButtons(ctx, orderId, entry),
+      undoButtons(ctx.t, orderId, entry),
       copy ? [copy] : [],
       [
         Markup.button.callback(
@@ -213,7 +213,7 @@ export function createDnsRecords(deps: {
     const text = ctx.t('dns:deleted', {
       record: record ? describeRecord(ctx.t, record) : escapeHtml(listed.value),
     });
-    const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx, orderId, entry)]) : undefined;
+    const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx.t, orderId, entry)]) : undefined;
     const sent = await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ?? {}) });
     await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
     await checkChangeLive(

@@ -1,0 +1,76 @@
+/*
+ * Edits made in the Mini App, told in the chat whose account they were made for: the same apply
+ * report as the chat's own Apply (what was done, what failed and why, ↩ Undo), headed by who made
+ * them in the editor — in a team group that heading is the team's announcement — and then
+ * live-checked like every change the chat makes. Sent outside any update, through the bot's own
+ * client; the services call it through their port.
+ */
+import type { Telegram } from 'telegraf';
+import type { ApiFactory } from '../../../api/index.js';
+import { toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml } from '../../../core/format.js';
+import type { EditsReport, EditsReportPort } from '../../../services/zone-editing.js';
+import type { ChatData } from '../../../storage/chat-data.js';
+import type { Locale } from '../../../storage/chat-store.js';
+import type { Translations } from '../../kit/i18n.js';
+import { screenHtml } from '../../kit/screen.js';
+import type { Screens } from '../../kit/screens.js';
+import { wordFailure } from './apply.js';
+import { undoButtons } from './history/record.js';
+import { type LiveCheckPort, startChangeCheck } from './live-check/live-check.js';
+import { applyReportScreen } from './plan-views.js';
+
+export interface EditsReportDeps {
+  telegram: Pick<Telegram, 'callApi' | 'sendMessage'>;
+  screens: Screens;
+  translations: Translations;
+  chatData: Pick<ChatData, 'getLocale' | 'getToken'>;
+  defaultLocale: Locale;
+  apiFor: ApiFactory;
+  liveChecks: LiveCheckPort | undefined;
+}
+
+export function createEditsReports(deps: EditsReportDeps): EditsReportPort {
+  return {
+    async reportEdits(report: EditsReport): Promise<void> {
+      const { chatId, who, orderId, outcome } = report;
+      const t = deps.translations.forLocale((await deps.chatData.getLocale(chatId)) ?? deps.defaultLocale);
+      const heading = t(chatId < 0 ? 'dns:fromEditorGroup' : 'dns:fromEditor', {
+        who: escapeHtml(who.name),
+        role: t(`team:role.${report.role}`),
+        domain: escapeHtml(toUnicodeDomain(report.domain)),
+      });
+      const failures = outcome.failures.map((failure) => {
+        const { change, reason } = wordFailure(t, failure);
+        return { op: change.op, record: change.record, reason };
+      });
+      const buttons = undoButtons(t, orderId, report.entry);
+      const keyboard = buttons.length > 0 ? [buttons] : undefined;
+      const sent = await deps.screens.sendTo(deps.telegram, chatId, (rich) => {
+        const screen = applyReportScreen(
+          t,
+          { applied: outcome.applied, failures, total: report.total },
+          rich,
+        );
+        return {
+          ...screen,
+          blocks: [{ type: 'text', html: heading }, ...screen.blocks],
+          ...(keyboard ? { keyboard } : {}),
+        };
+      });
+      const token = await deps.chatData.getToken(chatId);
+      if (token === undefined) return;
+      startChangeCheck(
+        deps.liveChecks,
+        { t, api: deps.apiFor(token) },
+        sent,
+        { html: screenHtml(sent.screen), keyboard: keyboard && { inline_keyboard: keyboard } },
+        orderId,
+        {
+          added: outcome.applied.filter((c) => c.op === 'add').map((c) => c.record),
+          removed: outcome.applied.filter((c) => c.op === 'delete').map((c) => c.record),
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/*
+ * What an endpoint of the Mini App's API is handed and how it refuses: the checked launch, the
+ * account it acts for with its partner API client, the user's words, and the services it runs.
+ */
+import type { PartnerApi } from '../api/index.js';
+import type { WordsOf } from '../core/dns-words.js';
+import type { Capability } from '../core/team.js';
+import type { ZoneEditing } from '../services/zone-editing.js';
+import type { Account } from './access.js';
+import type { LaunchData } from './init-data.js';
+
+/** The partner API calls the endpoints make. */
+export type MiniAppPartnerApi = Pick<
+  PartnerApi,
+  'domainOrderIndex' | 'listDnsRecords' | 'listNameServers' | 'addDnsRecord' | 'deleteDnsRecord'
+>;
+
+/** What the endpoints run below both faces (main builds them). */
+export interface MiniAppServices {
+  zoneEditing: ZoneEditing;
+}
+
+/** One checked call: who, which account, its client, the query or body, the user's words. */
+export interface EndpointCall {
+  launch: LaunchData;
+  account: Account;
+  api: MiniAppPartnerApi;
+  query: URLSearchParams;
+  /** The parsed JSON body of a POST; undefined for a GET. */
+  body: unknown;
+  /** Translates into the user's language (the launch's, else the browser's, else the default). */
+  t: WordsOf;
+  services: MiniAppServices;
+}
+
+/**
+ * A refusal an endpoint answers with: its status, the `error` code (a key of the `miniapp:error`
+ * locale namespace), the words the message interpolates, and fields added to the answer (the
+ * problems of each edit, or a message of its own).
+ */
+export class EndpointError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly vars: Record<string, string> = {},
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(code);
+    this.name = 'EndpointError';
+  }
+}
+
+export interface Endpoint {
+  method: 'GET' | 'POST';
+  /** What the member's role must allow, as the same command in the chat. */
+  need: Capability;
+  run(call: EndpointCall): Promise<unknown>;
+}

@@ -1,0 +1,183 @@
+/*
+ * The DNS editor's endpoints: the zone as rows, a line checked, a pasted zone read into rows, the
+ * pending edits planned, and Apply. Planning and applying are the services' (what the chat runs
+ * too); here only the body is read and the outcome answered in the user's words.
+ */
+import { z } from 'zod';
+import { sameRecordData } from '../core/dns-change.js';
+import { formatDnsLine, parseDnsLine } from '../core/dns-line.js';
+import { readListedRecords } from '../core/dns-plan.js';
+import { type DnsRecordData, parseListedRecord, sameRecord } from '../core/dns-records.js';
+import { describeSkipReason } from '../core/dns-words.js';
+import { toAsciiDomain, toUnicodeDomain } from '../core/domain-names.js';
+import { echoInput } from '../core/text.js';
+import { rowOfRecord, type ZoneEdit } from '../core/zone-edits.js';
+import { importZone } from '../core/zone-reader.js';
+import { describeCounts, describeEditLine, describeFailure, describeProblem } from './edit-words.js';
+import { type EndpointCall, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
+
+/** The domain order of `domain` (any spelling); the index is asked fresh once on a miss, as /dns does. */
+async function findDomainOrder(
+  api: MiniAppPartnerApi,
+  domain: unknown,
+): Promise<{ orderId: number; ascii: string }> {
+  const text = typeof domain === 'string' ? domain : '';
+  const ascii = toAsciiDomain(text);
+  if (ascii === undefined) throw new EndpointError(400, 'badDomain', { value: echoInput(text, 64) });
+  const orderId =
+    (await api.domainOrderIndex()).byDomain.get(ascii) ??
+    (await api.domainOrderIndex({ fresh: true })).byDomain.get(ascii);
+  if (orderId === undefined)
+    throw new EndpointError(404, 'domainNotFound', { domain: toUnicodeDomain(ascii) });
+  return { orderId, ascii };
+}
+
+/** A zone's records as listed, each also read into fields, its row and the one-line form. */
+export async function zoneOf(call: EndpointCall) {
+  const { orderId, ascii } = await findDomainOrder(call.api, call.query.get('domain'));
+  const listed = await call.api.listDnsRecords(orderId);
+  return {
+    domain: ascii,
+    domainUnicode: toUnicodeDomain(ascii),
+    orderId,
+    records: listed.map((entry) => {
+      const record = parseListedRecord(entry);
+      return {
+        id: entry.record_id,
+        type: entry.type,
+        ttl: entry.ttl,
+        value: entry.value,
+        record: record ?? null,
+        line: record === undefined ? null : formatDnsLine(record),
+        row: record === undefined ? null : rowOfRecord(record),
+      };
+    }),
+  };
+}
+
+/** Reads a body with its schema; anything else is `badJson`. */
+function bodyOf<T>(call: EndpointCall, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(call.body);
+  if (!parsed.success) throw new EndpointError(400, 'badJson');
+  return parsed.data;
+}
+
+const lineBody = z.strictObject({ line: z.string().min(1).max(2_000) });
+
+/** A one-line record checked as the chat checks it (`core/dns-line.ts`); nothing is written. */
+export function checkLine(call: EndpointCall) {
+  const result = parseDnsLine(bodyOf(call, lineBody).line);
+  return result.ok
+    ? { ok: true, record: result.record, line: formatDnsLine(result.record) }
+    : { ok: false, field: result.field, reason: result.reason, form: result.form ?? null };
+}
+
+const domainField = z.string().min(1).max(253);
+const rowSchema = z.strictObject({
+  type: z.string().min(1).max(10),
+  host: z.string().min(1).max(253),
+  data: z.string().max(4_100),
+  ttl: z.number().int(),
+});
+const editSchema = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('change'), id: z.number().int(), row: rowSchema }),
+  z.strictObject({ op: z.literal('add'), row: rowSchema }),
+  z.strictObject({ op: z.literal('delete'), id: z.number().int() }),
+]);
+const editsBody = z.strictObject({ domain: domainField, edits: z.array(editSchema).max(500) });
+const applyBody = editsBody.extend({
+  force: z.boolean().optional(),
+  key: z.string().regex(/^[\w-]{16,64}$/),
+});
+const pasteBody = z.strictObject({ domain: domainField, text: z.string().min(1).max(60_000) });
+
+/** The pending edits planned against the zone as it is now, in words; nothing is written. */
+export async function planOf(call: EndpointCall) {
+  const body = bodyOf(call, editsBody);
+  const { orderId, ascii } = await findDomainOrder(call.api, body.domain);
+  const plan = await call.services.zoneEditing.plan(call.api, orderId, body.edits);
+  return {
+    domain: ascii,
+    domainUnicode: toUnicodeDomain(ascii),
+    orderId,
+    existing: plan.existing,
+    lines: plan.lines.map((line) => describeEditLine(call.t, line)),
+    problems: plan.problems.map((problem) => describeProblem(call.t, problem)),
+    needsForce: plan.needsForce,
+    ...(plan.needsForce ? { forceQuestion: forceQuestion(call, plan) } : {}),
+    summary: describeCounts(call.t, plan.lines),
+  };
+}
+
+const forceQuestion = (call: EndpointCall, plan: { calls: { op: string }[]; existing: number }) =>
+  call.t('miniapp:massDeleteConfirm', {
+    count: plan.calls.filter((c) => c.op === 'delete').length,
+    existing: plan.existing,
+  });
+
+/** A pasted zone (a BIND file or the chat's lines) read into rows; those already listed are left out. */
+export async function pasteOf(call: EndpointCall) {
+  const body = bodyOf(call, pasteBody);
+  const { orderId, ascii } = await findDomainOrder(call.api, body.domain);
+  const [listed, servers] = await Promise.all([
+    call.api.listDnsRecords(orderId),
+    call.api.listNameServers(orderId).catch(() => []),
+  ]);
+  const current = readListedRecords(listed);
+  const read = importZone(body.text, ascii, { providerNameServers: servers });
+  const fresh = read.records.filter((r) => !current.some((c) => sameRecord(c.record, r)));
+  // A record the zone has with another TTL is that record changed, not a second one beside it.
+  const retimed = (record: DnsRecordData) => current.find((c) => sameRecordData(c.record, record));
+  return {
+    rows: fresh.filter((r) => retimed(r) === undefined).map(rowOfRecord),
+    changes: fresh.flatMap((r) => {
+      const old = retimed(r);
+      return old === undefined ? [] : [{ id: old.id, row: rowOfRecord(r) }];
+    }),
+    skipped: read.unsupported.map((line) => ({
+      line: line.line,
+      message: `${echoInput(line.text, 60)} — ${describeSkipReason(call.t, line.reason)}`,
+    })),
+  };
+}
+
+/** Apply: the services apply the plan once per key and tell the chat; the answer says what was done. */
+export async function applyOf(call: EndpointCall) {
+  const body = bodyOf(call, applyBody);
+  const { orderId, ascii } = await findDomainOrder(call.api, body.domain);
+  const edits: ZoneEdit[] = body.edits;
+  const result = await call.services.zoneEditing.apply({
+    api: call.api,
+    who: { chatId: call.account.chatId, userId: call.launch.userId, name: call.launch.user.firstName },
+    role: call.account.role,
+    orderId,
+    domain: ascii,
+    edits,
+    force: body.force ?? false,
+    key: body.key,
+  });
+  const { plan } = result;
+  switch (result.status) {
+    case 'problems': {
+      const problems = plan.problems.map((problem) => describeProblem(call.t, problem));
+      if (plan.problems.some((problem) => problem.reason === 'gone'))
+        throw new EndpointError(409, 'zoneChanged', {}, { problems });
+      throw new EndpointError(400, 'badEdits', {}, { problems });
+    }
+    case 'empty':
+      throw new EndpointError(400, 'nothingToApply');
+    case 'needsForce':
+      throw new EndpointError(409, 'needsForce', {}, { message: forceQuestion(call, plan) });
+    case 'applied': {
+      const { applied, failures } = result.outcome;
+      const total = plan.calls.length;
+      return {
+        applied: applied.length,
+        failed: failures.length,
+        total,
+        failures: failures.map((failure) => describeFailure(call.t, failure)),
+        message: `${call.t('dns:applied', { ok: applied.length, total })} ${call.t('miniapp:reportInChat')}`,
+      };
+    }
+  }
+}
