@@ -22,6 +22,8 @@ import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import type { MiniAppLinks } from '../../src/bot/kit/mini-app-button.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { createDnsRecorder } from '../../src/services/dns-journal.js';
+import { createZoneEditing, type ZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore, Locale } from '../../src/storage/chat-store.js';
 import { createKeyring, type Keyring } from '../../src/storage/crypto.js';
@@ -158,6 +160,8 @@ export class BotHarness {
   /** The watchers' clock; a test moves it (quiet hours, reminders). */
   now: Date | undefined;
   bot!: ReturnType<typeof createBot>['bot'];
+  /** The Mini App's zone editing (services), reporting to this bot's chats. */
+  zoneEditing!: ZoneEditing;
   /** Every line the bot's logger wrote. */
   readonly logLines: string[] = [];
   /** Files users "sent", served at the Bot API's file path. */
@@ -251,7 +255,8 @@ export class BotHarness {
         logger,
       });
     }
-    this.bot = createBot({
+    const dnsHistory = createDnsHistory({ store: this.historyStore, keyring: this.keyring });
+    const built = createBot({
       botToken: this.botToken,
       telegramApiRoot: `http://127.0.0.1:${port}`,
       chatData: this.chatData,
@@ -260,14 +265,21 @@ export class BotHarness {
       logger,
       defaultLocale: this.options.defaultLocale ?? 'ru',
       watches: this.watchers,
-      dnsHistory: createDnsHistory({ store: this.historyStore, keyring: this.keyring }),
+      dnsHistory,
       liveChecks: this.liveChecks,
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
       richMessages: this.options.richMessages ?? true,
       miniApp: this.options.miniApp,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
-    }).bot;
+    });
+    this.bot = built.bot;
     this.bot.botInfo = BOT_INFO;
+    // The Mini App's editor as main wires it: the services over the same history, the chat's report.
+    this.zoneEditing = createZoneEditing({
+      recorder: createDnsRecorder({ chatData: this.chatData, dnsHistory, logger }),
+      reports: built.editsReports,
+      logger,
+    });
   }
 
   /** A new bot on the same stored data, as after a process restart. */

@@ -2,8 +2,18 @@ import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import type { LiveCheckClock } from '../../../src/bot/features/dns/live-check/live-check.js';
 import type { DnsProbe } from '../../../src/core/dns-check.js';
+import { readListedRecords } from '../../../src/core/dns-plan.js';
+import { rowOfRecord } from '../../../src/core/zone-edits.js';
 import { createDnsProbe } from '../../../src/dns-check/probe.js';
-import { type BotCall, buttonData, buttons, lastText, richText, texts } from '../../helpers/bot-harness.js';
+import {
+  type BotCall,
+  buttonData,
+  buttons,
+  lastText,
+  richText,
+  texts,
+  USER_ID,
+} from '../../helpers/bot-harness.js';
 import { useBot } from '../../helpers/use-bot.js';
 
 /**
@@ -290,5 +300,51 @@ describe('/dns <domain> check <host> <TYPE>', () => {
     expect(lastText(await h.send('/dns mysite.by check www CAA'))).toContain('Тип «CAA» не проверяю');
     expect(lastText(await h.send('/dns mysite.by check a..b A'))).toContain('Имя «a..b» не подходит');
     expect(lastText(await h.send('/dns mysite.by check shop NS'))).toContain('это делегирование');
+  });
+});
+
+describe('edits made in the Mini App', () => {
+  it('the chat gets the editor’s report with ↩ Undo, live-checked; Undo in the chat reverses the edits', async () => {
+    const api = h.api();
+    const records = readListedRecords(await api.listDnsRecords(1006));
+    const www = records.find((r) => r.record.type === 'A' && r.record.host === 'www');
+    if (www === undefined) throw new Error('mysite.by has no A www');
+    const wasValue = rowOfRecord(www.record).data;
+    const before = h.calls.length;
+    const result = await h.zoneEditing.apply({
+      api,
+      who: { chatId: USER_ID, userId: USER_ID, name: 'Ольга' },
+      role: 'owner',
+      orderId: 1006,
+      domain: 'mysite.by',
+      edits: [
+        { op: 'change', id: www.id, row: { ...rowOfRecord(www.record), data: '192.0.2.77' } },
+        { op: 'add', row: { type: 'TXT', host: 'editor', data: 'from the app', ttl: 3600 } },
+      ],
+      force: false,
+      key: 'story-editor-report-001',
+    });
+    expect(result.status).toBe('applied');
+    const report = sentWith(h.calls.slice(before), 'из редактора');
+    expect(report.payload.chat_id).toBe(USER_ID);
+    const text = richText(report) ?? '';
+    expect(text).toContain('🧩 Изменения в mysite.by из редактора:');
+    expect(text).toContain('Готово: 3 из 3 изменений применено.');
+    expect(buttons([report]).map((b) => b.text)).toEqual(['↩ Отменить']);
+
+    await h.liveChecks?.idle();
+    const checked = editsOf(report.messageId).at(-1);
+    expect(richText(checked ?? report)).toContain(`✅ Видно на ${SERVERS}`);
+
+    const preview = await h.press(buttonData([report], '↩ Отменить'));
+    const undone = await h.press(buttonData(preview, 'Да, отменить'));
+    expect(texts(undone).join('\n')).toContain('↩ Изменение отменено:');
+    const after = readListedRecords(await api.listDnsRecords(1006));
+    expect(
+      after
+        .filter((r) => r.record.type === 'A' && r.record.host === 'www')
+        .map((r) => rowOfRecord(r.record).data),
+    ).toEqual([wasValue]);
+    expect(after.some((r) => r.record.type === 'TXT' && r.record.host === 'editor')).toBe(false);
   });
 });
