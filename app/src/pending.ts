@@ -172,3 +172,13 @@ export function base64url(bytes: Uint8Array): string {
   }
   return out;
 }
+
+/** The cells a user edits in place. */
+export type Field = 'host' | 'data' | 'ttl';
+
+/** A cell's typed text as a patch of its row, or undefined when it is not one (a TTL not in whole seconds). */
+export function patchOf(field: Field, text: string): Partial<Row> | undefined {
+  const value = text.trim();
+  if (field === 'ttl') return /^\d{1,10}$/.test(value) ? { ttl: Number(value) } : undefined;
+  return field === 'host' ? { host: value } : { data: value };
+}

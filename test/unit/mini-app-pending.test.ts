@@ -15,6 +15,7 @@ import {
   deleteRecord,
   editsOf,
   keyFor,
+  patchOf,
   pendingCount,
   rebase,
   removeAdded,
@@ -121,6 +122,16 @@ describe('the pending plan', () => {
     ]);
     expect(editsOf(reloaded).edits.map((e) => e.op)).toEqual(['change', 'add']);
     expect(rebase(p, []).changed.size).toBe(0);
+  });
+});
+
+describe('a cell’s typed text', () => {
+  it('becomes a patch of its field, trimmed; a TTL only as whole seconds', () => {
+    expect(patchOf('host', ' www ')).toEqual({ host: 'www' });
+    expect(patchOf('data', ' 10 mx.example.by ')).toEqual({ data: '10 mx.example.by' });
+    expect(patchOf('ttl', ' 300 ')).toEqual({ ttl: 300 });
+    for (const bad of ['', '3e3', '-1', '1.5', '300s', '12345678901'])
+      expect(patchOf('ttl', bad)).toBeUndefined();
   });
 });
 
