@@ -3,14 +3,21 @@
  * initData as `Authorization: tma <initData>`; the server checks its signature and answers for
  * the account and role the launch names. What the browser reads as unsafe init data is never sent.
  */
+import type { Applied, Edit, Pasted, Plan, Problem, Row } from './contract.js';
+import type { Words } from './words.js';
 
-/** `GET api/session`: who the server takes the launch for. */
+/** `GET api/session`: who the server takes the launch for, and what it may do with DNS. */
 export interface Session {
+  user: { id: number; firstName: string };
   account: { kind: 'private' | 'group'; chatId: number; role: string };
-  dns: 'edit' | 'none';
+  capabilities: string[];
+  dns: 'edit' | 'read' | 'none';
+  /** With `dns: 'read'`: the server's words on which roles may edit. */
+  readOnlyReason?: string;
+  authDate: number;
 }
 
-/** One record of `GET api/zone`. */
+/** One record of `GET api/zone`; `row` is null for a record the bot cannot read (not editable). */
 export interface ZoneRecord {
   id: number;
   type: string;
@@ -18,6 +25,7 @@ export interface ZoneRecord {
   value: string;
   record: { host?: string } | null;
   line: string | null;
+  row: Row | null;
 }
 
 export interface Zone {
@@ -27,37 +35,62 @@ export interface Zone {
   records: ZoneRecord[];
 }
 
-/** A refusal or failure, with the server's own words (in the user's language) when it gave them. */
+/**
+ * A refusal or failure: the HTTP status (0: no answer), the server's code, and its words (in the
+ * user's language) when it gave them, else ''. `problems` come with a 400 `badEdits`.
+ */
 export class ApiCallError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly problems: Problem[] = [],
   ) {
     super(message);
   }
 }
 
+/** A failure in the user's words: the server's when it gave them, never a code or a stack. */
+export function failureText(words: Words, error: unknown): string {
+  if (error instanceof ApiCallError && error.message !== '') return error.message;
+  return error instanceof ApiCallError && error.status === 0 ? words.noAnswer : words.badAnswer;
+}
+
 export function createApi(initData: string, lang: string) {
-  const call = async <T>(path: string): Promise<T> => {
-    // Relative to the page: the app lives under the operator's path (MINI_APP_URL).
-    const response = await fetch(new URL(path, document.baseURI), {
-      headers: { Authorization: `tma ${initData}`, 'Accept-Language': lang },
-    });
-    const body: unknown = await response.json().catch(() => undefined);
+  const call = async <T>(path: string, body?: unknown): Promise<T> => {
+    const headers: Record<string, string> = { Authorization: `tma ${initData}`, 'Accept-Language': lang };
+    const init: RequestInit = { headers };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.method = 'POST';
+      init.body = JSON.stringify(body);
+    }
+    let response: Response;
+    try {
+      // Relative to the page: the app lives under the operator's path (MINI_APP_URL).
+      response = await fetch(new URL(path, document.baseURI), init);
+    } catch {
+      throw new ApiCallError(0, 'network', '');
+    }
+    const answer: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const refusal = (body ?? {}) as { error?: unknown; message?: unknown };
+      const refusal = (answer ?? {}) as { error?: unknown; message?: unknown; problems?: unknown };
       throw new ApiCallError(
         response.status,
         typeof refusal.error === 'string' ? refusal.error : 'http',
-        typeof refusal.message === 'string' ? refusal.message : `HTTP ${response.status}`,
+        typeof refusal.message === 'string' ? refusal.message : '',
+        Array.isArray(refusal.problems) ? (refusal.problems as Problem[]) : [],
       );
     }
-    return body as T;
+    return answer as T;
   };
   return {
     session: () => call<Session>('api/session'),
     zone: (domain: string) => call<Zone>(`api/zone?domain=${encodeURIComponent(domain)}`),
+    plan: (domain: string, edits: Edit[]) => call<Plan>('api/zone/plan', { domain, edits }),
+    paste: (domain: string, text: string) => call<Pasted>('api/zone/paste', { domain, text }),
+    apply: (domain: string, edits: Edit[], key: string, force: boolean) =>
+      call<Applied>('api/zone/apply', force ? { domain, edits, force, key } : { domain, edits, key }),
   };
 }
 

@@ -11,7 +11,7 @@ import {
   retrieveRawInitData,
   themeParams,
 } from '@tma.js/sdk';
-import { ApiCallError, type AppApi, createApi, type Session } from './api.js';
+import { type AppApi, createApi, failureText, type Session } from './api.js';
 import { el } from './dom.js';
 import { langOf, type Words, wordsFor } from './words.js';
 import { pickerView, sessionView, zoneView } from './zone-view.js';
@@ -59,8 +59,7 @@ function show(...nodes: Node[]): void {
 }
 
 function failure(words: Words, error: unknown): HTMLElement {
-  const message = error instanceof ApiCallError ? error.message : String(error);
-  return el('p', { class: 'error', role: 'alert' }, `${words.failed}: ${message}`);
+  return el('p', { class: 'error', role: 'alert' }, `${words.failed}: ${failureText(words, error)}`);
 }
 
 async function showZone(api: AppApi, words: Words, session: Session, domain: string): Promise<void> {

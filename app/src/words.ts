@@ -27,6 +27,8 @@ const WORDS = {
     noDnsRole: 'Ваша роль не позволяет смотреть DNS.',
     notInTelegram: 'Откройте приложение из Telegram: кнопкой бота или ссылкой t.me.',
     failed: 'Не удалось загрузить',
+    noAnswer: 'сервер не отвечает, проверьте связь',
+    badAnswer: 'сервер ответил ошибкой',
     roles: {
       owner: 'владелец',
       admin: 'админ',
@@ -55,6 +57,8 @@ const WORDS = {
     noDnsRole: 'Your role does not allow viewing DNS.',
     notInTelegram: 'Open the app from Telegram: with the bot’s button or a t.me link.',
     failed: 'Could not load',
+    noAnswer: 'the server does not answer, check the connection',
+    badAnswer: 'the server answered with an error',
     roles: { owner: 'owner', admin: 'admin', accountant: 'accountant', tech: 'tech', viewer: 'viewer' },
   },
 } as const;
