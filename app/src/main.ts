@@ -3,16 +3,10 @@
  * `ready`, and shows the zone of `?domain=` (the bot's button puts it there) or a domain picker.
  * Telegram's back button returns from a zone to the picker.
  */
-import {
-  backButton,
-  init,
-  miniApp,
-  retrieveLaunchParams,
-  retrieveRawInitData,
-  themeParams,
-} from '@tma.js/sdk';
+import { retrieveLaunchParams, retrieveRawInitData } from '@tma.js/sdk';
 import { type AppApi, createApi, failureText, type Session } from './api.js';
 import { el } from './dom.js';
+import { setBackButton, startBridge } from './telegram.js';
 import { langOf, type Words, wordsFor } from './words.js';
 import { pickerView, sessionView, zoneView } from './zone-view.js';
 
@@ -29,30 +23,6 @@ function readLaunch(): { initData: string; languageCode: string | undefined } | 
     return undefined;
   }
 }
-
-/** Theme and readiness: each only where the client supports it, so an old client still opens. */
-function startBridge(): void {
-  init();
-  if (themeParams.mount.isAvailable()) {
-    themeParams.mount();
-    if (themeParams.bindCssVars.isAvailable()) themeParams.bindCssVars();
-  }
-  if (backButton.mount.isAvailable()) backButton.mount();
-  if (miniApp.ready.isAvailable()) miniApp.ready();
-}
-
-function setBackButton(onBack: (() => void) | undefined): void {
-  if (!backButton.show.isAvailable()) return;
-  offBack?.();
-  offBack = undefined;
-  if (onBack) {
-    offBack = backButton.onClick(onBack);
-    backButton.show();
-  } else {
-    backButton.hide();
-  }
-}
-let offBack: VoidFunction | undefined;
 
 function show(...nodes: Node[]): void {
   root.replaceChildren(...nodes);

@@ -1,0 +1,144 @@
+/*
+ * Telegram's side of the app through tma.js: theme, readiness, the back button, the main button,
+ * haptics, the closing confirmation and popups. Every call is checked with `isAvailable()` and
+ * kept from throwing: an old client, or a plain browser tab with launch data but no Telegram to
+ * post to, still gets a working page (the in-page Apply button stands in for the main button).
+ */
+import {
+  backButton,
+  closingBehavior,
+  hapticFeedback,
+  init,
+  mainButton,
+  miniApp,
+  popup,
+  themeParams,
+} from '@tma.js/sdk';
+
+/** Runs a bridge call; false when the bridge refused it. */
+function attempt(call: () => unknown): boolean {
+  try {
+    call();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function startBridge(): void {
+  attempt(() => init());
+  if (themeParams.mount.isAvailable() && attempt(() => themeParams.mount())) {
+    if (themeParams.bindCssVars.isAvailable()) attempt(() => themeParams.bindCssVars());
+  }
+  if (backButton.mount.isAvailable()) attempt(() => backButton.mount());
+  if (mainButton.mount.isAvailable()) attempt(() => mainButton.mount());
+  if (closingBehavior.mount.isAvailable()) attempt(() => closingBehavior.mount());
+  if (miniApp.ready.isAvailable()) attempt(() => miniApp.ready());
+}
+
+let offBack: VoidFunction | undefined;
+
+/** Telegram's back button, calling `onBack`; hidden without one. */
+export function setBackButton(onBack: (() => void) | undefined): void {
+  offBack?.();
+  offBack = undefined;
+  if (!backButton.show.isAvailable()) return;
+  if (onBack) {
+    attempt(() => {
+      offBack = backButton.onClick(onBack);
+    });
+    attempt(() => backButton.show());
+  } else {
+    attempt(() => backButton.hide());
+  }
+}
+
+export function haptic(kind: 'error' | 'success' | 'selection'): void {
+  if (kind === 'selection') {
+    if (hapticFeedback.selectionChanged.isAvailable()) attempt(() => hapticFeedback.selectionChanged());
+  } else if (hapticFeedback.notificationOccurred.isAvailable()) {
+    attempt(() => hapticFeedback.notificationOccurred(kind));
+  }
+}
+
+/** Telegram asks before closing the app while `on` (edits are pending). */
+export function confirmClosing(on: boolean): void {
+  if (on && closingBehavior.enableConfirmation.isAvailable()) {
+    attempt(() => closingBehavior.enableConfirmation());
+  } else if (!on && closingBehavior.disableConfirmation.isAvailable()) {
+    attempt(() => closingBehavior.disableConfirmation());
+  }
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** A yes/cancel question: Telegram's popup (its limits: 256 characters, 64 a button), else the browser's. */
+export async function ask(question: string, yes: string): Promise<boolean> {
+  if (popup.show.isAvailable() && !popup.isOpened()) {
+    try {
+      const id = await popup.show({
+        message: clip(question, 256),
+        buttons: [{ id: 'yes', type: 'destructive', text: clip(yes, 64) }, { type: 'cancel' }],
+      });
+      return id === 'yes';
+    } catch {
+      // The bridge could not show it: the browser's dialog below.
+    }
+  }
+  return window.confirm(question);
+}
+
+export interface ApplyState {
+  visible: boolean;
+  enabled: boolean;
+  busy: boolean;
+  text: string;
+}
+
+/**
+ * The Apply control: Telegram's main button while the bridge takes its calls, else `fallback`, a
+ * button in the page (a browser tab with launch data but no Telegram to post to). `probeText`
+ * differs from the SDK's default text, so the first call really posts and a refusal shows at once.
+ * `dispose` hides the main button and drops the listener.
+ */
+export function applyControl(fallback: HTMLButtonElement, probeText: string, onPress: () => void) {
+  let offClick: VoidFunction | undefined;
+  let usesMain =
+    mainButton.setParams.isAvailable() &&
+    mainButton.onClick.isAvailable() &&
+    attempt(() => mainButton.setParams({ text: probeText, isVisible: false })) &&
+    attempt(() => {
+      offClick = mainButton.onClick(onPress);
+    });
+  const useFallback = () => {
+    usesMain = false;
+    offClick?.();
+    offClick = undefined;
+    fallback.addEventListener('click', onPress);
+  };
+  fallback.hidden = true;
+  if (!usesMain) useFallback();
+  return {
+    set(state: ApplyState): void {
+      const params = {
+        text: state.text,
+        isVisible: state.visible,
+        isEnabled: state.enabled && !state.busy,
+        isLoaderVisible: state.busy,
+      };
+      if (usesMain && !attempt(() => mainButton.setParams(params))) useFallback();
+      if (usesMain) return;
+      fallback.textContent = state.text;
+      fallback.hidden = !state.visible;
+      fallback.disabled = !params.isEnabled;
+      fallback.setAttribute('aria-busy', String(state.busy));
+    },
+    dispose(): void {
+      offClick?.();
+      fallback.removeEventListener('click', onPress);
+      if (usesMain) attempt(() => mainButton.setParams({ isVisible: false, isLoaderVisible: false }));
+    },
+  };
+}
+
+export type ApplyControl = ReturnType<typeof applyControl>;
