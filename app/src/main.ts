@@ -1,14 +1,16 @@
 /*
- * The Mini App's entry: reads the launch (tma.js), takes Telegram's theme as CSS variables, says
- * `ready`, and shows the zone of `?domain=` (the bot's button puts it there) or a domain picker.
- * Telegram's back button returns from a zone to the picker.
+ * The Mini App's entry: reads the launch (tma.js), starts Telegram's bridge, and shows the zone
+ * of `?domain=` (the bot's button puts it there) or a domain picker. A role that may edit DNS
+ * gets the editor, one that may read it the table alone. Telegram's back button returns from a
+ * zone to the picker, asking first while edits are pending.
  */
 import { retrieveLaunchParams, retrieveRawInitData } from '@tma.js/sdk';
 import { type AppApi, createApi, failureText, type Session } from './api.js';
 import { el } from './dom.js';
+import { zoneEditor } from './editor.js';
 import { setBackButton, startBridge } from './telegram.js';
 import { langOf, type Words, wordsFor } from './words.js';
-import { pickerView, sessionView, zoneView } from './zone-view.js';
+import { pickerView, readOnlyZone, sessionView } from './zone-view.js';
 
 const root = document.getElementById('app') as HTMLElement;
 
@@ -34,11 +36,24 @@ function failure(words: Words, error: unknown): HTMLElement {
 
 async function showZone(api: AppApi, words: Words, session: Session, domain: string): Promise<void> {
   const header = sessionView(words, session);
-  const back = () => showPicker(api, words, session, domain);
-  setBackButton(back);
+  let leave: () => Promise<boolean> = async () => true;
+  let leaving = false;
+  setBackButton(async () => {
+    if (leaving) return;
+    leaving = true;
+    if (await leave()) showPicker(api, words, session, domain);
+    leaving = false;
+  });
   show(header, el('p', { role: 'status' }, words.loading));
   try {
-    show(header, zoneView(words, await api.zone(domain)));
+    const zone = await api.zone(domain);
+    if (session.dns === 'edit') {
+      const editor = zoneEditor(api, words, zone);
+      leave = editor.leave;
+      show(header, editor.element);
+    } else {
+      show(header, readOnlyZone(words, zone, session.readOnlyReason));
+    }
   } catch (error) {
     show(
       header,
@@ -75,7 +90,7 @@ async function start(): Promise<void> {
     show(failure(words, error));
     return;
   }
-  if (session.dns === 'none') {
+  if (session.dns !== 'edit' && session.dns !== 'read') {
     show(sessionView(words, session), el('p', { role: 'alert' }, words.noDnsRole));
     return;
   }

@@ -1,10 +1,11 @@
 /*
- * The first screen: a domain picker, and a zone as a table (type, host, value, TTL), read-only.
- * The same columns as the chat's `/dns <domain>` table.
+ * The session line, the domain picker, and a zone for a role that may only read it (the editor
+ * is editor.ts).
  */
 import type { Session, Zone } from './api.js';
 import { el } from './dom.js';
 import { roleWord, type Words } from './words.js';
+import { zoneTable } from './zone-table.js';
 
 /** The session line: which account, which role. */
 export function sessionView(words: Words, session: Session): HTMLElement {
@@ -45,32 +46,13 @@ export function pickerView(words: Words, value: string, onPick: (domain: string)
   return form;
 }
 
-/** The zone's records as a table, with the note that editing comes next. */
-export function zoneView(words: Words, zone: Zone): HTMLElement {
+/** The zone for a role that may read it only: the table and filter, no control, and why. */
+export function readOnlyZone(words: Words, zone: Zone, reason: string | undefined): HTMLElement {
   const section = el('section', { 'aria-labelledby': 'zone-title' });
   section.append(el('h1', { id: 'zone-title' }, `${words.title} ${zone.domainUnicode}`));
-  section.append(el('p', { class: 'note', role: 'note' }, words.readOnly));
-  if (zone.records.length === 0) {
-    section.append(el('p', {}, words.noRecords));
-    return section;
-  }
-  const head = el(
-    'tr',
-    {},
-    ...[words.type, words.host, words.value, words.ttl].map((label) => el('th', { scope: 'col' }, label)),
-  );
-  const rows = zone.records.map((r) =>
-    el(
-      'tr',
-      {},
-      el('td', {}, r.type),
-      el('td', {}, r.record?.host ?? ''),
-      el('td', { class: 'value' }, r.value),
-      el('td', { class: 'ttl' }, String(r.ttl)),
-    ),
-  );
+  section.append(el('p', { class: 'note', role: 'note' }, reason ?? words.readOnly));
   section.append(
-    el('div', { class: 'scroll' }, el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows))),
+    zone.records.length === 0 ? el('p', {}, words.noRecords) : zoneTable(words, zone.records).element,
   );
   return section;
 }
