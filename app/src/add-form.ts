@@ -4,7 +4,7 @@
  */
 import { ROW_TYPES, type Row } from './contract.js';
 import { el } from './dom.js';
-import { patchOf } from './pending.js';
+import { patchOf } from './fields.js';
 import type { Words } from './words.js';
 
 /** An example value per type, as the chat writes it. */

@@ -14,7 +14,7 @@ export interface Session {
   dns: 'edit' | 'read' | 'none';
   /** With `dns: 'read'`: the server's words on which roles may edit. */
   readOnlyReason?: string;
-  authDate: number;
+  authDate: string | number;
 }
 
 /** One record of `GET api/zone`; `row` is null for a record the bot cannot read (not editable). */

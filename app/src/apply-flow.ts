@@ -4,8 +4,9 @@
  * edits or the force change), and asks again when the server says force is needed.
  */
 import { ApiCallError, type AppApi, failureText } from './api.js';
+import { base64url, keyFor, type PlanKey } from './apply-key.js';
 import type { Applied, Edit, Plan } from './contract.js';
-import { base64url, keyFor, type PlanKey, type Target } from './pending.js';
+import type { Target } from './pending.js';
 import { ask, haptic } from './telegram.js';
 import type { Words } from './words.js';
 

@@ -4,7 +4,7 @@
  */
 import type { Row } from './contract.js';
 import { el } from './dom.js';
-import { type Field, patchOf } from './pending.js';
+import { type Field, patchOf } from './fields.js';
 import { haptic } from './telegram.js';
 
 export interface Cell {
@@ -17,6 +17,7 @@ export interface Cell {
   problem(on: boolean, describedBy: string): void;
 }
 
+/** `badText`: what to say when the typed text cannot be the field (pending.ts `patchOf`). */
 export function editableCell(field: Field, badText: string, onCommit: (patch: Partial<Row>) => void): Cell {
   const td = el('td', { class: field });
   const button = el('button', { type: 'button', class: 'cell' });

@@ -42,9 +42,13 @@ export interface Plan {
   summary: string;
 }
 
-/** `POST api/zone/paste`: the rows not yet in the zone, and the lines it could not read. */
+/**
+ * `POST api/zone/paste`: the rows not yet in the zone, and the lines it could not read. The server
+ * also names, beyond the contract, listed records the paste gives another TTL (`changes`).
+ */
 export interface Pasted {
   rows: Row[];
+  changes?: Array<{ id: number; row: Row }>;
   skipped: Array<{ line: number; message: string }>;
 }
 

@@ -166,10 +166,10 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     pasteForm(
       words,
       (text) => api.paste(domain, text),
-      (rows) => {
-        const before = pending.added.length;
-        setPending(P.addRows(pending, rows));
-        return pending.added.length - before;
+      (pasted) => {
+        const { pending: next, added, changed } = P.pasteInto(pending, pasted.rows, pasted.changes);
+        setPending(next);
+        return { added, changed };
       },
       (error) => failureText(words, error),
     ),

@@ -3,15 +3,15 @@
  * yet in the zone become `add` edits; the lines it could not read are listed with its reasons,
  * and the text stays to fix them (pasting it again adds no row twice).
  */
-import type { Pasted, Row } from './contract.js';
+import type { Pasted } from './contract.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 
 export function pasteForm(
   words: Words,
   paste: (text: string) => Promise<Pasted>,
-  /** Adds the rows; answers how many were new. */
-  onRows: (rows: Row[]) => number,
+  /** Takes the pasted rows and changes; answers how many of each were new. */
+  onPasted: (pasted: Pasted) => { added: number; changed: number },
   failure: (error: unknown) => string,
 ): HTMLElement {
   const area = el('textarea', { id: 'paste-text', rows: '4', spellcheck: 'false', required: '' });
@@ -32,11 +32,12 @@ export function pasteForm(
     submit.disabled = true;
     try {
       const pasted = await paste(area.value);
-      const added = onRows(pasted.rows);
+      const { added, changed } = onPasted(pasted);
       if (pasted.skipped.length === 0) area.value = '';
       const skipped = pasted.skipped.map((s) => el('li', {}, `${words.line} ${s.line}: ${s.message}`));
       result.replaceChildren(
         el('p', {}, `${words.pasted}: ${added}`),
+        ...(changed > 0 ? [el('p', {}, `${words.pastedChanged}: ${changed}`)] : []),
         ...(skipped.length > 0
           ? [el('p', {}, `${words.skipped}:`), el('ul', { class: 'skipped' }, ...skipped)]
           : []),

@@ -78,6 +78,23 @@ export function addRows(p: Pending, rows: readonly Row[]): Pending {
   return added.length === p.added.length ? p : { ...p, added, nextKey };
 }
 
+/** A pasted zone: its rows added, its changes of listed records made; how many of each were new. */
+export function pasteInto(
+  p: Pending,
+  rows: readonly Row[],
+  changes: ReadonlyArray<{ id: number; row: Row }> = [],
+): { pending: Pending; added: number; changed: number } {
+  let next = addRows(p, rows);
+  const added = next.added.length - p.added.length;
+  let changed = 0;
+  for (const change of changes) {
+    const after = changeRecord(next, change.id, change.row);
+    if (after !== next) changed++;
+    next = after;
+  }
+  return { pending: next, added, changed };
+}
+
 export function changeAdded(p: Pending, key: number, patch: Partial<Row>): Pending {
   const at = p.added.findIndex((a) => a.key === key);
   const old = p.added[at];
@@ -137,48 +154,4 @@ export function rebase(p: Pending, records: ReadonlyArray<{ id: number; row: Row
   const changed = new Map([...p.changed].filter(([id]) => unchanged(id)));
   const deleted = new Set([...p.deleted].filter(unchanged));
   return { ...fresh, changed, deleted, added: p.added, nextKey: p.nextKey };
-}
-
-/** The idempotency key of one Apply request: its body's identity and the key. */
-export interface PlanKey {
-  readonly body: string;
-  readonly key: string;
-}
-
-/**
- * The key for applying `edits` (with `force` or not): the previous one while the request is the
- * same (a retry or a double tap gets the first answer, nothing is applied twice), a new one from
- * `fresh` once the plan or the force changed.
- */
-export function keyFor(
-  prev: PlanKey | undefined,
-  edits: readonly Edit[],
-  force: boolean,
-  fresh: () => string,
-): PlanKey {
-  const body = JSON.stringify({ edits, force });
-  return prev?.body === body ? prev : { body, key: fresh() };
-}
-
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** Bytes as unpadded base64url (16 random bytes make a 22-character key). */
-export function base64url(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
-    for (let c = 0; c < chars; c++) out += B64URL[(n >> (18 - 6 * c)) & 63];
-  }
-  return out;
-}
-
-/** The cells a user edits in place. */
-export type Field = 'host' | 'data' | 'ttl';
-
-/** A cell's typed text as a patch of its row, or undefined when it is not one (a TTL not in whole seconds). */
-export function patchOf(field: Field, text: string): Partial<Row> | undefined {
-  const value = text.trim();
-  if (field === 'ttl') return /^\d{1,10}$/.test(value) ? { ttl: Number(value) } : undefined;
-  return field === 'host' ? { host: value } : { data: value };
 }

@@ -1,8 +1,8 @@
 /*
- * «Изменения»: the server's plan of the pending edits — its summary, then its lines grouped as
+ * «Изменения»: the server's plan of the pending edits — its summary, then its lines, each marked
  * Добавить / Изменить / Удалить (the lines' texts are the chat's own words).
  */
-import type { Plan, PlanLine } from './contract.js';
+import type { Plan } from './contract.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 
@@ -33,16 +33,14 @@ export function planView(words: Words) {
     },
     show(plan: Plan): void {
       section.removeAttribute('aria-busy');
-      const groups = (['add', 'change', 'delete'] as const).flatMap((op) => {
-        const lines = plan.lines.filter((l): l is PlanLine => l.op === op);
-        if (lines.length === 0) return [];
-        return [
-          el('h3', { class: `op-${op}` }, words.ops[op]),
-          el('ul', { class: `lines op-${op}` }, ...lines.map((l) => el('li', {}, l.text))),
-        ];
+      const lines = plan.lines.map((line) => {
+        // The server's text names its op already («Добавить: A www …»); a text without it gets it.
+        const word = words.ops[line.op];
+        const text = line.text.startsWith(word) ? line.text : `${word}: ${line.text}`;
+        return el('li', { class: `op-${line.op}` }, text);
       });
       const problems = plan.problems.length > 0 ? [el('p', { class: 'error' }, words.hasProblems)] : [];
-      show(el('p', { class: 'summary' }, plan.summary), ...groups, ...problems);
+      show(el('p', { class: 'summary' }, plan.summary), el('ul', { class: 'lines' }, ...lines), ...problems);
     },
     failed(message: string): void {
       section.removeAttribute('aria-busy');

@@ -8,7 +8,7 @@ import type { ZoneRecord } from './api.js';
 import { type Cell, editableCell } from './cell.js';
 import type { Problem, Row } from './contract.js';
 import { el } from './dom.js';
-import type { Field } from './pending.js';
+import { cellOf, type Field } from './fields.js';
 import type { Words } from './words.js';
 
 export interface RowView {
@@ -28,8 +28,6 @@ export interface RowActions {
 }
 
 const FIELDS: readonly Field[] = ['host', 'data', 'ttl'];
-/** The server's `problems[].field` for each cell. */
-const CELL_OF: Record<string, Field> = { host: 'host', data: 'data', value: 'data', ttl: 'ttl' };
 let problemIds = 0;
 
 /**
@@ -39,8 +37,8 @@ let problemIds = 0;
 export function editableRow(words: Words, label: string | undefined, actions: RowActions): RowView {
   const fieldWord = { host: words.host, data: words.value, ttl: words.ttlField };
   const cells: Record<Field, Cell> = {
-    host: editableCell('host', words.badTtl, actions.edit),
-    data: editableCell('data', words.badTtl, actions.edit),
+    host: editableCell('host', words.badHost, actions.edit),
+    data: editableCell('data', '', actions.edit),
     ttl: editableCell('ttl', words.badTtl, actions.edit),
   };
   const type = el('span');
@@ -91,7 +89,7 @@ export function editableRow(words: Words, label: string | undefined, actions: Ro
       problemText.textContent = list.map((p) => p.message).join(' ');
       problemRow.hidden = list.length === 0;
       tr.classList.toggle('has-problem', list.length > 0);
-      const named = new Set(list.map((p) => CELL_OF[p.field ?? '']));
+      const named = new Set(list.map((p) => cellOf(p.field)));
       for (const field of FIELDS) cells[field].problem(named.has(field), list.length > 0 ? problemId : '');
     },
     hasProblems: () => problems.length > 0,

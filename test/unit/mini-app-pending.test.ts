@@ -1,21 +1,21 @@
 /*
  * The Mini App's pending plan (app/src/pending.ts): the edits the zone editor sends to
- * `api/zone/plan` and `api/zone/apply`, one change per record, undoable, with one idempotency
- * key per request.
+ * `api/zone/plan` and `api/zone/apply`, one change per record, undoable; a cell's typed text
+ * (fields.ts); and Apply's key, one per request (apply-key.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { base64url, keyFor } from '../../app/src/apply-key.js';
 import type { Row } from '../../app/src/contract.js';
+import { cellOf, patchOf } from '../../app/src/fields.js';
 import {
   addRows,
-  base64url,
   changeAdded,
   changeRecord,
   currentRow,
   deleteRecord,
   editsOf,
-  keyFor,
-  patchOf,
+  pasteInto,
   pendingCount,
   rebase,
   removeAdded,
@@ -95,6 +95,16 @@ describe('the pending plan', () => {
     expect(pendingCount(p)).toBe(0);
   });
 
+  it('takes a pasted zone: its rows added, its listed records changed, counting what is new', () => {
+    const txt: Row = { type: 'TXT', host: '@', data: '"x"', ttl: 3600 };
+    const first = pasteInto(startPending(records), [txt], [{ id: 12, row: { ...mx, ttl: 600 } }]);
+    expect(first).toMatchObject({ added: 1, changed: 1 });
+    expect(editsOf(first.pending).edits.map((e) => e.op)).toEqual(['change', 'add']);
+    const again = pasteInto(first.pending, [txt], [{ id: 12, row: { ...mx, ttl: 600 } }]);
+    expect(again).toMatchObject({ added: 0, changed: 0 });
+    expect(again.pending).toBe(first.pending);
+  });
+
   it('lists edits in the table order, each with its row for the server’s problems', () => {
     let p = startPending(records);
     p = addRows(p, [{ type: 'A', host: 'new', data: '192.0.2.1', ttl: 3600 }]);
@@ -132,6 +142,16 @@ describe('a cell’s typed text', () => {
     expect(patchOf('ttl', ' 300 ')).toEqual({ ttl: 300 });
     for (const bad of ['', '3e3', '-1', '1.5', '300s', '12345678901'])
       expect(patchOf('ttl', bad)).toBeUndefined();
+    expect(patchOf('host', '  ')).toBeUndefined();
+    expect(patchOf('data', '')).toEqual({ data: '' });
+  });
+
+  it('finds the cell a server’s problem names: the type’s own fields live in the value', () => {
+    expect(cellOf('host')).toBe('host');
+    expect(cellOf('ttl')).toBe('ttl');
+    for (const field of ['ipv4', 'priority', 'target', 'text', 'extra']) expect(cellOf(field)).toBe('data');
+    expect(cellOf('type')).toBeUndefined();
+    expect(cellOf(undefined)).toBeUndefined();
   });
 });
 
