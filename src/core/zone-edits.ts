@@ -43,6 +43,8 @@ export function rowOfRecord(record: DnsRecordData): ZoneRow {
 export function readRow(
   row: ZoneRow,
 ): { ok: true; record: DnsRecordData } | { ok: false; field: string; reason: DnsLineReason } {
+  // An empty host would let the data's first word stand in for it.
+  if (row.host.trim() === '') return { ok: false, field: 'host', reason: 'empty' };
   const parsed = parseDnsLine(`${row.type} ${row.host} ${row.data}`);
   if (!parsed.ok) return { ok: false, field: parsed.field, reason: parsed.reason };
   if (parsed.ttlGiven) return { ok: false, field: 'ttl', reason: 'extra' };

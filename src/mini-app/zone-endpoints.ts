@@ -75,7 +75,7 @@ export function checkLine(call: EndpointCall) {
 const domainField = z.string().min(1).max(253);
 const rowSchema = z.strictObject({
   type: z.string().min(1).max(10),
-  host: z.string().min(1).max(253),
+  host: z.string().max(253),
   data: z.string().max(4_100),
   ttl: z.number().int(),
 });

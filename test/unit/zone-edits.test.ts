@@ -79,6 +79,7 @@ describe('a zone edited as a table', () => {
       { op: 'delete', id: 99 },
       { op: 'delete', id: 5 },
       { op: 'add', row: row('AAAA', 'www', '2001:db8::1 300') },
+      { op: 'add', row: row('A', ' ', '192.0.2.1') },
     ]);
     expect(plan.problems).toEqual([
       { edit: 0, reason: 'ipv4', field: 'ipv4' },
@@ -86,6 +87,7 @@ describe('a zone edited as a table', () => {
       { edit: 2, reason: 'gone' },
       { edit: 3, reason: 'nameServers' },
       { edit: 4, reason: 'extra', field: 'ttl' },
+      { edit: 5, reason: 'empty', field: 'host' },
     ]);
   });
 
