@@ -356,3 +356,30 @@ describe('Forum topics and files', () => {
     expect(server.eventsSince(2).map((e) => e.type)).toEqual(['message']);
   });
 });
+
+describe('Chat members', () => {
+  it('getChatMember: a group member is a member, anyone else has left, the bot is in; refusals as Telegram words them', async () => {
+    const { server, telegram } = await start();
+    const group = -4_000_000_777;
+    server.defineUser({ id: 501, first_name: 'Ольга' });
+    server.defineChat({ id: group, type: 'group', title: 'Команда', members: [CHAT, 501] });
+    await expect(telegram.getChatMember(group, 501)).resolves.toMatchObject({
+      status: 'member',
+      user: { id: 501, first_name: 'Ольга', is_bot: false },
+    });
+    await expect(telegram.getChatMember(group, 502)).resolves.toMatchObject({
+      status: 'left',
+      user: { id: 502 },
+    });
+    // Whoever writes in a group becomes a member.
+    server.sendText('привет', { chatId: group, chatType: 'group', userId: 502 });
+    await expect(telegram.getChatMember(group, 502)).resolves.toMatchObject({ status: 'member' });
+    await expect(telegram.getChatMember(group, server.botInfo.id)).resolves.toMatchObject({
+      status: 'member',
+      user: { id: server.botInfo.id, is_bot: true },
+    });
+    await expect(telegram.getChatMember(CHAT, CHAT)).resolves.toMatchObject({ status: 'member' });
+    await expect(telegram.getChatMember(-4_000_000_999, 501)).rejects.toThrow('Bad Request: chat not found');
+    await expect(telegram.getChatMember(group, 0)).rejects.toThrow('Bad Request: invalid user_id specified');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Chats and members: the users and groups a test names (with a group's members), the chat a call names (refused when it
- * names none), and forum topics — createForumTopic, and the `message_thread_id` a call writes in,
- * refused when the forum has no such topic.
+ * names none), getChatMember, and forum topics — createForumTopic, and the `message_thread_id` a
+ * call writes in, refused when the forum has no such topic.
  */
 import { badRequest } from './failures.js';
 import type { BotApiState, ChatProfile, UserProfile } from './state.js';
@@ -53,4 +53,25 @@ export function createForumTopic(state: BotApiState, p: Json): Json {
   topics.add(threadId);
   state.topics.set(chatId, topics);
   return { message_thread_id: threadId, name, icon_color: 7322096 };
+}
+
+/**
+ * A member of a chat, as far as the server knows: in a group, its members (defineChat's and whoever
+ * wrote there) are `member`, anyone else `left` (Telegram's answer for a user not in the group);
+ * the bot is a member of every chat. In a private chat its user and the bot are members. The
+ * server does not model administrators, so nobody is `creator` or `administrator`.
+ */
+export function getChatMember(state: BotApiState, p: Json): Json {
+  const chatId = requireChat(p);
+  if (p.user_id === undefined || p.user_id === '') throw badRequest('user_id is empty');
+  const userId = toInteger(p.user_id);
+  if (userId === undefined || userId <= 0) throw badRequest('invalid user_id specified');
+  const chat = state.chats.get(chatId);
+  if (chatId < 0 && chat === undefined) throw badRequest('chat not found');
+  const isBot = userId === state.botInfo.id;
+  const member = isBot || (chatId > 0 ? userId === chatId : state.isMember(chatId, userId));
+  return {
+    status: member ? 'member' : 'left',
+    user: isBot ? state.botUser() : state.user(userId, undefined),
+  };
 }

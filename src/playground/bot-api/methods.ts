@@ -14,7 +14,7 @@ import {
   setMyDescription,
   setMyShortDescription,
 } from './bot-profile.js';
-import { createForumTopic } from './chats.js';
+import { createForumTopic, getChatMember } from './chats.js';
 import {
   deleteEphemeralMessage,
   editEphemeralMessageCaption,
@@ -62,6 +62,7 @@ export const BOT_API_METHODS = {
   getFile,
   // chats and members (chats.ts)
   createForumTopic,
+  getChatMember,
   // the bot's profile: commands and descriptions (bot-profile.ts)
   getMe,
   setMyCommands,
