@@ -2,9 +2,11 @@
  * The playground: the whole bot with nothing from outside. The provider's sandbox, the local Bot
  * API server, the bot itself in long polling against both, and a web page that is a Telegram
  * client for it, all on 127.0.0.1. `npm run dev` starts it when there is no BOT_TOKEN;
- * `npm run playground` starts it on purpose.
+ * `npm run playground` starts it on purpose. The bot serves its Mini App on its own port, and the
+ * page opens it in a panel, as Telegram's web client does.
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeStartError, main } from '../main.js';
@@ -16,6 +18,41 @@ import { startPlaygroundWeb } from './web.js';
 
 /** Seconds between the watchers' polls: a payment made on the page is told within this. */
 const PLAYGROUND_NOTIFY_INTERVAL_S = '5';
+
+/** The Mini App's short name here, as if given to @BotFather: groups get t.me/<bot>/editor. */
+const PLAYGROUND_MINI_APP_SHORT_NAME = 'editor';
+
+/** A port free on 127.0.0.1 now: listened on as 0, read, and closed. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * Where the bot serves its Mini App here, unless the env says: on its own PORT (a free one when
+ * unset or 0, so that the address is known before the bot starts), under /app/ on 127.0.0.1, with
+ * a short name, so that the bot shows its buttons in private chats and in the bound group.
+ */
+export async function playgroundMiniApp(
+  env: Record<string, string | undefined>,
+): Promise<{ port: string; url: string; shortName: string }> {
+  const port = Number(env.PORT) > 0 ? String(env.PORT) : String(await freePort());
+  return {
+    port,
+    url: env.MINI_APP_URL || `http://127.0.0.1:${port}/app/`,
+    shortName: env.MINI_APP_SHORT_NAME || PLAYGROUND_MINI_APP_SHORT_NAME,
+  };
+}
 
 /** What the console says when the playground is up: the one address to open. */
 export function describePlayground(url: string): string {
@@ -39,6 +76,7 @@ export async function playground(env: Record<string, string | undefined>): Promi
     dns: { port: Number(env.SANDBOX_DNS_PORT || 0) },
   });
   const botApi = await startBotApiServer();
+  const miniApp = await playgroundMiniApp(env);
   for (const person of PEOPLE) botApi.defineUser(person);
   botApi.defineChat(TEAM_GROUP);
   const web = await startPlaygroundWeb({
@@ -47,6 +85,7 @@ export async function playground(env: Record<string, string | undefined>): Promi
     sandbox,
     chats: CHATS,
     people: PEOPLE,
+    miniApp: { url: miniApp.url, shortName: miniApp.shortName },
   });
   process.stdout.write(describePlayground(web.url));
   await main(
@@ -60,7 +99,9 @@ export async function playground(env: Record<string, string | undefined>): Promi
       WEBHOOK_URL: '',
       WEBHOOK_SECRET: '',
       ALLOWED_USER_IDS: '',
-      PORT: env.PORT || '0',
+      PORT: miniApp.port,
+      MINI_APP_URL: miniApp.url,
+      MINI_APP_SHORT_NAME: miniApp.shortName,
       NOTIFY_INTERVAL_S: env.NOTIFY_INTERVAL_S || PLAYGROUND_NOTIFY_INTERVAL_S,
       DNS_CHECK_PORT: String(sandbox.dns?.port ?? 53),
       LOG_LEVEL: env.LOG_LEVEL || 'error',

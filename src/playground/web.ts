@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Sandbox } from '../sandbox/server.js';
 import type { BotApiServer } from './bot-api/index.js';
 import type { ChatEvent } from './events.js';
+import { createMiniAppLauncher, type PlaygroundMiniApp } from './mini-app-launch.js';
 import type { PlaygroundChat, PlaygroundPerson } from './people.js';
 
 export interface PlaygroundWebOptions {
@@ -21,6 +22,8 @@ export interface PlaygroundWebOptions {
   sandbox: Sandbox;
   chats: readonly PlaygroundChat[];
   people: readonly PlaygroundPerson[];
+  /** The bot's Mini App, which the page opens in a panel as Telegram's clients do; none: no panel. */
+  miniApp?: PlaygroundMiniApp | undefined;
 }
 
 export interface PlaygroundWeb {
@@ -84,6 +87,15 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
   const dir = pageDir();
   const assets = pageAssets(dir);
   const streams = new Set<ServerResponse>();
+  const launch = options.miniApp
+    ? createMiniAppLauncher({
+        app: options.miniApp,
+        botToken: botApi.token,
+        botUsername: botApi.botInfo.username,
+        people: options.people,
+        chats: options.chats,
+      })
+    : undefined;
 
   const routes: Record<string, Route> = {
     send: route(
@@ -164,6 +176,21 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
     share: route(z.object({ chatId: id, userId: id, requestId: id, sharedChatId: id }), (b) => {
       botApi.shareChat(b.requestId, b.sharedChatId, { userId: b.userId, chatId: b.chatId });
     }),
+    // A Mini App button tapped: the URL to load in the panel, its launch signed here as Telegram
+    // signs it (the bot's token never reaches the page). A launch refused is a 409 with the reason.
+    launch: route(
+      z.object({
+        chatId: id,
+        userId: id,
+        url: z.string().min(1).max(2_048),
+        kind: z.enum(['web_app', 'url']),
+        lang: language,
+      }),
+      (b) => {
+        if (!launch) throw new Error('the bot has no Mini App (MINI_APP_URL is empty)');
+        return launch(b);
+      },
+    ),
     pay: route(z.object({ invoiceId: id }), (b) => sandbox.payInvoice(b.invoiceId)),
     complete: route(z.object({ orderId: id }), (b) => {
       sandbox.completeOrder(b.orderId);
@@ -296,6 +323,8 @@ function state(options: PlaygroundWebOptions): unknown {
     botApi: { apiRoot: botApi.apiRoot, token: botApi.token },
     chats: options.chats,
     people: options.people,
+    // Which buttons open the panel: `web_app` ones, and links to t.me/<bot>/<shortName>.
+    miniApp: options.miniApp ? { shortName: options.miniApp.shortName ?? null } : null,
     commands: {
       ru: botApi.myCommands({ languageCode: 'ru' }),
       en: botApi.myCommands({ languageCode: 'en' }),
