@@ -1,9 +1,11 @@
 // A bot's button as a phone draws it, in an inline keyboard or in a rich message: callback buttons
 // press (naming the message — or the ephemeral message — and the label, so the server can refuse a
-// press a phone would not make), URL buttons open a tab, copy buttons copy, "switch inline" buttons
-// fill the input. A disabled button (Bot API 10.3) is a real disabled <button>: greyed, not
+// press a phone would not make), URL buttons open a tab (a link to the bot's Mini App, like a
+// `web_app` button, opens it in the panel: mini-app-panel.js), copy buttons copy, "switch inline"
+// buttons fill the input. A disabled button (Bot API 10.3) is a real disabled <button>: greyed, not
 // pressable, and found by Playwright's getByRole('button', { disabled: true }).
 
+import { isMiniAppLink, openMiniApp } from './mini-app-panel.js';
 import { copy, showError } from './notices.js';
 import { markButtonStyle, sender, state } from './state.js';
 import { call } from './transport.js';
@@ -42,6 +44,11 @@ export function buttonElement(message, button, label = button.text) {
   if (button.disabled) {
     element.disabled = true;
     element.classList.add('disabled');
+  } else if (button.web_app) {
+    element.addEventListener('click', () => openMiniApp('web_app', button.web_app.url));
+  } else if (button.url && isMiniAppLink(button.url)) {
+    // The bot's own Mini App (t.me/<bot>/<short name>): opened in the panel, as Telegram does.
+    element.addEventListener('click', () => openMiniApp('url', button.url));
   } else if (button.url) {
     element.textContent = `${label} ↗`;
     element.setAttribute('aria-label', label);

@@ -1,8 +1,8 @@
 // The page's entry (index.html loads it as a module): wires the parts together, draws the state
 // the server gives, then follows the local Bot API server's events. The parts, each a module:
 // chat-list, message-view (with formatting, rich-view, buttons and ephemeral-view), composer (with
-// inline-mode), sandbox-panel, notices; state and words are shared by all, transport is the only
-// way to the server.
+// inline-mode), sandbox-panel, notices, mini-app-panel (the bot's Mini App over the chat); state
+// and words are shared by all, transport is the only way to the server.
 
 import { onSwitchInline } from './buttons.js';
 import { drawChats, openChat } from './chat-list.js';
@@ -10,6 +10,7 @@ import { drawMenu, drawReplyKeyboard, wireComposer } from './composer.js';
 import { dropEphemeral, keepEphemeral } from './ephemeral-view.js';
 import { showInline, startInline } from './inline-mode.js';
 import { drawLog } from './message-view.js';
+import { wireMiniApp } from './mini-app-panel.js';
 import { clearStatus, showAction, showAlert, showToast, wireNotices } from './notices.js';
 import { drawSandbox, wireSandbox } from './sandbox-panel.js';
 import { $, chat, chatMessages, state, words } from './state.js';
@@ -64,6 +65,8 @@ function applyLanguage() {
   $('lang').value = state.lang;
   for (const element of document.querySelectorAll('[data-i18n]'))
     element.textContent = words()[element.dataset.i18n];
+  for (const element of document.querySelectorAll('[data-i18n-label]'))
+    element.setAttribute('aria-label', words()[element.dataset.i18nLabel]);
   $('input').placeholder = words().message;
 }
 
@@ -77,6 +80,7 @@ function wire() {
   wireComposer();
   wireSandbox(refreshState);
   wireNotices();
+  wireMiniApp();
   onSwitchInline(switchInline);
   $('lang').addEventListener('change', (event) => {
     state.lang = event.target.value;
