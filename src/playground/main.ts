@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeStartError, main } from '../main.js';
+import { APP_DIR } from '../mini-app/index.js';
 import { sandboxInstant } from '../sandbox/dates.js';
 import { startKeptSandbox } from '../sandbox/persist.js';
 import { startBotApiServer } from './bot-api/index.js';
@@ -88,6 +89,11 @@ export async function playground(env: Record<string, string | undefined>): Promi
     miniApp: { url: miniApp.url, shortName: miniApp.shortName },
   });
   process.stdout.write(describePlayground(web.url));
+  if (!existsSync(path.join(APP_DIR, 'index.html'))) {
+    process.stdout.write(
+      'The Mini App is not built: `npm run build` makes it, for its buttons to open it.\n\n',
+    );
+  }
   await main(
     {
       ...env,
