@@ -12,6 +12,7 @@ import {
   mainButton,
   miniApp,
   popup,
+  setTargetOrigin,
   themeParams,
 } from '@tma.js/sdk';
 
@@ -26,7 +27,12 @@ function attempt(call: () => unknown): boolean {
 }
 
 export function startBridge(): void {
-  attempt(() => init());
+  // Telegram Web frames the app from web.telegram.org, the playground from 127.0.0.1: the calls go
+  // to whichever client framed it, as Telegram's own telegram-web-app.js posts them ('*'). They
+  // carry method calls only (buttons, haptics); the launch's initData never travels this way.
+  attempt(() => setTargetOrigin('*'));
+  // Telegram's custom styles would be an inline <style>, which the page's CSP refuses.
+  attempt(() => init({ acceptCustomStyles: false }));
   if (themeParams.mount.isAvailable() && attempt(() => themeParams.mount())) {
     if (themeParams.bindCssVars.isAvailable()) attempt(() => themeParams.bindCssVars());
   }
