@@ -9,7 +9,8 @@ import type { Words } from './words.js';
 /** `GET api/session`: who the server takes the launch for, and what it may do with DNS. */
 export interface Session {
   user: { id: number; firstName: string };
-  account: { kind: 'private' | 'group'; chatId: number; role: string };
+  /** `roleName`: the role in the user's language, the chat's own word for it. */
+  account: { kind: 'private' | 'group'; chatId: number; role: string; roleName: string };
   capabilities: string[];
   dns: 'edit' | 'read' | 'none';
   /** With `dns: 'read'`: the server's words on which roles may edit. */

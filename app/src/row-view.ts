@@ -44,7 +44,8 @@ export function editableRow(words: Words, label: string | undefined, actions: Ro
   const type = el('span');
   const mark = el('span', { class: 'mark' });
   const remove = el('button', { type: 'button', class: 'remove' });
-  const restore = el('button', { type: 'button', class: 'restore' }, words.restore);
+  // Icons on a phone's width; the accessible name and the tooltip say the words.
+  const restore = el('button', { type: 'button', class: 'restore' }, '↩');
   remove.addEventListener('click', actions.remove);
   restore.addEventListener('click', actions.restore);
   const tr = el(
@@ -78,9 +79,12 @@ export function editableRow(words: Words, label: string | undefined, actions: Ro
       }
       tr.classList.toggle('added', !before);
       tr.classList.toggle('deleted', deleted);
-      remove.textContent = before ? words.remove : words.drop;
-      remove.setAttribute('aria-label', `${remove.textContent} ${name}`);
+      const removeWord = before ? words.remove : words.drop;
+      remove.textContent = '✕';
+      remove.setAttribute('aria-label', `${removeWord} ${name}`);
+      remove.title = removeWord;
       restore.setAttribute('aria-label', `${words.restore} ${name}`);
+      restore.title = words.restore;
       remove.hidden = deleted;
       restore.hidden = !deleted;
     },

@@ -63,13 +63,6 @@ const WORDS = {
     forceQuestion: 'Правка удалит большую часть записей зоны. Применить всё равно?',
     discardQuestion: 'Изменения не применены. Отменить их?',
     discard: 'Отменить изменения',
-    roles: {
-      owner: 'владелец',
-      admin: 'админ',
-      accountant: 'бухгалтер',
-      tech: 'техник',
-      viewer: 'наблюдатель',
-    },
   },
   en: {
     title: 'DNS zone',
@@ -126,7 +119,6 @@ const WORDS = {
     forceQuestion: 'This deletes most of the zone’s records. Apply anyway?',
     discardQuestion: 'The changes are not applied. Discard them?',
     discard: 'Discard changes',
-    roles: { owner: 'owner', admin: 'admin', accountant: 'accountant', tech: 'tech', viewer: 'viewer' },
   },
 } as const;
 
@@ -139,9 +131,4 @@ export function langOf(code: string | undefined): Lang {
 
 export function wordsFor(lang: Lang): Words {
   return WORDS[lang];
-}
-
-/** A role's word; a role this version does not know is shown as the server named it. */
-export function roleWord(words: Words, role: string): string {
-  return Object.hasOwn(words.roles, role) ? words.roles[role as keyof Words['roles']] : role;
 }

@@ -67,7 +67,18 @@ export function zoneTable(words: Words, records: readonly ZoneRecord[], actions?
   const table = el(
     'table',
     {},
-    el('thead', {}, el('tr', {}, ...heads.map((h) => el('th', { scope: 'col' }, h)))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ...heads.map((h, i) =>
+          // The actions' column is as narrow as its buttons: its heading is for screen readers.
+          el('th', { scope: 'col' }, i === 4 ? el('span', { class: 'visually-hidden' }, h) : h),
+        ),
+      ),
+    ),
     tbody,
   );
 

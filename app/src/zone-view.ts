@@ -4,7 +4,7 @@
  */
 import type { Session, Zone } from './api.js';
 import { el } from './dom.js';
-import { roleWord, type Words } from './words.js';
+import type { Words } from './words.js';
 import { zoneTable } from './zone-table.js';
 
 /** The session line: which account, which role. */
@@ -13,7 +13,7 @@ export function sessionView(words: Words, session: Session): HTMLElement {
   return el(
     'p',
     { class: 'session' },
-    `${words.account}: ${kind} · ${words.role}: ${roleWord(words, session.account.role)}`,
+    `${words.account}: ${kind} · ${words.role}: ${session.account.roleName}`,
   );
 }
 

@@ -18,7 +18,13 @@ function sessionOf(call: EndpointCall) {
   const dns = can(account.role, 'tech') ? 'edit' : can(account.role, 'lookup') ? 'read' : 'none';
   return {
     user: { id: launch.userId, firstName: launch.user.firstName },
-    account: { kind: account.kind, chatId: account.chatId, role: account.role },
+    account: {
+      kind: account.kind,
+      chatId: account.chatId,
+      role: account.role,
+      // The chat's word for the role (`team:role.*`): the app names it as the chat does.
+      roleName: t(`team:role.${account.role}`),
+    },
     capabilities: ROLES[account.role].capabilities,
     dns,
     ...(dns === 'read'

@@ -208,7 +208,7 @@ describe('a partner in their own chat', () => {
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({
       user: { id: OWNER, firstName: 'Olga' },
-      account: { kind: 'private', chatId: OWNER, role: 'owner' },
+      account: { kind: 'private', chatId: OWNER, role: 'owner', roleName: 'owner' },
       dns: 'edit',
     });
     expect(answer.json?.capabilities).toContain('tech');
