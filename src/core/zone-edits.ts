@@ -1,5 +1,4 @@
 import { type ChangeRefusal, checkPlan, needsDeleteFirst, sameHost } from './dns-change.js';
-import { comparableValue } from './dns-fields.js';
 import { type DnsLineReason, formatDnsLine, parseDnsLine } from './dns-line.js';
 import { type ListedRecord, needsForce, type PlannedChange } from './dns-plan.js';
 import { DEFAULT_TTL, type DnsRecordData, ownerName, sameRecord, validateRecord } from './dns-records.js';
@@ -139,7 +138,7 @@ export function planZoneEdits(current: readonly ListedRecord[], edits: readonly 
   // The CNAME rules over the edits that read, so that every problem is told at once.
   if (remove.length > 0 || add.length > 0) {
     const checked = checkPlan(current, remove, add);
-    if (!checked.ok) problems.push(cnameProblem(checked, add, addedBy));
+    if (!checked.ok) problems.push(cnameProblem(checked, current, remove, add, addedBy));
   }
   return {
     lines,
@@ -150,23 +149,32 @@ export function planZoneEdits(current: readonly ListedRecord[], edits: readonly 
   };
 }
 
-/** A CNAME rule's refusal, pinned on the edit that added the record it is about. */
+/**
+ * A CNAME rule's refusal, pinned on the edit it is about: an added CNAME beside other records of
+ * its name names those records' types; a record added beside a CNAME the zone keeps names CNAME.
+ */
 function cnameProblem(
   refusal: ChangeRefusal,
+  current: readonly ListedRecord[],
+  remove: readonly ListedRecord[],
   add: readonly DnsRecordData[],
   addedBy: ReadonlyMap<DnsRecordData, number>,
 ): EditProblem {
-  if (refusal.reason === 'cnameBeside') {
-    const record = add.find((a) => sameHost(a.host, refusal.host)) ?? add[0];
+  const editOf = (record: DnsRecordData | undefined) => (record && addedBy.get(record)) ?? 0;
+  if (refusal.reason !== 'cnameBeside') {
     return {
-      edit: (record && addedBy.get(record)) ?? 0,
-      reason: 'cnameBeside',
-      host: refusal.host,
-      types: refusal.types,
+      edit: editOf(add.find((a) => a.type === 'CNAME' && sameHost(a.host, '@'))),
+      reason: 'cnameApex',
     };
   }
-  const apex = add.find((a) => a.type === 'CNAME' && comparableValue('host', a.host) === '@') ?? add[0];
-  return { edit: (apex && addedBy.get(apex)) ?? 0, reason: 'cnameApex' };
+  const here = (record: DnsRecordData) => sameHost(ownerName(record), refusal.host);
+  const cname = add.find((a) => a.type === 'CNAME' && here(a));
+  if (cname === undefined) {
+    return { edit: editOf(add.find(here)), reason: 'cnameBeside', host: refusal.host, types: ['CNAME'] };
+  }
+  const kept = current.filter((c) => !remove.includes(c)).map((c) => c.record);
+  const beside = [...kept, ...add].filter((r) => here(r) && r !== cname).map((r) => r.type);
+  return { edit: editOf(cname), reason: 'cnameBeside', host: refusal.host, types: [...new Set(beside)] };
 }
 
 /**

@@ -107,6 +107,15 @@ describe('a zone edited as a table', () => {
     expect(beside.problems).toEqual([{ edit: 1, reason: 'cnameBeside', host: 'www', types: ['A'] }]);
     const apex = planZoneEdits(ZONE, [{ op: 'add', row: row('CNAME', '@', 'cdn.example.net') }]);
     expect(apex.problems).toEqual([{ edit: 0, reason: 'cnameApex' }]);
+    // www's address changed and a CNAME added at www: the CNAME is the edit at fault, beside an A.
+    const both = planZoneEdits(ZONE, [
+      { op: 'change', id: 2, row: row('A', 'www', '192.0.2.30') },
+      { op: 'add', row: row('CNAME', 'www', 'cdn.example.net') },
+    ]);
+    expect(both.problems).toEqual([{ edit: 1, reason: 'cnameBeside', host: 'www', types: ['A'] }]);
+    // An A record added beside the zone's CNAME: the A is at fault, beside a CNAME.
+    const beneath = planZoneEdits(ZONE, [{ op: 'add', row: row('A', 'shop', '192.0.2.8') }]);
+    expect(beneath.problems).toEqual([{ edit: 0, reason: 'cnameBeside', host: 'shop', types: ['CNAME'] }]);
   });
 
   it('deleting more than 30% of ten or more records needs force; fewer records never do', () => {

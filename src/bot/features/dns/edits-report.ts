@@ -52,9 +52,11 @@ export function createEditsReports(deps: EditsReportDeps): EditsReportPort {
           { applied: outcome.applied, failures, total: report.total },
           rich,
         );
+        // Who made it, in the editor, heads the report; the outcome is its first line.
         return {
           ...screen,
-          blocks: [{ type: 'text', html: heading }, ...screen.blocks],
+          title: heading,
+          blocks: [{ type: 'text', html: screen.title }, ...screen.blocks],
           ...(keyboard ? { keyboard } : {}),
         };
       });
