@@ -128,6 +128,18 @@ const configSchema = z
       emptyAsUndefined,
       z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65_535).default(8080),
     ),
+    /**
+     * The address the HTTP server listens on: every interface by default (behind the platform's
+     * proxy); the playground keeps it on 127.0.0.1.
+     */
+    HOST: z.preprocess(
+      emptyAsUndefined,
+      z
+        .union([z.ipv4(), z.ipv6(), z.literal('localhost')], {
+          error: 'must be an IP address to listen on (0.0.0.0, 127.0.0.1, ::) or localhost',
+        })
+        .default('0.0.0.0'),
+    ),
     ALLOWED_USER_IDS: z.preprocess(
       emptyAsUndefined,
       z

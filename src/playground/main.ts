@@ -106,6 +106,8 @@ export async function playground(env: Record<string, string | undefined>): Promi
       WEBHOOK_SECRET: '',
       ALLOWED_USER_IDS: '',
       PORT: miniApp.port,
+      // The bot's HTTP server (the Mini App, /healthz) stays on this machine, as the rest does.
+      HOST: env.HOST || '127.0.0.1',
       MINI_APP_URL: miniApp.url,
       MINI_APP_SHORT_NAME: miniApp.shortName,
       NOTIFY_INTERVAL_S: env.NOTIFY_INTERVAL_S || PLAYGROUND_NOTIFY_INTERVAL_S,

@@ -22,6 +22,7 @@ export function serveHttp(deps: {
   const started = Date.now();
   return startBotServer({
     port: config.PORT,
+    host: config.HOST,
     webhookPath: config.WEBHOOK_URL ? new URL(config.WEBHOOK_URL).pathname : undefined,
     secret: config.WEBHOOK_SECRET,
     logger: deps.logger,

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       STORAGE: 'lowdb',
       REDIS_PREFIX: 'partner-bot:',
       PORT: 8080,
+      HOST: '0.0.0.0',
       DEFAULT_LOCALE: 'ru',
       LOG_LEVEL: 'info',
       NOTIFY_INTERVAL_S: 300,
@@ -71,6 +72,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...MINIMAL, RICH_MESSAGES: 'on' }).RICH_MESSAGES).toBe(true);
     expect(configError({ ...MINIMAL, RICH_MESSAGES: 'yes' }).problems).toEqual([
       expect.stringMatching(/^RICH_MESSAGES .*must be on or off/),
+    ]);
+  });
+
+  it('listens on the HOST given — an address, or localhost — and says so for anything else', () => {
+    expect(loadConfig({ ...MINIMAL, HOST: '127.0.0.1' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ ...MINIMAL, HOST: '::' }).HOST).toBe('::');
+    expect(loadConfig({ ...MINIMAL, HOST: 'localhost' }).HOST).toBe('localhost');
+    expect(configError({ ...MINIMAL, HOST: 'bot.example.by' }).problems).toEqual([
+      expect.stringMatching(/^HOST .*must be an IP address to listen on/),
     ]);
   });
 
