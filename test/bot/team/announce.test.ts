@@ -156,3 +156,35 @@ describe('forum topics', () => {
     for (const call of outside) expect(call.payload.message_thread_id).toBeUndefined();
   });
 });
+
+describe('edits made in the Mini App for the group', () => {
+  it('the group gets the report headed by the member who made them, with ↩ Undo the tech may press', async () => {
+    const domain = `editor-${Date.now()}.com`;
+    const orderId = await orderTestDomain(h.api(), domain);
+    const before = h.calls.length;
+    const result = await h.zoneEditing.apply({
+      api: h.api(),
+      who: { chatId: GROUP, userId: TECH.userId, name: TECH.firstName },
+      role: 'tech',
+      orderId,
+      domain,
+      edits: [{ op: 'add', row: { type: 'A', host: 'app', data: '192.0.2.70', ttl: 3600 } }],
+      force: false,
+      key: 'group-editor-report-0001',
+    });
+    expect(result.status).toBe('applied');
+    const report = h.calls
+      .slice(before)
+      .find((c) => c.method === 'sendRichMessage' || c.method === 'sendMessage');
+    expect(report?.payload.chat_id).toBe(GROUP);
+    const text = texts(report ? [report] : []).join('\n');
+    // The name as typed, shown as text (escaped in the message, not read as markup).
+    expect(text).toContain(`📣 Борис <b> (техник) изменил(а) DNS-записи домена ${domain} в редакторе:`);
+    expect(text).toContain('Готово: 1 из 1 изменений применено.');
+
+    const preview = await h.press(buttonData(report ? [report] : [], '↩ Отменить'), inGroup(TECH));
+    const undone = await h.press(buttonData(preview, 'Да, отменить'), inGroup(TECH));
+    expect(all(undone)).toContain('↩ Изменение отменено:');
+    expect((await h.api().listDnsRecords(orderId)).some((r) => r.value === 'app 192.0.2.70')).toBe(false);
+  });
+});
