@@ -10,16 +10,11 @@ import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   hasChromium,
-  launchChromium,
+  openConnected,
+  type PlaygroundSandbox,
   partnerOn,
   type RunningPlayground,
-  startPlayground,
 } from '../helpers/playground.js';
-
-interface SandboxState {
-  url: string;
-  token: string;
-}
 
 interface Recorded {
   method: string;
@@ -30,7 +25,7 @@ describe.skipIf(!hasChromium)('the zone editor in the playground', () => {
   let playground: RunningPlayground;
   let browser: Browser;
   let page: Page;
-  let sandbox: SandboxState;
+  let sandbox: PlaygroundSandbox;
 
   const panel = (): Locator => page.getByRole('dialog', { name: 'Partner Test Bot' });
   const app = (): FrameLocator => panel().frameLocator('iframe[title="Мини-приложение"]');
@@ -43,18 +38,7 @@ describe.skipIf(!hasChromium)('the zone editor in the playground', () => {
   const chat = (title: RegExp) => page.getByRole('button', { name: title }).click();
 
   beforeAll(async () => {
-    playground = await startPlayground();
-    browser = await launchChromium();
-    // A phone's height, a desktop's width: the panel is phone-sized over the chat.
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(playground.url);
-    await page.locator('body[data-ready="true"]').waitFor();
-    ({ sandbox } = (await (await fetch(`${playground.url}api/state`)).json()) as { sandbox: SandboxState });
-    const partner = partnerOn(page);
-    await partner.send('/token');
-    await partner.sees('Отправьте токен API партнёра одним сообщением');
-    await partner.send(sandbox.token);
-    await partner.sees('Токен проверен и сохранён');
+    ({ playground, browser, page, sandbox } = await openConnected());
   }, 60_000);
 
   afterAll(async () => {

@@ -10,13 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  hasChromium,
-  launchChromium,
-  partnerOn,
-  type RunningPlayground,
-  startPlayground,
-} from '../helpers/playground.js';
+import { hasChromium, openConnected, partnerOn, type RunningPlayground } from '../helpers/playground.js';
 
 /** How long a tap may take to show the zone's table, in ms (a phone's app would feel slow past it). */
 const TAP_TO_TABLE_MS = 1000;
@@ -82,19 +76,7 @@ describe.skipIf(!hasChromium)('the Mini App in the playground’s panel', () => 
   const app = (): FrameLocator => panel().frameLocator('iframe[title="Мини-приложение"]');
 
   beforeAll(async () => {
-    playground = await startPlayground();
-    browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    await page.goto(playground.url);
-    await page.locator('body[data-ready="true"]').waitFor();
-    const { sandbox } = (await (await fetch(`${playground.url}api/state`)).json()) as {
-      sandbox: { token: string };
-    };
-    const partner = partnerOn(page);
-    await partner.send('/token');
-    await partner.sees('Отправьте токен API партнёра одним сообщением');
-    await partner.send(sandbox.token);
-    await partner.sees('Токен проверен и сохранён');
+    ({ playground, browser, page } = await openConnected());
   }, 60_000);
 
   afterAll(async () => {

@@ -10,40 +10,22 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   hasChromium,
-  launchChromium,
+  openConnected,
+  type PlaygroundSandbox,
   partnerOn,
   type RunningPlayground,
-  startPlayground,
 } from '../helpers/playground.js';
 
 /** The seeded order of mysite.by in the sandbox (src/sandbox/seed-orders.ts). */
 const MYSITE_ORDER = 1006;
 
-interface Sandbox {
-  url: string;
-  token: string;
-}
-
-/** The playground in its own process, a page on it, and the partner's token connected by /token. */
-async function openConnected(
-  env: Record<string, string> = {},
-): Promise<{ playground: RunningPlayground; browser: Browser; page: Page; sandbox: Sandbox }> {
-  const playground = await startPlayground(env);
-  const browser = await launchChromium();
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  await page.goto(playground.url);
-  await page.locator('body[data-ready="true"]').waitFor();
-  const { sandbox } = (await (await fetch(`${playground.url}api/state`)).json()) as { sandbox: Sandbox };
-  const partner = partnerOn(page);
-  await partner.send('/token');
-  await partner.sees('Отправьте токен API партнёра одним сообщением');
-  await partner.send(sandbox.token);
-  await partner.sees('Токен проверен и сохранён');
-  return { playground, browser, page, sandbox };
-}
-
 /** A call of the partner API on the sandbox, with the partner's token, as another tool would make it. */
-async function partnerApi(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<unknown> {
+async function partnerApi(
+  sandbox: PlaygroundSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const response = await fetch(`${sandbox.url}${path}?version=1.0`, {
     method,
     headers: { 'x-api-token': sandbox.token, 'content-type': 'application/json' },
@@ -55,13 +37,13 @@ async function partnerApi(sandbox: Sandbox, method: string, path: string, body?:
 }
 
 /** mysite.by's records as the provider lists them: `value` is «host data» (`www 93.125.99.10`). */
-async function zoneRecords(sandbox: Sandbox): Promise<{ type: string; value: string }[]> {
+async function zoneRecords(sandbox: PlaygroundSandbox): Promise<{ type: string; value: string }[]> {
   const listed = await partnerApi(sandbox, 'GET', `/v1/domains/${MYSITE_ORDER}/dns/records`);
   return (listed as { records: { type: string; value: string }[] }).records;
 }
 
 /** Brings mysite.by's zone to `total` records, adding A records h1, h2… straight at the provider. */
-async function growZone(sandbox: Sandbox, total: number): Promise<number> {
+async function growZone(sandbox: PlaygroundSandbox, total: number): Promise<number> {
   const path = `/v1/domains/${MYSITE_ORDER}/dns/records`;
   const count = async () => (await zoneRecords(sandbox)).length;
   for (let n = 1, have = await count(); have < total; n += 1, have += 1) {
@@ -84,7 +66,7 @@ describe.skipIf(!hasChromium)('Bot API 10.1–10.3 from the bot, on the playgrou
   let playground: RunningPlayground;
   let browser: Browser;
   let page: Page;
-  let sandbox: Sandbox;
+  let sandbox: PlaygroundSandbox;
 
   const writeAs = (name: string) =>
     page.getByRole('combobox', { name: 'Пишет' }).selectOption({ label: name });
@@ -280,7 +262,7 @@ describe.skipIf(!hasChromium)('with RICH_MESSAGES=off, lists as today’s HTML l
   let playground: RunningPlayground;
   let browser: Browser;
   let page: Page;
-  let sandbox: Sandbox;
+  let sandbox: PlaygroundSandbox;
 
   beforeAll(async () => {
     ({ playground, browser, page, sandbox } = await openConnected({ RICH_MESSAGES: 'off' }));

@@ -94,3 +94,32 @@ export function partnerOn(page: Page) {
     },
   };
 }
+
+/** The sandbox as the playground's `/api/state` names it. */
+export interface PlaygroundSandbox {
+  url: string;
+  token: string;
+}
+
+/**
+ * The playground in its own process, Chromium, a page on it (a desktop's width, a phone's height),
+ * and the partner's token connected by /token in their private chat, as a partner would.
+ */
+export async function openConnected(
+  env: Record<string, string> = {},
+): Promise<{ playground: RunningPlayground; browser: Browser; page: Page; sandbox: PlaygroundSandbox }> {
+  const playground = await startPlayground(env);
+  const browser = await launchChromium();
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  await page.goto(playground.url);
+  await page.locator('body[data-ready="true"]').waitFor();
+  const { sandbox } = (await (await fetch(`${playground.url}api/state`)).json()) as {
+    sandbox: PlaygroundSandbox;
+  };
+  const partner = partnerOn(page);
+  await partner.send('/token');
+  await partner.sees('Отправьте токен API партнёра одним сообщением');
+  await partner.send(sandbox.token);
+  await partner.sees('Токен проверен и сохранён');
+  return { playground, browser, page, sandbox };
+}
