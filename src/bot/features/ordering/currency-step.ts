@@ -1,5 +1,5 @@
+import { STEP } from '../../../core/customer-answers.js';
 import { readNumber, type Step } from '../../forms/types.js';
-import { STEP } from './answers.js';
 
 /** Currency: the last one used first; a single currency is chosen without asking. */
 export function createCurrencyStep(): Step<number> {

@@ -1,4 +1,12 @@
 import {
+  CUSTOMER_PREFIX,
+  type FieldAnswer,
+  isCustomerAnswer,
+  readSavedCustomer,
+  STEP,
+  WHOIS_PREFIX,
+} from '../../../core/customer-answers.js';
+import {
   BANK_REQUISITES_FIELDS,
   CUSTOMER_TYPES,
   type CustomerType,
@@ -9,20 +17,10 @@ import {
 } from '../../../core/requisites.js';
 import type { WhoisRules } from '../../../core/zones.js';
 import { answerOf, type OrderDraft, readBoolean, type Step } from '../../forms/types.js';
-import {
-  BANK_WANTED,
-  CUSTOMER_PREFIX,
-  CUSTOMER_SOURCE,
-  CUSTOMER_TYPE,
-  type FieldAnswer,
-  isCustomerAnswer,
-  POSTAL_SAME,
-  STEP,
-  WHOIS_PREFIX,
-} from './answers.js';
+import { BANK_WANTED, CUSTOMER_SOURCE, CUSTOMER_TYPE, POSTAL_SAME } from './answers.js';
 import { createFieldStep, createYesNoStep } from './field-step.js';
 import { applyPastedCard, readPastedCard } from './pasted-card.js';
-import { readSavedCustomer, saveCustomerProfile } from './profiles.js';
+import { saveCustomerProfile } from './profiles.js';
 import { describeAnswer } from './requisites-views.js';
 
 /** Every customer step: saved profile or new, type, fields, postal address, bank. */
@@ -59,7 +57,7 @@ export function createCustomerSteps(draft: OrderDraft): Step[] {
       const profile = (await chatData.getProfiles(account)).find((p) => p.id === value);
       // A saved profile answers the customer and contact steps; Edit can still change them. A
       // profile that no longer reads as one answers nothing: the customer is asked for.
-      const saved = profile ? readSavedCustomer(profile) : undefined;
+      const saved = profile ? readSavedCustomer(profile.data) : undefined;
       for (const [key, answer] of Object.entries(saved ?? {})) d.answers[key] = answer;
       d.answers[STEP.saveProfile] = false;
     },

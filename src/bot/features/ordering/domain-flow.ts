@@ -1,4 +1,5 @@
 import type { DomainOrderRequest, DomainZone } from '../../../api/index.js';
+import { STEP, WHOIS_PREFIX } from '../../../core/customer-answers.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
@@ -6,7 +7,7 @@ import { findZone, whoisRulesOf } from '../../../core/zones.js';
 import { UserInputError } from '../../errors.js';
 import { answerOf, type OrderDraft, type ProductForm, type Step, type StepEnv } from '../../forms/types.js';
 import { renderCheckedDomain } from '../domains/views.js';
-import { CURRENCY, PERIOD, STEP, WHOIS_PREFIX } from './answers.js';
+import { CURRENCY, PERIOD } from './answers.js';
 import { createCurrencyStep } from './currency-step.js';
 import {
   createContactSteps,

@@ -1,3 +1,4 @@
+import type { FieldAnswer } from '../../../core/customer-answers.js';
 import { siblingPath } from '../../../core/requisites.js';
 import { checkField, type FieldSpec } from '../../../core/requisites-fields.js';
 import { UserInputError } from '../../errors.js';
@@ -11,7 +12,6 @@ import {
   type Step,
   type StepEnv,
 } from '../../forms/types.js';
-import type { FieldAnswer } from './answers.js';
 import { isPastedCard, takeCardAtField } from './pasted-card.js';
 import {
   buildRefusal,

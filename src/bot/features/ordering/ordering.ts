@@ -1,4 +1,5 @@
 import { Composer, Markup } from 'telegraf';
+import { readSavedCustomer } from '../../../core/customer-answers.js';
 import { toAsciiDomain } from '../../../core/domain-names.js';
 import { MESSAGE_LIMIT } from '../../../core/paging.js';
 import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../../core/product-kinds.js';
@@ -12,7 +13,6 @@ import { styled } from '../../kit/bot-api-today.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { parseTeamStart, type TeamOrders } from '../team/orders.js';
 import { ORDER_KINDS } from './kinds.js';
-import { readSavedCustomer } from './profiles.js';
 import { listCardEntries, renderCustomerCard } from './requisites-views.js';
 
 /** The menu of the kinds of order, one button each. */
@@ -137,7 +137,7 @@ export function createOrderingFeature(deps: {
     // Fields in the form's order with their labels, the WHOIS data and contacts included.
     const card = renderCustomerCard(ctx.t, {
       title: profile.label,
-      entries: listCardEntries(readSavedCustomer(profile) ?? {}),
+      entries: listCardEntries(readSavedCustomer(profile.data) ?? {}),
     });
     // Every field may hold 255 characters: a whole profile can run past one message. It is split
     // at line breaks (a line is one escaped field, far below the limit), Delete under the last.

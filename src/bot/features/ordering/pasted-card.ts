@@ -1,3 +1,4 @@
+import { type FieldAnswer, STEP, toAnswerId } from '../../../core/customer-answers.js';
 import {
   BANK_REQUISITES_FIELDS,
   type CustomerType,
@@ -7,7 +8,6 @@ import {
 import { cardFields, type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderDraft, StepEnv } from '../../forms/types.js';
-import { type FieldAnswer, STEP, toAnswerId } from './answers.js';
 import {
   type CardEntry,
   describeRefusal,

@@ -1,9 +1,9 @@
 import type { DomainZone, Tariff } from '../../../api/index.js';
+import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { zonePeriods } from '../../../core/zones.js';
 import { type Question, readNumber, type Step, type StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
-import { STEP } from './answers.js';
 
 /**
  * The period step of every kind. Kinds differ only in what they offer (a tariff prices each period,

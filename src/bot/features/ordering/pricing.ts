@@ -1,8 +1,8 @@
 import type { Tariff } from '../../../api/index.js';
+import { STEP } from '../../../core/customer-answers.js';
 import { formatMoney } from '../../../core/format.js';
 import type { StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
-import { STEP } from './answers.js';
 import { findPeriodPrice } from './period-step.js';
 
 /** The currency prices are shown in: the chosen one, else the last used, else the first. */

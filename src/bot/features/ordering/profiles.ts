@@ -1,23 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import type { Profile } from '../../../storage/chat-data.js';
+import {
+  customerLabelOf,
+  isCustomerAnswer,
+  readSavedCustomer,
+  type SavedCustomer,
+  STEP,
+  savedCustomer,
+  WHOIS_PREFIX,
+} from '../../../core/customer-answers.js';
 import { answerOf, type StepEnv } from '../../forms/types.js';
-import { CUSTOMER_SOURCE, isCustomerAnswer, STEP, WHOIS_PREFIX } from './answers.js';
-
-/**
- * A saved customer (`Profile.data`): the answers of the customer and contact steps, keyed by step
- * id. Parsed when read, as the store keeps it sealed JSON; each answer is read by its step again
- * once it is in a draft.
- */
-const savedCustomer = z.record(z.string(), z.union([z.string(), z.boolean(), z.null()]));
-/** The answers of a saved customer, keyed by step id. */
-export type SavedCustomer = z.output<typeof savedCustomer>;
-
-/** The answers a profile keeps, or `undefined` when its data is not a saved customer. */
-export function readSavedCustomer(profile: Profile): SavedCustomer | undefined {
-  const parsed = savedCustomer.safeParse(profile.data);
-  return parsed.success ? parsed.data : undefined;
-}
+import { CUSTOMER_SOURCE } from './answers.js';
 
 /** Saves the entered customer (and contacts when known) as a profile, labelled by its name. */
 export async function saveCustomerProfile({ ctx, chatData, account, draft }: StepEnv): Promise<void> {
@@ -27,10 +19,7 @@ export async function saveCustomerProfile({ ctx, chatData, account, draft }: Ste
     const answer = savedCustomer.valueType.safeParse(value);
     if (answer.success) data[key] = answer.data;
   }
-  const label =
-    [data['c:company_name'], data['c:last_name'], data['c:first_name']]
-      .filter((v) => typeof v === 'string' && v)
-      .join(' ') || ctx.t('order:unnamedCustomer');
+  const label = customerLabelOf(data) ?? ctx.t('order:unnamedCustomer');
   // Keyed by the draft: "Да" taken again after a kill overwrites the same profile, never a second one.
   await chatData.saveProfile(account, { id: draft.id ?? randomBytes(4).toString('hex'), label, data });
 }
@@ -44,7 +33,7 @@ export async function rememberWhois({ chatData, account, draft }: StepEnv): Prom
   const id = answerOf(draft, CUSTOMER_SOURCE);
   if (id === undefined || id === 'new') return;
   const profile = (await chatData.getProfiles(account)).find((p) => p.id === id);
-  const saved = profile ? readSavedCustomer(profile) : undefined;
+  const saved = profile ? readSavedCustomer(profile.data) : undefined;
   if (!profile || !saved || saved[STEP.customerType] !== draft.answers[STEP.customerType]) return;
   const data: SavedCustomer = { ...saved };
   for (const [key, value] of Object.entries(draft.answers)) {

@@ -7,6 +7,7 @@ import {
   whoisCompanyRequisites,
   whoisPersonRequisites,
 } from '../../../api/schemas/ordering.js';
+import { CUSTOMER_PREFIX, STEP, WHOIS_PREFIX } from '../../../core/customer-answers.js';
 import {
   BANK_REQUISITES_FIELDS,
   buildFromAnswers,
@@ -18,7 +19,7 @@ import {
 } from '../../../core/requisites.js';
 import type { WhoisRules } from '../../../core/zones.js';
 import { answerOf, type OrderDraft, readString } from '../../forms/types.js';
-import { BANK_WANTED, CUSTOMER_PREFIX, CUSTOMER_TYPE, POSTAL_SAME, STEP, WHOIS_PREFIX } from './answers.js';
+import { BANK_WANTED, CUSTOMER_TYPE, POSTAL_SAME } from './answers.js';
 
 /** The answers a request is built from are read back by their steps; one missing is a bug. */
 export function requireAnswer<T>(

@@ -1,9 +1,9 @@
+import { readCustomerType, STEP, toAnswerId, WHOIS_PREFIX } from '../../../core/customer-answers.js';
 import { escapeHtml } from '../../../core/format.js';
 import { type FieldCheck, type FieldSpec, postalFormOf } from '../../../core/requisites-fields.js';
 import { cardFields } from '../../../core/requisites-paste.js';
 import { UserInputError } from '../../errors.js';
 import type { Translate } from '../../kit/i18n.js';
-import { readCustomerType, STEP, toAnswerId, WHOIS_PREFIX } from './answers.js';
 
 /** One line of a customer card: a field (by request path, or `customerType`) and its value. */
 export interface CardEntry {

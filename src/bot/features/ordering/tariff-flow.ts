@@ -5,6 +5,7 @@ import type {
   SslOrderRequest,
   Tariff,
 } from '../../../api/index.js';
+import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { UserInputError } from '../../errors.js';
 import {
@@ -16,7 +17,7 @@ import {
   type Step,
   type StepEnv,
 } from '../../forms/types.js';
-import { CURRENCY, PERIOD, STEP } from './answers.js';
+import { CURRENCY, PERIOD } from './answers.js';
 import { createCurrencyStep } from './currency-step.js';
 import { createContactSteps, createCustomerSteps, createSaveProfileStep } from './customer-steps.js';
 import { createPeriodStep, offerTariffPeriods } from './period-step.js';
