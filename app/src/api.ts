@@ -16,6 +16,8 @@ export interface Session {
   /** With `dns: 'read'`: the server's words on which roles may edit. */
   readOnlyReason?: string;
   authDate: string | number;
+  /** The screen a group's button opened (its signed start parameter); a private button's is in the address. */
+  screen?: 'dns' | 'order' | 'customers';
 }
 
 /** One record of `GET api/zone`; `row` is null for a record the bot cannot read (not editable). */

@@ -1,22 +1,37 @@
 /*
  * The Mini App's launch parameter (`startapp` in a t.me link, `start_param` in initData): what the
  * bot writes into a button and what the app's server reads back. Telegram allows up to 512
- * characters of A-Z, a-z, 0-9, _ and -; a group's id is negative, so `g-1001234567890`.
+ * characters of A-Z, a-z, 0-9, _ and -; a group's id is negative, so `g-1001234567890`, and the
+ * screen the button opens follows it: `g-1001234567890_order`.
  */
 
-/** What a launch parameter asks for: a bound group's account (none: the user's own). */
-export type LaunchTarget = { kind: 'group'; chatId: number };
+/** The screens a button opens: the DNS editor, the order form, the saved customers. */
+export const APP_SCREENS = ['dns', 'order', 'customers'] as const;
+export type AppScreen = (typeof APP_SCREENS)[number];
 
-const GROUP_PARAM = /^g(-\d{1,16})$/;
+export const isAppScreen = (value: unknown): value is AppScreen =>
+  APP_SCREENS.some((screen) => screen === value);
 
-/** The launch parameter that opens the app for a bound group. */
-export function formatGroupStartParam(chatId: number): string {
-  return `g${chatId}`;
+/** What a launch parameter asks for: a bound group's account (none: the user's own), a screen. */
+export interface LaunchTarget {
+  kind: 'group';
+  chatId: number;
+  screen?: AppScreen;
+}
+
+const GROUP_PARAM = /^g(-\d{1,16})(?:_([a-z]{1,16}))?$/;
+
+/** The launch parameter that opens the app for a bound group, at `screen` when given. */
+export function formatGroupStartParam(chatId: number, screen?: AppScreen): string {
+  return screen === undefined ? `g${chatId}` : `g${chatId}_${screen}`;
 }
 
 /** The target a launch parameter names; undefined when it names none this version knows. */
 export function parseStartParam(value: string): LaunchTarget | undefined {
   const match = GROUP_PARAM.exec(value);
   const chatId = match ? Number(match[1]) : Number.NaN;
-  return Number.isSafeInteger(chatId) ? { kind: 'group', chatId } : undefined;
+  if (!Number.isSafeInteger(chatId)) return undefined;
+  const screen = match?.[2];
+  if (screen === undefined) return { kind: 'group', chatId };
+  return isAppScreen(screen) ? { kind: 'group', chatId, screen } : undefined;
 }

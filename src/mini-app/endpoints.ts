@@ -3,6 +3,7 @@
  * `core/team.ts`) and what it answers. Thin: input read with zod or core, the partner API or a
  * service called with the chosen account's token, the answer as JSON. No answer carries a token.
  */
+import { parseStartParam } from '../core/mini-app-launch.js';
 import { can, ROLES, rolesAllowed } from '../core/team.js';
 import type { Endpoint, EndpointCall } from './endpoint-types.js';
 import { applyOf, checkLine, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
@@ -38,6 +39,9 @@ function sessionOf(call: EndpointCall) {
         }
       : {}),
     authDate: launch.authDate.toISOString(),
+    // The screen a group's button opens, from the signed start parameter (a private chat's
+    // button puts it in the page's address instead).
+    ...(launch.startParam === undefined ? {} : { screen: parseStartParam(launch.startParam)?.screen }),
   };
 }
 

@@ -178,7 +178,7 @@ describe.skipIf(!hasChromium)('the Mini App in the playground’s panel', () => 
     const opener = group.log.getByRole('button', { name: '🧩 Открыть редактор' }).last();
     await opener.waitFor();
     await opener.click();
-    // The link carries the group only (startapp=g<id>): the account is the group's, and the app
+    // The link carries the group and the screen (startapp=g<id>_dns): the account is the group’s, and the app
     // asks for the domain.
     await app().getByText('Аккаунт: группа · Роль: владелец').waitFor();
     const domain = app().getByRole('textbox', { name: 'Домен' });

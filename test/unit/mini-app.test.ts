@@ -102,8 +102,26 @@ describe('the launch parameter of a bound group', () => {
     }
   });
 
+  it('carries the screen the button opens', () => {
+    for (const screen of ['dns', 'order', 'customers'] as const) {
+      const param = formatGroupStartParam(-1001234567890, screen);
+      expect(param).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(parseStartParam(param)).toEqual({ kind: 'group', chatId: -1001234567890, screen });
+    }
+  });
+
   it('names nothing for anything else', () => {
-    for (const param of ['', 'g', 'g42', 'g-', 'g-12x', 'promo', `g-${'9'.repeat(20)}`]) {
+    for (const param of [
+      '',
+      'g',
+      'g42',
+      'g-',
+      'g-12x',
+      'promo',
+      `g-${'9'.repeat(20)}`,
+      'g-42_',
+      'g-42_admin',
+    ]) {
       expect(parseStartParam(param), param).toBeUndefined();
     }
   });

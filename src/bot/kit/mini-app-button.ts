@@ -6,7 +6,7 @@
  */
 import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
-import { formatGroupStartParam } from '../../core/mini-app-launch.js';
+import { type AppScreen, formatGroupStartParam } from '../../core/mini-app-launch.js';
 import type { BotContext } from '../context.js';
 
 /** Where the bot's Mini App is (MINI_APP_URL) and its short name with @BotFather (for groups). */
@@ -16,25 +16,28 @@ export interface MiniAppLinks {
 }
 
 /**
- * A button opening the app: in a private chat a `web_app` button at `url` with `query` added (the
- * page reads it; Telegram puts its launch data in the hash), in a group a link to the direct link
- * for the group. Undefined where the app cannot open: no app, a group without a short name, a
- * channel.
+ * A button opening the app at `screen`: in a private chat a `web_app` button at `url` with the
+ * screen and `query` added (the page reads them; Telegram puts its launch data in the hash), in a
+ * group a link to the direct link for the group, the screen in its signed start parameter (a
+ * group's link carries nothing else). Undefined where the app cannot open: no app, a group
+ * without a short name, a channel.
  */
 export function miniAppButton(
   ctx: BotContext,
   links: MiniAppLinks | undefined,
   label: string,
+  screen: AppScreen,
   query: Record<string, string> = {},
 ): InlineKeyboardButton | undefined {
   if (links === undefined || ctx.chat === undefined) return undefined;
   if (ctx.chat.type === 'private') {
     const url = new URL(links.url);
+    url.searchParams.set('screen', screen);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     return Markup.button.webApp(label, url.href);
   }
   if (ctx.chat.type === 'channel' || links.shortName === undefined) return undefined;
-  const startParam = formatGroupStartParam(ctx.chat.id);
+  const startParam = formatGroupStartParam(ctx.chat.id, screen);
   return Markup.button.url(
     label,
     `https://t.me/${ctx.botInfo.username}/${links.shortName}?startapp=${encodeURIComponent(startParam)}`,

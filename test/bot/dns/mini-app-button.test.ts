@@ -29,20 +29,23 @@ describe('with MINI_APP_URL and MINI_APP_SHORT_NAME', () => {
     const ru = await h.send('/dns mysite.by', privately(OWNER));
     expect(lastTable(ru)).toContainEqual(['A', 'www', '93.125.99.10', '3600']);
     expect(editorButtons(ru)).toEqual([
-      { text: '🧩 Открыть редактор', web_app: { url: `${APP}?domain=mysite.by` } },
+      { text: '🧩 Открыть редактор', web_app: { url: `${APP}?screen=dns&domain=mysite.by` } },
     ]);
     const en = await h.send('/dns пример.бел', EN);
     // The ASCII name: what api/zone reads back, and what survives any client's URL handling.
     expect(editorButtons(en)).toEqual([
-      { text: '🧩 Open editor', web_app: { url: `${APP}?domain=xn--e1afmkfd.xn--90ais` } },
+      { text: '🧩 Open editor', web_app: { url: `${APP}?screen=dns&domain=xn--e1afmkfd.xn--90ais` } },
     ]);
   });
 
-  it('bound group: a link to t.me/<bot>/<short name> with startapp=g<group id>, never a web_app button', async () => {
+  it('bound group: a link to t.me/<bot>/<short name> with startapp=g<group id>_dns, never a web_app button', async () => {
     const calls = await h.send('/dns mysite.by', inGroup(TECH));
     expect(lastTable(calls)).toContainEqual(['A', 'www', '93.125.99.10', '3600']);
     expect(editorButtons(calls)).toEqual([
-      { text: '🧩 Открыть редактор', url: `https://t.me/partner_test_bot/zone_editor?startapp=g${GROUP}` },
+      {
+        text: '🧩 Открыть редактор',
+        url: `https://t.me/partner_test_bot/zone_editor?startapp=g${GROUP}_dns`,
+      },
     ]);
     expect(buttons(calls).some((b) => b.web_app !== undefined)).toBe(false);
   });

@@ -57,7 +57,9 @@ export function createDnsRecordList(deps: {
       const ref = await refOfOrder(ctx, Number(filter));
       const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
       const domain = escapeHtml(toUnicodeDomain(ref.domain));
-      const editor = miniAppButton(ctx, deps.miniApp, ctx.t('dns:openEditorButton'), { domain: ref.domain });
+      const editor = miniAppButton(ctx, deps.miniApp, ctx.t('dns:openEditorButton'), 'dns', {
+        domain: ref.domain,
+      });
       return {
         title: ctx.t('dns:recordsTitle', { domain, count: listed.length }),
         empty: ctx.t('dns:noRecords', { domain }),
