@@ -2,13 +2,10 @@ import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { UNPAID_INVOICE_STATE } from '../../core/invoice-search.js';
 import { productKindOf } from '../../core/product-kinds.js';
-import { errorForLog } from '../../logger.js';
+import { type CreatedOrder, followCreatedOrder } from '../../services/order-submit.js';
 import { groupQuery, linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
 import type { OrderEngineDeps } from './form-state.js';
-import type { OrderDraft, OrderFlow, StepEnv } from './types.js';
-
-/** What the create call of a Confirm did, as far as it can be known. */
-export type SubmitResult = Awaited<ReturnType<NonNullable<OrderFlow['submit']>>>;
+import type { OrderDraft, StepEnv } from './types.js';
 
 /**
  * Ends the form with its order created: the invoice noted as the bot's own, the partner told with
@@ -17,7 +14,7 @@ export type SubmitResult = Awaited<ReturnType<NonNullable<OrderFlow['submit']>>>
 export async function reportCreatedOrder(
   deps: OrderEngineDeps,
   env: StepEnv,
-  result: SubmitResult,
+  result: CreatedOrder,
 ): Promise<void> {
   const { ctx, draft } = env;
   draft.status = 'done';
@@ -25,28 +22,12 @@ export async function reportCreatedOrder(
   deps.logger.info({ chatId: ctx.chat?.id, orderId: result.order_id, kind: draft.kind }, 'order created');
   const chatId = ctx.chat?.id;
   const invoiceId = result.invoice_id;
-  if (invoiceId !== undefined && deps.watches) {
-    // Before anything else: the next poll must already know this invoice is the bot's own.
-    const token = await deps.chatData.getToken(env.account);
-    if (token !== undefined) {
-      await deps.watches.noteCreatedInvoice(token, invoiceId).catch((error: unknown) => {
-        deps.logger.warn({ chatId, err: errorForLog(error) }, 'could not note a created invoice');
-      });
-    }
-  }
-  // The invoice's number is what "Send to client" types into the inline picker; the create call
-  // does not return it, so it is asked beside the link (when that is missing too). Neither
-  // failing keeps the order from being reported.
-  const [url, invoice] = await Promise.all([
-    result.invoice_url ||
-      (invoiceId === undefined ? undefined : env.api.getInvoiceUrl(invoiceId).catch(() => undefined)),
-    invoiceId === undefined
-      ? undefined
-      : env.api.listInvoices({ invoice_id: invoiceId }).then(
-          ([found]) => found,
-          () => undefined,
-        ),
-  ]);
+  const { url, invoice } = await followCreatedOrder(
+    env.api,
+    { watches: deps.watches, token: await deps.chatData.getToken(env.account), logger: deps.logger },
+    result,
+    { chatId },
+  );
   // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
   const text = ctx.t('order:created', {
     orderId: result.order_id ?? '—',

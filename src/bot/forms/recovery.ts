@@ -1,7 +1,8 @@
 import { ApiInterruptedError } from '../../api/index.js';
 import { errorForLog } from '../../logger.js';
+import { type CreatedOrder, findNewOrder, type OrderSubmission } from '../../services/order-submit.js';
 import type { BotContext } from '../context.js';
-import { reportCreatedOrder, type SubmitResult } from './created-order.js';
+import { reportCreatedOrder } from './created-order.js';
 import { loadDraft, loadEnv, type OrderEngineDeps, resolveFlow } from './form-state.js';
 import { formOwnerKey } from './member-scenes.js';
 import { showSummary } from './rendering.js';
@@ -10,35 +11,25 @@ import { ORDER_SCENE, type OrderFlow, readDraft, type StepEnv } from './types.js
 const CANCEL_COMMAND = /^\/cancel(@\w+)?(\s|$)/;
 
 /** What became of a Confirm a killed process left unfinished. */
-type Interrupted = { created: SubmitResult } | 'notCreated' | 'unchecked';
+type Interrupted = { created: CreatedOrder } | 'notCreated' | 'unchecked';
 
-/** After a timeout the order may exist: look for it before offering to try again. */
-export async function findAfterUnknown(deps: OrderEngineDeps, env: StepEnv, flow: OrderFlow): Promise<void> {
-  const { ctx } = env;
-  await ctx.reply(ctx.t('order:unknownOutcome'));
-  try {
-    const found = await findNewOrder(env, flow);
-    if (found) {
-      await reportCreatedOrder(deps, env, found);
-      return;
-    }
-    await showSummary(deps, env, ctx.t('order:notFoundAfterTimeout'));
-  } catch (error) {
-    if (error instanceof ApiInterruptedError) throw error;
-    deps.logger.warn({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order lookup failed');
-    await showSummary(deps, env, ctx.t('order:lookupFailed'));
-  }
-}
-
-/** A new order of this kind matching the draft (one that was not listed before submitting). */
-async function findNewOrder(env: StepEnv, flow: OrderFlow): Promise<SubmitResult | undefined> {
-  const { draft } = env;
-  const known = new Set(draft.knownOrderIds ?? []);
-  const orders = flow.listOrders ? await flow.listOrders(env.api) : [];
-  const found = orders.find((o) => !known.has(o.order_id) && (flow.matches?.(draft, o) ?? false));
-  if (!found) return undefined;
-  const [invoice] = await env.api.listInvoices({ order_id: found.order_id });
-  return { order_id: found.order_id, invoice_id: invoice?.invoice_id };
+/**
+ * A form's order as the submit service takes it: the kind's list, the form's create call (none
+ * when only looking an order up), and whether a listed order is the draft's.
+ */
+export function submissionOf(
+  env: StepEnv,
+  flow: OrderFlow,
+  create: NonNullable<OrderFlow['submit']> | undefined,
+): OrderSubmission {
+  return {
+    listOrders: async () => (flow.listOrders ? flow.listOrders(env.api) : []),
+    create: async () => {
+      if (!create) throw new Error(`the ${flow.kind} form sends no order`);
+      return create(env);
+    },
+    matches: (order) => flow.matches?.(env.draft, order) ?? false,
+  };
 }
 
 /**
@@ -106,7 +97,7 @@ async function lookUpInterrupted(deps: OrderEngineDeps, env: StepEnv): Promise<I
   if (draft.knownOrderIds === undefined) return 'notCreated';
   if (!flow.listOrders) return 'unchecked';
   try {
-    const found = await findNewOrder(env, flow);
+    const found = await findNewOrder(submissionOf(env, flow, undefined), env.api, draft.knownOrderIds);
     return found ? { created: found } : 'notCreated';
   } catch (error) {
     if (error instanceof ApiInterruptedError) throw error;

@@ -1,12 +1,12 @@
-import { ApiInterruptedError, ApiNetworkError, ApiTimeoutError } from '../../api/index.js';
-import { errorForLog } from '../../logger.js';
+import { ApiInterruptedError } from '../../api/index.js';
+import { isOutcomeUnknown, submitOrderOnce } from '../../services/order-submit.js';
 import type { BotContext } from '../context.js';
 import { describeError } from '../middlewares/errors.js';
-import { reportCreatedOrder, type SubmitResult } from './created-order.js';
+import { reportCreatedOrder } from './created-order.js';
 import { loadEnv, type OrderEngineDeps, persistSession, resolveFlow } from './form-state.js';
 import { formOwnerKey } from './member-scenes.js';
 import { resumeScreen } from './navigation.js';
-import { findAfterUnknown } from './recovery.js';
+import { submissionOf } from './recovery.js';
 import { showSummary } from './rendering.js';
 import { ORDER_SCENE, type StepEnv } from './types.js';
 
@@ -74,12 +74,7 @@ async function submitOrder(deps: OrderEngineDeps, env: StepEnv): Promise<void> {
       await flow.finish?.(env);
     } catch (error) {
       // The outcome is unknown: the draft stays 'submitting', and the next update settles it.
-      if (
-        error instanceof ApiTimeoutError ||
-        error instanceof ApiNetworkError ||
-        error instanceof ApiInterruptedError
-      )
-        throw error;
+      if (isOutcomeUnknown(error) || error instanceof ApiInterruptedError) throw error;
       // Refused (e.g. a 400 naming a field): nothing changed; show why and the summary again.
       await showSummary(deps, env, describeError(error, ctx.t));
       return;
@@ -88,34 +83,38 @@ async function submitOrder(deps: OrderEngineDeps, env: StepEnv): Promise<void> {
     await ctx.scene.leave();
     return;
   }
-  try {
-    draft.knownOrderIds = flow.listOrders ? (await flow.listOrders(env.api)).map((o) => o.order_id) : [];
-  } catch (error) {
-    // Nothing was sent yet: the user may simply confirm again.
-    draft.status = 'editing';
-    draft.knownOrderIds = undefined;
-    await showSummary(deps, env, describeError(error, ctx.t));
-    return;
-  }
-  // Stored before the call: if this process dies while the call is out, the next one knows the
-  // order may exist and which orders were there before it.
-  await persistSession(deps, ctx);
-  let result: SubmitResult;
-  try {
-    result = await flow.submit(env);
-  } catch (error) {
-    // Stopping: the call may have reached the provider, and every later call would be cut off
-    // too. The draft stays 'submitting' with its list; the next process looks the order up.
-    if (error instanceof ApiInterruptedError) throw error;
-    if (error instanceof ApiTimeoutError || error instanceof ApiNetworkError) {
-      deps.logger.warn({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order outcome unknown');
-      await findAfterUnknown(deps, env, flow);
+  const outcome = await submitOrderOnce(
+    submissionOf(env, flow, flow.submit),
+    env.api,
+    {
+      // Stored before the call: if this process dies while the call is out, the next one knows the
+      // order may exist and which orders were there before it.
+      beforeCreate: async (known) => {
+        draft.knownOrderIds = known;
+        await persistSession(deps, ctx);
+      },
+      outcomeUnknown: async () => {
+        await ctx.reply(ctx.t('order:unknownOutcome'));
+      },
+      logFields: { chatId: ctx.chat?.id },
+    },
+    deps.logger,
+  );
+  switch (outcome.kind) {
+    case 'created':
+      await reportCreatedOrder(deps, env, outcome.created);
       return;
-    }
-    // The provider refused: nothing was created; show why and offer the summary again.
-    deps.logger.info({ chatId: ctx.chat?.id, err: errorForLog(error) }, 'order refused');
-    await showSummary(deps, env, describeError(error, ctx.t));
-    return;
+    case 'refused':
+      // The provider refused, or nothing was sent (the list failed): nothing was created; show
+      // why and offer the summary again (showSummary reopens the draft).
+      await showSummary(deps, env, describeError(outcome.error, ctx.t));
+      return;
+    case 'unknown':
+      await showSummary(
+        deps,
+        env,
+        ctx.t(outcome.lookup === 'notFound' ? 'order:notFoundAfterTimeout' : 'order:lookupFailed'),
+      );
+      return;
   }
-  await reportCreatedOrder(deps, env, result);
 }

@@ -4,6 +4,7 @@ import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
 import { findZone, whoisRulesOf } from '../../../core/zones.js';
+import { orderMatches } from '../../../services/order-submit.js';
 import { UserInputError } from '../../errors.js';
 import { answerOf, type OrderDraft, type ProductForm, type Step, type StepEnv } from '../../forms/types.js';
 import { renderCheckedDomain } from '../domains/views.js';
@@ -155,8 +156,8 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
       };
     },
     matches(draft, order) {
-      const domain = order.advanced?.domain;
-      return domain !== undefined && toAsciiDomain(domain) === readAnsweredDomain(draft)?.ascii;
+      const answer = readAnsweredDomain(draft);
+      return answer !== undefined && orderMatches({ domain: answer.ascii }, order);
     },
   };
 }

@@ -7,6 +7,7 @@ import type {
 } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { orderMatches } from '../../../services/order-submit.js';
 import { UserInputError } from '../../errors.js';
 import {
   answerOf,
@@ -190,7 +191,8 @@ function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
       return spec.request(common, draft);
     },
     matches(draft, order) {
-      return order.advanced?.tariff_id === answerOf(draft, TARIFF);
+      const tariffId = answerOf(draft, TARIFF);
+      return tariffId !== undefined && orderMatches({ tariffId }, order);
     },
   };
 }
