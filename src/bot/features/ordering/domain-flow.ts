@@ -4,6 +4,11 @@ import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
 import { findZone, whoisRulesOf } from '../../../core/zones.js';
+import {
+  buildContactsRequest,
+  buildCustomerRequest,
+  buildWhoisRequest,
+} from '../../../services/order-requests.js';
 import { orderMatches } from '../../../services/order-submit.js';
 import { UserInputError } from '../../errors.js';
 import { answerOf, type OrderDraft, type ProductForm, type Step, type StepEnv } from '../../forms/types.js';
@@ -19,7 +24,7 @@ import {
 import { createPeriodStep, offerZonePeriods } from './period-step.js';
 import { displayCurrency, periodPriceLines } from './pricing.js';
 import { rememberWhois } from './profiles.js';
-import { buildContactsRequest, buildCustomerRequest, buildWhoisRequest, requireAnswer } from './requests.js';
+import { requireAnswer } from './requests.js';
 
 /** Step id of the domain name, which the word after `/order domain` answers. */
 export const DOMAIN_NAME = 'domainName';
@@ -150,9 +155,9 @@ export function createDomainForm(): ProductForm<DomainOrderRequest> {
         currency_id: requireAnswer(draft, CURRENCY),
         tariff_id: zone.actual_registration_tariff_id,
         domain: answer.ascii,
-        ...buildContactsRequest(draft),
-        ...buildCustomerRequest(draft),
-        ...buildWhoisRequest(draft, whoisRulesOf(zone.name)),
+        ...buildContactsRequest(draft.answers),
+        ...buildCustomerRequest(draft.answers),
+        ...buildWhoisRequest(draft.answers, whoisRulesOf(zone.name)),
       };
     },
     matches(draft, order) {

@@ -7,6 +7,11 @@ import type {
 } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
+import {
+  buildContactsRequest,
+  buildCustomerRequest,
+  type CustomerRequest,
+} from '../../../services/order-requests.js';
 import { orderMatches } from '../../../services/order-submit.js';
 import { UserInputError } from '../../errors.js';
 import {
@@ -23,12 +28,7 @@ import { createCurrencyStep } from './currency-step.js';
 import { createContactSteps, createCustomerSteps, createSaveProfileStep } from './customer-steps.js';
 import { createPeriodStep, offerTariffPeriods } from './period-step.js';
 import { displayCurrency, periodUnit, tariffPriceLines } from './pricing.js';
-import {
-  buildContactsRequest,
-  buildCustomerRequest,
-  type CustomerRequest,
-  requireAnswer,
-} from './requests.js';
+import { requireAnswer } from './requests.js';
 import {
   createHostingDomainStep,
   createSslSubjectStep,
@@ -185,8 +185,8 @@ function createTariffForm<Req>(spec: TariffSpec<Req>): ProductForm<Req> {
         period_unit_count: requireAnswer(draft, PERIOD),
         currency_id: requireAnswer(draft, CURRENCY),
         tariff_id: requireAnswer(draft, TARIFF),
-        ...buildContactsRequest(draft),
-        ...buildCustomerRequest(draft),
+        ...buildContactsRequest(draft.answers),
+        ...buildCustomerRequest(draft.answers),
       };
       return spec.request(common, draft);
     },
