@@ -8,11 +8,12 @@ import type {
   SslOrderRequest,
 } from '../../../api/index.js';
 import { PRODUCT_KINDS, type ProductKind } from '../../../core/product-kinds.js';
+import { type ListTariffs, ORDER_CALLS } from '../../../services/order-kinds.js';
 import type { OrderFlow, ProductForm } from '../../forms/types.js';
 import type { AnyOrder } from '../orders/views.js';
 import { createDomainForm, DOMAIN_NAME } from './domain-flow.js';
 import { HOSTING_DOMAIN, SSL_SUBJECT } from './subject-steps.js';
-import { createHostingForm, createMailForm, createSslForm, type ListTariffs } from './tariff-flow.js';
+import { createHostingForm, createMailForm, createSslForm } from './tariff-flow.js';
 
 /**
  * Everything the bot knows about one kind of product. Adding a kind: its name in
@@ -70,34 +71,31 @@ function defineKind<Req>(spec: KindSpec<Req>): KindEntry {
   };
 }
 
-const hostingTariffs: ListTariffs = (api, query) => api.listHostingTariffs(query);
-// Mail and SSL tariffs are listed per currency only: the provider refuses a service filter.
-const mailTariffs: ListTariffs = (api, { currency_id }) =>
-  api.listMailTariffs(currency_id === undefined ? {} : { currency_id });
-const sslTariffs: ListTariffs = (api, { currency_id }) =>
-  api.listSslTariffs(currency_id === undefined ? {} : { currency_id });
+const hostingTariffs: ListTariffs = ORDER_CALLS.hosting.listTariffs;
+const mailTariffs: ListTariffs = ORDER_CALLS.mail.listTariffs;
+const sslTariffs: ListTariffs = ORDER_CALLS.ssl.listTariffs;
 
 /** The one table of product kinds. */
 export const ORDER_KINDS = {
   domain: defineKind<DomainOrderRequest>({
     labelKey: 'order:kind.domain',
     listTitleKey: 'orders:title.domain',
-    listOrders: (api, query) => api.listDomainOrders(query),
+    listOrders: ORDER_CALLS.domain.listOrders,
     tariffs: null,
-    create: (api, request) => api.createDomainOrder(request),
+    create: ORDER_CALLS.domain.create,
     form: createDomainForm,
     prefillStep: DOMAIN_NAME,
   }),
   hosting: defineKind<HostingOrderRequest>({
     labelKey: 'order:kind.hosting',
     listTitleKey: 'orders:title.hosting',
-    listOrders: (api, query) => api.listHostingOrders(query),
+    listOrders: ORDER_CALLS.hosting.listOrders,
     tariffs: {
       list: hostingTariffs,
       titleKey: 'catalog:tariffsTitle.hosting',
       buttonKey: 'catalog:kind.hosting',
     },
-    create: (api, request) => api.createHostingOrder(request),
+    create: ORDER_CALLS.hosting.create,
     form: () => createHostingForm(hostingTariffs),
     prefillStep: HOSTING_DOMAIN,
     domainOf: (request) => request.domain,
@@ -105,26 +103,26 @@ export const ORDER_KINDS = {
   mail: defineKind<MailOrderRequest>({
     labelKey: 'order:kind.mail',
     listTitleKey: 'orders:title.mail',
-    listOrders: (api, query) => api.listMailOrders(query),
+    listOrders: ORDER_CALLS.mail.listOrders,
     tariffs: {
       list: mailTariffs,
       titleKey: 'catalog:tariffsTitle.mail',
       buttonKey: 'catalog:kind.mail',
     },
-    create: (api, request) => api.createMailOrder(request),
+    create: ORDER_CALLS.mail.create,
     form: () => createMailForm(mailTariffs),
     prefillStep: null,
   }),
   ssl: defineKind<SslOrderRequest>({
     labelKey: 'order:kind.ssl',
     listTitleKey: 'orders:title.ssl',
-    listOrders: (api, query) => api.listSslOrders(query),
+    listOrders: ORDER_CALLS.ssl.listOrders,
     tariffs: {
       list: sslTariffs,
       titleKey: 'catalog:tariffsTitle.ssl',
       buttonKey: 'catalog:kind.ssl',
     },
-    create: (api, request) => api.createSslOrder(request),
+    create: ORDER_CALLS.ssl.create,
     form: () => createSslForm(sslTariffs),
     prefillStep: SSL_SUBJECT,
     domainOf: (request) => request.domain,

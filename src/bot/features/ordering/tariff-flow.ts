@@ -7,6 +7,7 @@ import type {
 } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
+import type { ListTariffs, TariffQuery } from '../../../services/order-kinds.js';
 import {
   buildContactsRequest,
   buildCustomerRequest,
@@ -36,15 +37,6 @@ import {
   readSslSubject,
   SSL_SUBJECT,
 } from './subject-steps.js';
-
-/** What a tariff list is asked with. */
-export interface TariffQuery {
-  currency_id?: number;
-  service_id?: number;
-}
-
-/** A kind's tariff list call (the registry's `listTariffs`). */
-export type ListTariffs = (api: PartnerApi, query: TariffQuery) => Promise<Tariff[]>;
 
 const SERVICE = { id: 'service', read: readNumber };
 const TARIFF = { id: 'tariff', read: readNumber };
