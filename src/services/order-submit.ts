@@ -5,7 +5,6 @@
  * is settled by looking for the new order rather than by creating a second one.
  */
 import { ApiInterruptedError, ApiNetworkError, ApiTimeoutError, type PartnerApi } from '../api/index.js';
-import { toAsciiDomain } from '../core/domain-names.js';
 import { errorForLog, type Logger } from '../logger.js';
 
 /** What a create call did, as far as it can be known. */
@@ -27,18 +26,6 @@ export interface OrderSubmission {
   create(): Promise<CreatedOrder>;
   /** Whether a listed order is the one `create` would make (same domain, or same tariff). */
   matches(order: ListedOrder): boolean;
-}
-
-/** What an order is recognised by in its kind's list: the domain it names, else its tariff. */
-export type OrderMark = { domain: string } | { tariffId: number };
-
-/** Whether a listed order bears the mark (a domain compared in ASCII). */
-export function orderMatches(mark: OrderMark, order: Pick<ListedOrder, 'advanced'>): boolean {
-  if ('domain' in mark) {
-    const domain = order.advanced?.domain;
-    return domain !== undefined && toAsciiDomain(domain) === toAsciiDomain(mark.domain);
-  }
-  return order.advanced?.tariff_id === mark.tariffId;
 }
 
 /** How a submit ended. */

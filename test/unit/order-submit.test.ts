@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiHttpError, ApiInterruptedError, ApiTimeoutError } from '../../src/api/index.js';
+import { orderMatches } from '../../src/core/order-marks.js';
 import { createLogger } from '../../src/logger.js';
-import { type ListedOrder, orderMatches, submitOrderOnce } from '../../src/services/order-submit.js';
+import { type ListedOrder, submitOrderOnce } from '../../src/services/order-submit.js';
 
 const call = { operation: 'createDomainOrder', method: 'POST', path: '/orders/domain' };
 const logger = createLogger({ level: 'silent' });

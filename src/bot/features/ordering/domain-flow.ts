@@ -2,6 +2,7 @@ import type { DomainOrderRequest, DomainZone } from '../../../api/index.js';
 import { STEP, WHOIS_PREFIX } from '../../../core/customer-answers.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
+import { orderMatches } from '../../../core/order-marks.js';
 import { echoInput } from '../../../core/text.js';
 import { findZone, whoisRulesOf } from '../../../core/zones.js';
 import {
@@ -9,7 +10,6 @@ import {
   buildCustomerRequest,
   buildWhoisRequest,
 } from '../../../services/order-requests.js';
-import { orderMatches } from '../../../services/order-submit.js';
 import { UserInputError } from '../../errors.js';
 import { answerOf, type OrderDraft, type ProductForm, type Step, type StepEnv } from '../../forms/types.js';
 import { renderCheckedDomain } from '../domains/views.js';

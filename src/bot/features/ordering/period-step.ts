@@ -1,6 +1,7 @@
 import type { DomainZone, Tariff } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { findPeriodPrice, listTariffPeriods } from '../../../core/tariff-periods.js';
 import { zonePeriods } from '../../../core/zones.js';
 import { type Question, readNumber, type Step, type StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
@@ -51,16 +52,4 @@ export function offerZonePeriods(env: StepEnv, zone: DomainZone, code: string | 
     })),
     perRow: 5,
   };
-}
-
-/** The provider's price of a whole period of a tariff, when it lists one. */
-export function findPeriodPrice(tariff: Tariff, period: number): number | undefined {
-  return tariff.prices.find((p) => p.period === period)?.price;
-}
-
-/** Periods a tariff accepts: those with a price, plus `available_periods` when given. */
-function listTariffPeriods(tariff: Tariff): number[] {
-  const periods = new Set(tariff.prices.map((p) => p.period));
-  for (const p of tariff.available_periods ?? []) periods.add(p);
-  return [...periods].filter((p) => p >= 1 && p <= 36).sort((a, b) => a - b);
 }

@@ -1,9 +1,9 @@
 import type { Tariff } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { formatMoney } from '../../../core/format.js';
+import { findPeriodPrice } from '../../../core/tariff-periods.js';
 import type { StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
-import { findPeriodPrice } from './period-step.js';
 
 /** The currency prices are shown in: the chosen one, else the last used, else the first. */
 export async function displayCurrency(env: StepEnv): Promise<{ id: number; code: string } | undefined> {

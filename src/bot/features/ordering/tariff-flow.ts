@@ -7,13 +7,13 @@ import type {
 } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
+import { orderMatches } from '../../../core/order-marks.js';
 import type { ListTariffs, TariffQuery } from '../../../services/order-kinds.js';
 import {
   buildContactsRequest,
   buildCustomerRequest,
   type CustomerRequest,
 } from '../../../services/order-requests.js';
-import { orderMatches } from '../../../services/order-submit.js';
 import { UserInputError } from '../../errors.js';
 import {
   answerOf,
