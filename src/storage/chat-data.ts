@@ -13,6 +13,7 @@
  * Each data area lives in `chat-data/` as a small factory over one shared document access
  * (`chat-data/doc-access.ts`); this module composes them into the one `ChatData` the bot is given.
  */
+import { type ChatAppOrders, createChatAppOrders } from './chat-data/app-orders.js';
 import { type ChatDocAccessOptions, createChatDocAccess } from './chat-data/doc-access.js';
 import { type ChatLifecycle, createChatLifecycle } from './chat-data/lifecycle.js';
 import { type ChatMarks, createChatMarks } from './chat-data/marks.js';
@@ -24,6 +25,7 @@ import { type ChatSharedCards, createChatSharedCards } from './chat-data/shared-
 import { type ChatTeams, createChatTeams } from './chat-data/team.js';
 import { type ChatTokens, createChatTokens } from './chat-data/token.js';
 
+export type { AppOrderRecord } from './chat-data/app-orders.js';
 export type { SealedField, UnreadableSecret } from './chat-data/doc-access.js';
 export type { Profile } from './chat-data/profiles.js';
 export type { ChatSessionStore } from './chat-data/sessions.js';
@@ -42,7 +44,8 @@ export interface ChatData
     ChatTeams,
     ChatLifecycle,
     ChatSessions,
-    ChatSharedCards {}
+    ChatSharedCards,
+    ChatAppOrders {}
 
 /** Builds the typed layer over a store and a keyring (both built by the caller). */
 export function createChatData(options: ChatDataOptions): ChatData {
@@ -58,5 +61,6 @@ export function createChatData(options: ChatDataOptions): ChatData {
     ...createChatLifecycle(access),
     ...createChatSessions(access),
     ...createChatSharedCards(access),
+    ...createChatAppOrders(access),
   };
 }

@@ -34,6 +34,8 @@ export interface ChatDoc {
   teamNames?: string;
   /** Sealed JSON: invoice id → inline message ids of the invoice's cards shared with clients. */
   sharedCards?: string;
+  /** Orders confirmed in the Mini App's order form, by once-only key (`chat-data/app-orders.ts`). */
+  appOrders?: unknown[];
   /** In a partner's private chat: the groups this partner bound with `/team` (unbound on /logout). */
   teamGroups?: number[];
   /**
