@@ -13,6 +13,7 @@ import { createMembershipCheck } from './mini-app/membership.js';
 import type { LongPolling } from './polling.js';
 import { createReadiness } from './readiness.js';
 import { createDnsRecorder } from './services/dns-journal.js';
+import { createOrderPlacing } from './services/order-placing.js';
 import { createZoneEditing } from './services/zone-editing.js';
 import {
   type BackgroundOptions,
@@ -70,7 +71,7 @@ export async function main(
   // Work beside the updates, one line each: started after getMe, stopped first at a stop.
   const background: BackgroundPart[] = [liveCheck.part, watcher.part];
 
-  const { bot, drain, editsReports } = buildBot({
+  const { bot, drain, editsReports, orderReports } = buildBot({
     ...shared,
     watchers: watcher.watchers,
     liveChecks: liveCheck.liveChecks,
@@ -96,6 +97,13 @@ export async function main(
         zoneEditing: createZoneEditing({
           recorder: createDnsRecorder({ chatData: storage.chatData, dnsHistory: storage.dnsHistory, logger }),
           reports: editsReports,
+          logger,
+        }),
+        // The order form's Confirm: the chat's exactly-once submit, the invoice link in the chat.
+        orderPlacing: createOrderPlacing({
+          chatData: storage.chatData,
+          watches: watcher.watchers,
+          report: orderReports,
           logger,
         }),
       },

@@ -3,6 +3,7 @@ import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import { createDnsRecorder } from '../services/dns-journal.js';
+import type { OrderReportPort } from '../services/order-placing.js';
 import type { EditsReportPort } from '../services/zone-editing.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
@@ -28,6 +29,7 @@ import { createInlineFeature } from './features/inline/inline.js';
 import { createNotifyFeature } from './features/notify/notify.js';
 import { createWatchEnsurer } from './features/notify/watch-ensurer.js';
 import { createOnboardingFeature } from './features/onboarding/onboarding.js';
+import { createAppOrderReports } from './features/ordering/app-order-report.js';
 import { ORDER_KINDS } from './features/ordering/kinds.js';
 import { createOrderFormsFeature, createOrderingFeature } from './features/ordering/ordering.js';
 import { createProfileFlow } from './features/ordering/profile-flow.js';
@@ -101,6 +103,8 @@ export interface PartnerBot {
   drain(): Promise<void>;
   /** Tells a chat of DNS edits made in the Mini App for its account (the services' port). */
   editsReports: EditsReportPort;
+  /** Tells a chat of an order placed in the Mini App for its account, with the invoice link. */
+  orderReports: OrderReportPort;
 }
 
 /**
@@ -186,7 +190,13 @@ export function createBot(deps: BotDeps): PartnerBot {
     apiFor: deps.apiFor,
     liveChecks: deps.liveChecks,
   });
-  return { bot, drain: () => sequentializer.drain(), editsReports };
+  const orderReports = createAppOrderReports({
+    telegram: bot.telegram,
+    translations: deps.translations,
+    chatData: deps.chatData,
+    defaultLocale: deps.defaultLocale,
+  });
+  return { bot, drain: () => sequentializer.drain(), editsReports, orderReports };
 }
 
 /**

@@ -137,6 +137,7 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
         query: url.searchParams,
         body,
         t: (key, options) => deps.translate(locale, key, options),
+        locale,
         services: deps.services,
       });
       sendJson(res, 200, answer);

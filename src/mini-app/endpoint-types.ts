@@ -2,22 +2,23 @@
  * What an endpoint of the Mini App's API is handed and how it refuses: the checked launch, the
  * account it acts for with its partner API client, the user's words, and the services it runs.
  */
+import type { z } from 'zod';
 import type { PartnerApi } from '../api/index.js';
 import type { WordsOf } from '../core/dns-words.js';
 import type { Capability } from '../core/team.js';
+import type { OrderPlacing } from '../services/order-placing.js';
 import type { ZoneEditing } from '../services/zone-editing.js';
+import type { Locale } from '../storage/chat-store.js';
 import type { Account } from './access.js';
 import type { LaunchData } from './init-data.js';
 
 /** The partner API calls the endpoints make. */
-export type MiniAppPartnerApi = Pick<
-  PartnerApi,
-  'domainOrderIndex' | 'listDnsRecords' | 'listNameServers' | 'addDnsRecord' | 'deleteDnsRecord'
->;
+export type MiniAppPartnerApi = PartnerApi;
 
 /** What the endpoints run below both faces (main builds them). */
 export interface MiniAppServices {
   zoneEditing: ZoneEditing;
+  orderPlacing: OrderPlacing;
 }
 
 /** One checked call: who, which account, its client, the query or body, the user's words. */
@@ -30,6 +31,8 @@ export interface EndpointCall {
   body: unknown;
   /** Translates into the user's language (the launch's, else the browser's, else the default). */
   t: WordsOf;
+  /** That language (money and numbers are formatted in it). */
+  locale: Locale;
   services: MiniAppServices;
 }
 
@@ -55,4 +58,11 @@ export interface Endpoint {
   /** What the member's role must allow, as the same command in the chat. */
   need: Capability;
   run(call: EndpointCall): Promise<unknown>;
+}
+
+/** Reads a body with its schema; anything else is `badJson`. */
+export function bodyOf<T>(call: EndpointCall, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(call.body);
+  if (!parsed.success) throw new EndpointError(400, 'badJson');
+  return parsed.data;
 }

@@ -14,7 +14,7 @@ import { echoInput } from '../core/text.js';
 import { rowOfRecord, type ZoneEdit } from '../core/zone-edits.js';
 import { importZone } from '../core/zone-reader.js';
 import { describeCounts, describeEditLine, describeFailure, describeProblem } from './edit-words.js';
-import { type EndpointCall, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
+import { bodyOf, type EndpointCall, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
 
 /** The domain order of `domain` (any spelling); the index is asked fresh once on a miss, as /dns does. */
 async function findDomainOrder(
@@ -53,13 +53,6 @@ export async function zoneOf(call: EndpointCall) {
       };
     }),
   };
-}
-
-/** Reads a body with its schema; anything else is `badJson`. */
-function bodyOf<T>(call: EndpointCall, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(call.body);
-  if (!parsed.success) throw new EndpointError(400, 'badJson');
-  return parsed.data;
 }
 
 const lineBody = z.strictObject({ line: z.string().min(1).max(2_000) });

@@ -20,6 +20,7 @@ import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createDnsRecorder } from '../../src/services/dns-journal.js';
+import { createOrderPlacing } from '../../src/services/order-placing.js';
 import { createZoneEditing, type EditsReport } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
@@ -97,6 +98,7 @@ beforeAll(async () => {
       reports: { reportEdits: async (report) => void reports.push(report) },
       logger,
     }),
+    orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
   };
   server = await startBotServer({
     port: 0,

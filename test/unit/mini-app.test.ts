@@ -85,6 +85,7 @@ describe('MINI_APP_URL', () => {
           reports: undefined,
           logger: createLogger({ level: 'silent' }),
         }),
+        orderPlacing: { place: async () => ({ kind: 'submitting' }) },
       },
       translate: (_locale, key) => key,
       logger: createLogger({ level: 'silent' }),

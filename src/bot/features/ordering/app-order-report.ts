@@ -1,0 +1,63 @@
+/*
+ * An order placed in the Mini App's order form, told in the chat whose account it was placed
+ * for, as the chat's own Confirm tells it: "✅ Заказ создан" with the invoice's link (the message
+ * later marked paid), headed by where it came from — in a team group that heading is the team's
+ * announcement of the order. Sent outside any update, through the bot's own client; the services
+ * call it through their port.
+ */
+import type { Telegram } from 'telegraf';
+import { toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml } from '../../../core/format.js';
+import { UNPAID_INVOICE_STATE } from '../../../core/invoice-search.js';
+import type { OrderReport, OrderReportPort } from '../../../services/order-placing.js';
+import type { ChatData } from '../../../storage/chat-data.js';
+import type { Locale } from '../../../storage/chat-store.js';
+import type { Translations } from '../../kit/i18n.js';
+import { groupQuery, linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
+
+export interface AppOrderReportDeps {
+  telegram: Pick<Telegram, 'sendMessage'>;
+  translations: Translations;
+  chatData: Pick<ChatData, 'getLocale' | 'rememberInvoiceLink'>;
+  defaultLocale: Locale;
+}
+
+export function createAppOrderReports(deps: AppOrderReportDeps): OrderReportPort {
+  return {
+    async reportOrder(report: OrderReport): Promise<void> {
+      const { chatId, invoice, invoiceId } = report;
+      const t = deps.translations.forLocale((await deps.chatData.getLocale(chatId)) ?? deps.defaultLocale);
+      const inGroup = chatId < 0;
+      const subject = report.subject === undefined ? '—' : escapeHtml(toUnicodeDomain(report.subject));
+      const heading = inGroup
+        ? t('team:announce.orderCreated', {
+            who: escapeHtml(report.who.name),
+            role: t(`team:role.${report.role}`),
+            kind: t(`order:kind.${report.kind}`),
+            subject,
+            order: report.orderId ?? '—',
+          })
+        : t('order:fromForm', { kind: t(`order:kind.${report.kind}`), subject });
+      // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
+      const created = t('order:created', {
+        orderId: report.orderId ?? '—',
+        invoiceId: invoice.invoice ? escapeHtml(invoice.invoice.invoice_number) : (invoiceId ?? '—'),
+      });
+      const { url } = invoice;
+      // An unpaid invoice can be sent to the client from here, as from the chat's own report.
+      const share =
+        invoice.invoice?.state === UNPAID_INVOICE_STATE
+          ? [sendToClientButton(t, groupQuery(inGroup ? chatId : undefined, invoice.invoice.invoice_number))]
+          : [];
+      const text = [heading, url ? `${created}\n${escapeHtml(url)}` : created].join('\n\n');
+      const sent = await deps.telegram.sendMessage(chatId, text, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...(url ? linkKeyboard(t('order:invoiceButton'), url, share, t('common:copyLink')) : {}),
+      });
+      // The message carries the invoice's link: it is marked paid when the payment arrives.
+      if (url && invoiceId !== undefined)
+        await deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
+    },
+  };
+}
