@@ -1,6 +1,7 @@
 import type { FieldAnswer } from '../../../core/customer-answers.js';
 import { siblingPath } from '../../../core/requisites.js';
 import { checkField, type FieldSpec } from '../../../core/requisites-fields.js';
+import { describeFieldForm, fieldLabel, lineLabel } from '../../../core/requisites-words.js';
 import { UserInputError } from '../../errors.js';
 import {
   answerOf,
@@ -13,14 +14,7 @@ import {
   type StepEnv,
 } from '../../forms/types.js';
 import { isPastedCard, takeCardAtField } from './pasted-card.js';
-import {
-  buildRefusal,
-  describeAnswer,
-  describeFieldForm,
-  fieldLabel,
-  lineLabel,
-  yesNoOptions,
-} from './requisites-views.js';
+import { buildRefusal, describeAnswer, yesNoOptions } from './requisites-views.js';
 
 /** Reads a field's answer by its kind; `null` only where the field may be skipped. */
 function pickFieldReader(field: FieldSpec): (value: unknown) => FieldAnswer | undefined {

@@ -6,15 +6,10 @@ import {
   POSTAL_ADDRESS_FIELDS,
 } from '../../../core/requisites.js';
 import { cardFields, type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
+import { describeRefusal, fieldLabel } from '../../../core/requisites-words.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderDraft, StepEnv } from '../../forms/types.js';
-import {
-  type CardEntry,
-  describeRefusal,
-  fieldLabel,
-  listCardEntries,
-  renderCustomerCard,
-} from './requisites-views.js';
+import { type CardEntry, listCardEntries, renderCustomerCard } from './requisites-views.js';
 
 /** The block a field belongs to (`legal_address`, `whois_person_requisites`), '' for top-level ones. */
 const findBlock = (path: string) => (path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '');
