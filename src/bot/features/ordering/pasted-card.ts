@@ -1,18 +1,11 @@
 import { type FieldAnswer, STEP, toAnswerId } from '../../../core/customer-answers.js';
-import {
-  BANK_REQUISITES_FIELDS,
-  type CustomerType,
-  hasPostalAndBank,
-  POSTAL_ADDRESS_FIELDS,
-} from '../../../core/requisites.js';
-import { cardFields, type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
+import { answersOfCard } from '../../../core/customer-form.js';
+import { type CustomerType, POSTAL_ADDRESS_FIELDS } from '../../../core/requisites.js';
+import { type PastedCard, parseRequisitesCard } from '../../../core/requisites-paste.js';
 import { describeRefusal, fieldLabel } from '../../../core/requisites-words.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderDraft, StepEnv } from '../../forms/types.js';
 import { type CardEntry, listCardEntries, renderCustomerCard } from './requisites-views.js';
-
-/** The block a field belongs to (`legal_address`, `whois_person_requisites`), '' for top-level ones. */
-const findBlock = (path: string) => (path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '');
 
 /**
  * Reads a pasted card (a message or a .txt file) where the customer is asked. Text that is no card
@@ -36,32 +29,15 @@ export async function applyPastedCard(env: StepEnv): Promise<void> {
   draft.pastedCard = undefined;
   if (text === undefined) return;
   const card: PastedCard = parseRequisitesCard(text);
-  const type = card.type;
-  if (!type) return;
-  draft.answers[STEP.customerType] = type;
-  for (const [path, value] of Object.entries(card.fields)) draft.answers[toAnswerId(path)] = value;
-  if (hasPostalAndBank(type)) {
-    const postal = POSTAL_ADDRESS_FIELDS.filter((f) => card.fields[f.path] !== undefined);
-    const same = POSTAL_ADDRESS_FIELDS.every(
-      (f) => card.fields[f.path] === card.fields[f.path.replace(/^postal_address\./, 'legal_address.')],
-    );
-    // No postal address on a card means letters go to the legal one.
-    draft.answers[STEP.postalSame] = postal.length === 0 || same;
-    if (postal.length === 0 || same)
-      for (const f of POSTAL_ADDRESS_FIELDS) delete draft.answers[toAnswerId(f.path)];
-    draft.answers[STEP.bankWanted] = BANK_REQUISITES_FIELDS.some((f) => card.fields[f.path] !== undefined);
-  }
-  const filledBlocks = new Set(Object.keys(card.fields).map(findBlock));
-  const refused = new Set(card.refused.map((r) => r.path));
-  for (const field of cardFields(type)) {
-    const id = toAnswerId(field.path);
-    if (
-      field.optional &&
-      !(id in draft.answers) &&
-      !refused.has(field.path) &&
-      filledBlocks.has(findBlock(field.path))
-    )
-      draft.answers[id] = null;
+  if (!card.type) return;
+  const answers = answersOfCard(card);
+  // The postal address is the legal one: what was asked of it before goes.
+  if (answers[STEP.postalSame] === true)
+    for (const f of POSTAL_ADDRESS_FIELDS) delete draft.answers[toAnswerId(f.path)];
+  for (const [id, value] of Object.entries(answers)) {
+    // A field the card leaves out is taken as skipped only where nothing answers it yet.
+    if (value === null && id in draft.answers) continue;
+    draft.answers[id] = value;
   }
   const entries: CardEntry[] = listCardEntries(draft.answers);
   const problems = card.refused.map((r) => describeRefusal(ctx.t, r.path, r.check));
