@@ -14,6 +14,7 @@ import type { LongPolling } from './polling.js';
 import { createReadiness } from './readiness.js';
 import { createDnsRecorder } from './services/dns-journal.js';
 import { createOrderPlacing } from './services/order-placing.js';
+import { createSavedCustomers } from './services/saved-customers.js';
 import { createZoneEditing } from './services/zone-editing.js';
 import {
   type BackgroundOptions,
@@ -106,6 +107,8 @@ export async function main(
           report: orderReports,
           logger,
         }),
+        // The chat's saved customers (/requisites), read and written by the app's customer screen.
+        customers: createSavedCustomers(storage.chatData),
       },
       translate: translations.t,
       logger,

@@ -7,6 +7,7 @@ import type { PartnerApi } from '../api/index.js';
 import type { WordsOf } from '../core/dns-words.js';
 import type { Capability } from '../core/team.js';
 import type { OrderPlacing } from '../services/order-placing.js';
+import type { SavedCustomers } from '../services/saved-customers.js';
 import type { ZoneEditing } from '../services/zone-editing.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { Account } from './access.js';
@@ -19,6 +20,8 @@ export type MiniAppPartnerApi = PartnerApi;
 export interface MiniAppServices {
   zoneEditing: ZoneEditing;
   orderPlacing: OrderPlacing;
+  /** The account chat's saved customers (the chat's /requisites keeps the same ones). */
+  customers: SavedCustomers;
 }
 
 /** One checked call: who, which account, its client, the query or body, the user's words. */

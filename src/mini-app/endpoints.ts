@@ -4,19 +4,38 @@
  * service called with the chosen account's token, the answer as JSON. No answer carries a token.
  */
 import { parseStartParam } from '../core/mini-app-launch.js';
-import { can, ROLES, rolesAllowed } from '../core/team.js';
+import { type Capability, can, ROLES, rolesAllowed } from '../core/team.js';
+import {
+  checkCustomer,
+  customerForm,
+  deleteCustomer,
+  getCustomer,
+  listCustomers,
+  pasteCustomer,
+  saveCustomer,
+} from './customer-endpoints.js';
 import type { Endpoint, EndpointCall } from './endpoint-types.js';
 import { applyOf, checkLine, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
 
 export { type Endpoint, type EndpointCall, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
 
+/** Which roles may do what `need` allows, and the member's, in the user's words. */
+const rolesWords = (call: EndpointCall, need: Capability) => ({
+  roles: rolesAllowed(need)
+    .map((role) => call.t(`team:role.${role}`))
+    .join(', '),
+  role: call.t(`team:role.${call.account.role}`),
+});
+
 /**
  * What the app may show and offer the member; the chat's own rules: DNS is `tech` work (/dns), a
- * look-up role sees the zone read-only (told which roles may change it), any other sees none.
+ * look-up role sees the zone read-only (told which roles may change it), any other sees none;
+ * saved customers are the chat's /requisites, `all` work (any other role is told who may).
  */
 function sessionOf(call: EndpointCall) {
   const { launch, account, t } = call;
   const dns = can(account.role, 'tech') ? 'edit' : can(account.role, 'lookup') ? 'read' : 'none';
+  const customers = can(account.role, 'all') ? 'edit' : 'none';
   return {
     user: { id: launch.userId, firstName: launch.user.firstName },
     account: {
@@ -28,15 +47,10 @@ function sessionOf(call: EndpointCall) {
     },
     capabilities: ROLES[account.role].capabilities,
     dns,
-    ...(dns === 'read'
-      ? {
-          readOnlyReason: t('miniapp:readOnly', {
-            roles: rolesAllowed('tech')
-              .map((role) => t(`team:role.${role}`))
-              .join(', '),
-            role: t(`team:role.${account.role}`),
-          }),
-        }
+    ...(dns === 'read' ? { readOnlyReason: t('miniapp:readOnly', rolesWords(call, 'tech')) } : {}),
+    customers,
+    ...(customers === 'none'
+      ? { customersRefusal: t('miniapp:customersRole', rolesWords(call, 'all')) }
       : {}),
     authDate: launch.authDate.toISOString(),
     // The screen a group's button opens, from the signed start parameter (a private chat's
@@ -53,4 +67,12 @@ export const ENDPOINTS = {
   'zone/plan': { method: 'POST', need: 'tech', run: planOf },
   'zone/paste': { method: 'POST', need: 'tech', run: pasteOf },
   'zone/apply': { method: 'POST', need: 'tech', run: applyOf },
+  // Saved customers: the chat's /requisites, whose capability is `all`.
+  customers: { method: 'GET', need: 'all', run: listCustomers },
+  customer: { method: 'GET', need: 'all', run: getCustomer },
+  'customer/form': { method: 'POST', need: 'all', run: async (call) => customerForm(call) },
+  'customer/check': { method: 'POST', need: 'all', run: async (call) => checkCustomer(call) },
+  'customer/save': { method: 'POST', need: 'all', run: saveCustomer },
+  'customer/delete': { method: 'POST', need: 'all', run: deleteCustomer },
+  'customer/paste': { method: 'POST', need: 'all', run: async (call) => pasteCustomer(call) },
 } as const satisfies Record<string, Endpoint>;

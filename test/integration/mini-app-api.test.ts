@@ -21,6 +21,7 @@ import { miniAppRoutes } from '../../src/mini-app/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createDnsRecorder } from '../../src/services/dns-journal.js';
 import { createOrderPlacing } from '../../src/services/order-placing.js';
+import { createSavedCustomers } from '../../src/services/saved-customers.js';
 import { createZoneEditing, type EditsReport } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
@@ -99,6 +100,7 @@ beforeAll(async () => {
       logger,
     }),
     orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
+    customers: createSavedCustomers(chatData),
   };
   server = await startBotServer({
     port: 0,

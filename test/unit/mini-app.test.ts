@@ -10,6 +10,7 @@ import { formatGroupStartParam, parseStartParam } from '../../src/core/mini-app-
 import { createLogger } from '../../src/logger.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
 import { createMembershipCheck } from '../../src/mini-app/membership.js';
+import { createSavedCustomers } from '../../src/services/saved-customers.js';
 import { createZoneEditing } from '../../src/services/zone-editing.js';
 
 const BASE = {
@@ -86,6 +87,11 @@ describe('MINI_APP_URL', () => {
           logger: createLogger({ level: 'silent' }),
         }),
         orderPlacing: { place: async () => ({ kind: 'submitting' }) },
+        customers: createSavedCustomers({
+          getProfiles: async () => [],
+          saveProfile: async () => undefined,
+          deleteProfile: async () => false,
+        }),
       },
       translate: (_locale, key) => key,
       logger: createLogger({ level: 'silent' }),
