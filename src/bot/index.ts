@@ -258,7 +258,7 @@ export function createFeatures(deps: BotDeps) {
     createTeamFeature({ chatData: deps.chatData, watches: deps.watches, logger: deps.logger }),
     createDomainsFeature(),
     createOrderFormsFeature({ engine }),
-    createOrderingFeature({ engine, chatData: deps.chatData, teamOrders }),
+    createOrderingFeature({ engine, chatData: deps.chatData, teamOrders, miniApp: deps.miniApp }),
     createDnsFeature({
       engine,
       lists,

@@ -19,8 +19,10 @@ export interface MiniAppLinks {
  * A button opening the app at `screen`: in a private chat a `web_app` button at `url` with the
  * screen and `query` added (the page reads them; Telegram puts its launch data in the hash), in a
  * group a link to the direct link for the group, the screen in its signed start parameter (a
- * group's link carries nothing else). Undefined where the app cannot open: no app, a group
- * without a short name, a channel.
+ * group's link carries nothing else). `group`: a bound group's account shown in a private chat
+ * (its saved customers after a hand-over) — its direct link too, since a `web_app` button would
+ * open the user's own account. Undefined where the app cannot open: no app, a group without a
+ * short name, a channel.
  */
 export function miniAppButton(
   ctx: BotContext,
@@ -28,16 +30,18 @@ export function miniAppButton(
   label: string,
   screen: AppScreen,
   query: Record<string, string> = {},
+  group?: number,
 ): InlineKeyboardButton | undefined {
-  if (links === undefined || ctx.chat === undefined) return undefined;
-  if (ctx.chat.type === 'private') {
+  if (links === undefined || ctx.chat === undefined || ctx.chat.type === 'channel') return undefined;
+  const forGroup = group ?? (ctx.chat.type === 'private' ? undefined : ctx.chat.id);
+  if (forGroup === undefined) {
     const url = new URL(links.url);
     url.searchParams.set('screen', screen);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     return Markup.button.webApp(label, url.href);
   }
-  if (ctx.chat.type === 'channel' || links.shortName === undefined) return undefined;
-  const startParam = formatGroupStartParam(ctx.chat.id, screen);
+  if (links.shortName === undefined) return undefined;
+  const startParam = formatGroupStartParam(forGroup, screen);
   return Markup.button.url(
     label,
     `https://t.me/${ctx.botInfo.username}/${links.shortName}?startapp=${encodeURIComponent(startParam)}`,

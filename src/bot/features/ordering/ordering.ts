@@ -1,4 +1,5 @@
 import { Composer, Markup } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
 import { readSavedCustomer } from '../../../core/customer-answers.js';
 import { toAsciiDomain } from '../../../core/domain-names.js';
 import { MESSAGE_LIMIT } from '../../../core/paging.js';
@@ -10,6 +11,7 @@ import { UserInputError } from '../../errors.js';
 import type { OrderEngine } from '../../forms/engine.js';
 import { commandWords } from '../../kit/arguments.js';
 import { styled } from '../../kit/bot-api-today.js';
+import { type MiniAppLinks, miniAppButton } from '../../kit/mini-app-button.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { parseTeamStart, type TeamOrders } from '../team/orders.js';
 import { ORDER_KINDS } from './kinds.js';
@@ -42,6 +44,8 @@ export function createOrderingFeature(deps: {
   engine: OrderEngine;
   chatData: ChatData;
   teamOrders: TeamOrders;
+  /** The Mini App (MINI_APP_URL): /requisites offers its customer screen; absent, no button. */
+  miniApp?: MiniAppLinks | undefined;
 }): Feature {
   const { engine, teamOrders } = deps;
   const composer = new Composer<BotContext>();
@@ -74,7 +78,7 @@ export function createOrderingFeature(deps: {
   async function showProfiles(ctx: BotContext, account: number): Promise<void> {
     const profiles = await deps.chatData.getProfiles(account);
     const owner = ownerArg(ctx, account);
-    const buttons = profiles.map((p) => [
+    const buttons: InlineKeyboardButton[][] = profiles.map((p) => [
       Markup.button.callback(p.label, encodeCallback('profileShow', p.id, owner)),
     ]);
     // A group's new customers are saved while ordering for it; a form of its own is this chat's.
@@ -83,6 +87,16 @@ export function createOrderingFeature(deps: {
         Markup.button.callback(ctx.t('order:profileAdd'), encodeCallback('orderStart', 'profile')),
       ]);
     }
+    // The same customers as a form in the app: this chat's account, or the group's by its link.
+    const form = miniAppButton(
+      ctx,
+      deps.miniApp,
+      ctx.t('order:openFormButton'),
+      'customers',
+      {},
+      owner === 0 ? undefined : account,
+    );
+    if (form !== undefined) buttons.push([form]);
     const title =
       owner !== 0
         ? ctx.t(profiles.length === 0 ? 'team:noProfiles' : 'team:profilesTitle')
