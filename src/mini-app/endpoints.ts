@@ -15,6 +15,7 @@ import {
   saveCustomer,
 } from './customer-endpoints.js';
 import type { Endpoint, EndpointCall } from './endpoint-types.js';
+import { catalogOf, domainCheckOf, submitOf } from './order-endpoints.js';
 import { applyOf, checkLine, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
 
 export { type Endpoint, type EndpointCall, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
@@ -75,4 +76,8 @@ export const ENDPOINTS = {
   'customer/save': { method: 'POST', need: 'all', run: saveCustomer },
   'customer/delete': { method: 'POST', need: 'all', run: deleteCustomer },
   'customer/paste': { method: 'POST', need: 'all', run: async (call) => pasteCustomer(call) },
+  // The order form: the chat's /order, `all` work too (prices are a look-up, but the form orders).
+  'order/catalog': { method: 'GET', need: 'all', run: catalogOf },
+  'order/domain': { method: 'GET', need: 'all', run: domainCheckOf },
+  'order/submit': { method: 'POST', need: 'all', run: submitOf },
 } as const satisfies Record<string, Endpoint>;
