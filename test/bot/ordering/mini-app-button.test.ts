@@ -49,6 +49,25 @@ describe('with MINI_APP_URL and MINI_APP_SHORT_NAME', () => {
     expect(formButtons(en)).toEqual([{ text: '🧩 Open form', web_app: { url: `${APP}?screen=customers` } }]);
   });
 
+  it('/order: the kinds, and under them the order form in the app, in ru and en', async () => {
+    const ru = await h.send('/order', privately(OWNER));
+    expect(lastText(ru)).toBe('Что заказываем?');
+    expect(buttons(ru).at(-1)).toMatchObject({
+      text: '🧩 Открыть форму',
+      web_app: { url: `${APP}?screen=order` },
+    });
+    expect(buttons(ru)).toHaveLength(5);
+    expect(formButtons(await h.send('/order', EN))).toEqual([
+      { text: '🧩 Open form', web_app: { url: `${APP}?screen=order` } },
+    ]);
+  });
+
+  it('/order in the bound group: the group’s direct link to the form (the app checks the role)', async () => {
+    expect(formButtons(await h.send('/order', inGroup(ADMIN)))).toEqual([
+      { text: '🧩 Открыть форму', url: `https://t.me/partner_test_bot/partner_app?startapp=g${GROUP}_order` },
+    ]);
+  });
+
   it('a group’s customers in the admin’s private chat: the group’s direct link, never a web_app button', async () => {
     const list = await groupListPrivately(h);
     expect(lastText(list)).toBe(
@@ -79,6 +98,10 @@ describe('with MINI_APP_URL and no short name', () => {
 
 describe('without MINI_APP_URL', () => {
   const { h } = useBot({ connect: ['partner'] });
+
+  it('no form button on /order', async () => {
+    expect(formButtons(await h.send('/order'))).toEqual([]);
+  });
 
   it('no form button on /requisites', async () => {
     const calls = await h.send('/requisites');

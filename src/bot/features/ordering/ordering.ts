@@ -18,12 +18,14 @@ import { ORDER_KINDS } from './kinds.js';
 import { listCardEntries, renderCustomerCard } from './requisites-views.js';
 
 /** The menu of the kinds of order, one button each. */
-export function orderMenu(ctx: BotContext) {
-  return Markup.inlineKeyboard(
-    PRODUCT_KINDS.map((kind) => [
+/** The kinds to order, one a row; under them the order form in the app, when there is one. */
+export function orderMenu(ctx: BotContext, form?: InlineKeyboardButton) {
+  return Markup.inlineKeyboard([
+    ...PRODUCT_KINDS.map((kind) => [
       Markup.button.callback(ctx.t(ORDER_KINDS[kind].labelKey), encodeCallback('orderStart', kind)),
     ]),
-  );
+    ...(form === undefined ? [] : [[form]]),
+  ]);
 }
 
 /** The button argument naming `account`'s saved customers: 0 for this chat's, else the group's id unsigned. */
@@ -44,19 +46,24 @@ export function createOrderingFeature(deps: {
   engine: OrderEngine;
   chatData: ChatData;
   teamOrders: TeamOrders;
-  /** The Mini App (MINI_APP_URL): /requisites offers its customer screen; absent, no button. */
+  /**
+   * The Mini App (MINI_APP_URL): /order offers its order form, /requisites its customer screen;
+   * absent, no button.
+   */
   miniApp?: MiniAppLinks | undefined;
 }): Feature {
   const { engine, teamOrders } = deps;
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
+  const withForm = (ctx: BotContext) =>
+    orderMenu(ctx, miniAppButton(ctx, deps.miniApp, ctx.t('order:openFormButton'), 'order'));
 
   composer.command('order', async (ctx) => {
     const [word, name] = commandWords(ctx.payload);
     const kind = productKindOf(word?.toLowerCase());
     if (word === undefined) {
       await ctx.partnerApi();
-      await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
+      await ctx.reply(ctx.t('order:chooseKind'), withForm(ctx));
       return;
     }
     if (!kind) throw new UserInputError('order:badKind', { usageKey: 'order:usage' });
@@ -133,7 +140,7 @@ export function createOrderingFeature(deps: {
       return engine.start(ctx, 'profile', {}, { customerSource: 'new' });
     }
     if (word === 'menu') {
-      await ctx.reply(ctx.t('order:chooseKind'), orderMenu(ctx));
+      await ctx.reply(ctx.t('order:chooseKind'), withForm(ctx));
       return;
     }
     const kind = productKindOf(word);
