@@ -4,6 +4,18 @@
  * the account and role the launch names. What the browser reads as unsafe init data is never sent.
  */
 import type { Applied, Edit, Pasted, Plan, Problem, Row } from './contract.js';
+import {
+  type Answers,
+  type CustomerEntry,
+  type CustomerForm,
+  type CustomerType,
+  type FieldProblem,
+  isFieldProblem,
+  type PastedCustomer,
+  type Saved,
+  type SavedCustomer,
+  type Whois,
+} from './customer-contract.js';
 import type { Words } from './words.js';
 
 /** `GET api/session`: who the server takes the launch for, and what it may do with DNS. */
@@ -18,6 +30,9 @@ export interface Session {
   authDate: string | number;
   /** The screen a group's button opened (its signed start parameter); a private button's is in the address. */
   screen?: 'dns' | 'order' | 'customers';
+  /** Saved customers: the chat's /requisites; `none` comes with the server's words on who may. */
+  customers?: 'edit' | 'none';
+  customersRefusal?: string;
 }
 
 /** One record of `GET api/zone`; `row` is null for a record the bot cannot read (not editable). */
@@ -40,7 +55,8 @@ export interface Zone {
 
 /**
  * A refusal or failure: the HTTP status (0: no answer), the server's code, and its words (in the
- * user's language) when it gave them, else ''. `problems` come with a 400 `badEdits`.
+ * user's language) when it gave them, else ''. `problems` come with a 400 `badEdits` (by edit),
+ * `fieldProblems` with a 400 `badFields` (by a customer's field).
  */
 export class ApiCallError extends Error {
   constructor(
@@ -48,6 +64,7 @@ export class ApiCallError extends Error {
     readonly code: string,
     message: string,
     readonly problems: Problem[] = [],
+    readonly fieldProblems: FieldProblem[] = [],
   ) {
     super(message);
   }
@@ -78,11 +95,15 @@ export function createApi(initData: string, lang: string) {
     const answer: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
       const refusal = (answer ?? {}) as { error?: unknown; message?: unknown; problems?: unknown };
+      const problems: unknown[] = Array.isArray(refusal.problems) ? refusal.problems : [];
       throw new ApiCallError(
         response.status,
         typeof refusal.error === 'string' ? refusal.error : 'http',
         typeof refusal.message === 'string' ? refusal.message : '',
-        Array.isArray(refusal.problems) ? (refusal.problems as Problem[]) : [],
+        problems.filter(
+          (p): p is Problem => typeof p === 'object' && p !== null && typeof (p as Problem).edit === 'number',
+        ),
+        problems.filter(isFieldProblem),
       );
     }
     return answer as T;
@@ -94,6 +115,21 @@ export function createApi(initData: string, lang: string) {
     paste: (domain: string, text: string) => call<Pasted>('api/zone/paste', { domain, text }),
     apply: (domain: string, edits: Edit[], key: string, force: boolean) =>
       call<Applied>('api/zone/apply', force ? { domain, edits, force, key } : { domain, edits, key }),
+    customers: () => call<{ customers: CustomerEntry[] }>('api/customers'),
+    customer: (id: string) => call<SavedCustomer>(`api/customer?id=${encodeURIComponent(id)}`),
+    customerForm: (body: {
+      type: CustomerType;
+      postalSame: boolean;
+      bankWanted: boolean;
+      whois?: Whois;
+      answers?: Answers;
+    }) => call<CustomerForm>('api/customer/form', body),
+    customerCheck: (body: { type: CustomerType; answers: Answers; whois?: Whois }) =>
+      call<{ problems: FieldProblem[] }>('api/customer/check', body),
+    customerSave: (body: { id?: string; type: CustomerType; answers: Answers; whois?: Whois }) =>
+      call<Saved>('api/customer/save', body),
+    customerDelete: (id: string) => call<{ deleted: true }>('api/customer/delete', { id }),
+    customerPaste: (text: string) => call<PastedCustomer>('api/customer/paste', { text }),
   };
 }
 

@@ -1,11 +1,14 @@
 /*
- * The Mini App's entry: reads the launch (tma.js), starts Telegram's bridge, and shows the zone
- * of `?domain=` (the bot's button puts it there) or a domain picker. A role that may edit DNS
- * gets the editor, one that may read it the table alone. Telegram's back button returns from a
- * zone to the picker, asking first while edits are pending.
+ * The Mini App's entry: reads the launch (tma.js), starts Telegram's bridge, and shows the screen
+ * the bot's button opened (`?screen=` in a private chat's address, the signed start parameter's in
+ * a group's): the saved customers (`customers`, a role that may work with them — the chat's
+ * /requisites — else told who may), or the zone of `?domain=` or a domain picker. A role that may
+ * edit DNS gets the editor, one that may read it the table alone. Telegram's back button returns
+ * from a zone to the picker, asking first while edits are pending.
  */
 import { retrieveLaunchParams, retrieveRawInitData } from '@tma.js/sdk';
 import { type AppApi, createApi, failureText, type Session } from './api.js';
+import { showCustomers } from './customers.js';
 import { el } from './dom.js';
 import { zoneEditor } from './editor.js';
 import { setBackButton, startBridge } from './telegram.js';
@@ -88,6 +91,18 @@ async function start(): Promise<void> {
     session = await api.session();
   } catch (error) {
     show(failure(words, error));
+    return;
+  }
+  const screen = new URLSearchParams(location.search).get('screen') ?? session.screen;
+  if (screen === 'customers') {
+    if (session.customers !== 'edit') {
+      show(
+        sessionView(words, session),
+        el('p', { role: 'alert' }, session.customersRefusal ?? words.noCustomersRole),
+      );
+      return;
+    }
+    await showCustomers({ api, words, session, show });
     return;
   }
   if (session.dns !== 'edit' && session.dns !== 'read') {

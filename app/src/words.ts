@@ -63,6 +63,35 @@ const WORDS = {
     forceQuestion: 'Правка удалит большую часть записей зоны. Применить всё равно?',
     discardQuestion: 'Изменения не применены. Отменить их?',
     discard: 'Отменить изменения',
+    customersTitle: 'Заказчики',
+    noCustomers: 'Сохранённых заказчиков пока нет. Добавьте нового или вставьте карточку с реквизитами.',
+    newCustomer: 'Новый заказчик',
+    newFromCard: 'Новый заказчик из карточки',
+    customerTitle: 'Заказчик',
+    editCustomer: 'Изменить',
+    editOf: 'Изменить: {label}',
+    deleteOf: 'Удалить: {label}',
+    deleteQuestion: 'Удалить заказчика «{label}»?',
+    deleted: 'Заказчик удалён: {label}',
+    saved: 'Заказчик сохранён: {label}',
+    save: 'Сохранить',
+    saving: 'Сохраняю…',
+    customerType: 'Тип заказчика',
+    chooseType: 'Выберите тип',
+    optional: 'необязательно',
+    notChosen: 'Не выбрано',
+    datePlaceholder: 'ДД.ММ.ГГГГ',
+    yes: 'Да',
+    no: 'Нет',
+    pasteCardTitle: 'Вставить карточку',
+    pasteCardLabel:
+      'Реквизиты одним текстом: строки «УНП: …», «ФИО: …», «Юридический адрес: …», «Паспорт: …»',
+    readCard: 'Заполнить по карточке',
+    cardRefused: 'Из карточки не взято — проверьте эти поля:',
+    discardCustomer: 'Заказчик не сохранён. Выйти без сохранения?',
+    leave: 'Выйти',
+    backToList: '← К списку заказчиков',
+    noCustomersRole: 'Ваша роль не позволяет работать с сохранёнными заказчиками.',
   },
   en: {
     title: 'DNS zone',
@@ -119,6 +148,35 @@ const WORDS = {
     forceQuestion: 'This deletes most of the zone’s records. Apply anyway?',
     discardQuestion: 'The changes are not applied. Discard them?',
     discard: 'Discard changes',
+    customersTitle: 'Customers',
+    noCustomers: 'No saved customers yet. Add a new one or paste a card with the requisites.',
+    newCustomer: 'New customer',
+    newFromCard: 'New customer from a card',
+    customerTitle: 'Customer',
+    editCustomer: 'Edit',
+    editOf: 'Edit: {label}',
+    deleteOf: 'Delete: {label}',
+    deleteQuestion: 'Delete the customer “{label}”?',
+    deleted: 'Customer deleted: {label}',
+    saved: 'Customer saved: {label}',
+    save: 'Save',
+    saving: 'Saving…',
+    customerType: 'Customer type',
+    chooseType: 'Choose the type',
+    optional: 'optional',
+    notChosen: 'Not chosen',
+    datePlaceholder: 'DD.MM.YYYY',
+    yes: 'Yes',
+    no: 'No',
+    pasteCardTitle: 'Paste a card',
+    pasteCardLabel:
+      'The requisites as one text: lines such as “UNP: …”, “Full name: …”, “Legal address: …”, “Passport: …”',
+    readCard: 'Fill in from the card',
+    cardRefused: 'Not taken from the card — check these fields:',
+    discardCustomer: 'The customer is not saved. Leave without saving?',
+    leave: 'Leave',
+    backToList: '← Back to the customers',
+    noCustomersRole: 'Your role does not allow working with saved customers.',
   },
 } as const;
 
@@ -127,6 +185,11 @@ export type Words = (typeof WORDS)[Lang];
 /** The language for a Telegram `language_code` (`ru`, `ru-RU`, `en`, none). */
 export function langOf(code: string | undefined): Lang {
   return code?.toLowerCase().startsWith('ru') ? 'ru' : 'en';
+}
+
+/** A word with `{label}` in it, the label put in. */
+export function withLabel(word: string, label: string): string {
+  return word.replace('{label}', label);
 }
 
 export function wordsFor(lang: Lang): Words {
