@@ -65,6 +65,8 @@ export class ApiCallError extends Error {
     message: string,
     readonly problems: Problem[] = [],
     readonly fieldProblems: FieldProblem[] = [],
+    /** The whole refusal as the server sent it (what a screen reads besides its words). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -104,11 +106,14 @@ export function createApi(initData: string, lang: string) {
           (p): p is Problem => typeof p === 'object' && p !== null && typeof (p as Problem).edit === 'number',
         ),
         problems.filter(isFieldProblem),
+        typeof answer === 'object' && answer !== null ? { ...answer } : {},
       );
     }
     return answer as T;
   };
   return {
+    /** A call of another screen's endpoint (`api/…`): a GET, or a POST of `body`. */
+    request: call,
     session: () => call<Session>('api/session'),
     zone: (domain: string) => call<Zone>(`api/zone?domain=${encodeURIComponent(domain)}`),
     plan: (domain: string, edits: Edit[]) => call<Plan>('api/zone/plan', { domain, edits }),

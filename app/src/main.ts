@@ -1,17 +1,21 @@
 /*
  * The Mini App's entry: reads the launch (tma.js), starts Telegram's bridge, and shows the screen
  * the bot's button opened (`?screen=` in a private chat's address, the signed start parameter's in
- * a group's): the saved customers (`customers`, a role that may work with them — the chat's
- * /requisites — else told who may), or the zone of `?domain=` or a domain picker. A role that may
+ * a group's): the order form (`order`, the chat's /order), the saved customers (`customers`, a
+ * role that may work with them — the chat's /requisites — else told who may), or the zone of
+ * `?domain=` or a domain picker. A role that may
  * edit DNS gets the editor, one that may read it the table alone. Telegram's back button returns
  * from a zone to the picker, asking first while edits are pending.
  */
 import { retrieveLaunchParams, retrieveRawInitData } from '@tma.js/sdk';
 import { type AppApi, createApi, failureText, type Session } from './api.js';
+import { customerEditor } from './customer-editor.js';
 import { showCustomers } from './customers.js';
 import { el } from './dom.js';
 import { zoneEditor } from './editor.js';
-import { setBackButton, startBridge } from './telegram.js';
+import { type CustomerEditing, orderForm } from './order-form.js';
+import { type OrderWords, orderWordsFor } from './order-words.js';
+import { closeApp, setBackButton, startBridge } from './telegram.js';
 import { langOf, type Words, wordsFor } from './words.js';
 import { pickerView, readOnlyZone, sessionView } from './zone-view.js';
 
@@ -74,6 +78,48 @@ function showPicker(api: AppApi, words: Words, session: Session, value: string):
   );
 }
 
+/**
+ * The order form; a new customer, or one to complete, is entered in the customer editor in its
+ * place, and Telegram's back button (or the page's) returns to the form.
+ */
+function showOrder(api: AppApi, words: Words, o: OrderWords, session: Session): void {
+  const header = sessionView(words, session);
+  const customers: CustomerEditing = {
+    edit: (start) =>
+      new Promise((resolve) => {
+        let leaving = false;
+        const back = async () => {
+          if (leaving) return;
+          leaving = true;
+          if (await editor.leave()) {
+            resolve(undefined);
+            toForm();
+          }
+          leaving = false;
+        };
+        const editor = customerEditor({
+          api,
+          words,
+          ...start,
+          onDone: (saved) => {
+            resolve(saved.id);
+            toForm();
+          },
+        });
+        setBackButton(() => void back());
+        const backButton = el('button', { type: 'button', class: 'secondary' }, o.backToOrder);
+        backButton.addEventListener('click', () => void back());
+        show(header, backButton, editor.element);
+      }),
+  };
+  const form = orderForm({ api, words, o, customers, onClose: closeApp });
+  const toForm = () => {
+    setBackButton(undefined);
+    show(header, form.element);
+  };
+  toForm();
+}
+
 async function start(): Promise<void> {
   const launch = readLaunch();
   const lang = langOf(launch?.languageCode ?? navigator.language);
@@ -94,6 +140,16 @@ async function start(): Promise<void> {
     return;
   }
   const screen = new URLSearchParams(location.search).get('screen') ?? session.screen;
+  if (screen === 'order') {
+    // Ordering is the chat's /order: the role that may keep saved customers may order.
+    if (session.customers !== 'edit') {
+      const o = orderWordsFor(lang);
+      show(sessionView(words, session), el('p', { role: 'alert' }, o.noRole));
+      return;
+    }
+    showOrder(api, words, orderWordsFor(lang), session);
+    return;
+  }
   if (screen === 'customers') {
     if (session.customers !== 'edit') {
       show(

@@ -67,6 +67,11 @@ export function haptic(kind: 'error' | 'success' | 'selection'): void {
   }
 }
 
+/** Closes the app (Telegram returns to the chat); a plain tab stays as it is. */
+export function closeApp(): void {
+  if (miniApp.close.isAvailable()) attempt(() => miniApp.close());
+}
+
 /** Telegram asks before closing the app while `on` (edits are pending). */
 export function confirmClosing(on: boolean): void {
   if (on && closingBehavior.enableConfirmation.isAvailable()) {

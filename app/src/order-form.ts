@@ -1,0 +1,343 @@
+/*
+ * The order form: what to order (kind, then its tariff, or a domain checked as it is typed), the
+ * term with its price, the currency, a saved customer (or a new one, entered in the customer
+ * editor), the total, and Confirm as Telegram's main button. Confirm carries a once-only key: a
+ * double tap or a retry of the same order is answered once by the server, and the invoice link
+ * goes to the chat with the bot.
+ */
+import type { AppApi } from './api.js';
+import { ApiCallError, failureText } from './api.js';
+import { base64url } from './apply-key.js';
+import { el } from './dom.js';
+import type { Catalog, DomainCheck, Kind, OrderRequest, PeriodOption, Placed } from './order-contract.js';
+import type { OrderWords } from './order-words.js';
+import { applyControl, confirmClosing, haptic } from './telegram.js';
+import type { Words } from './words.js';
+
+/** What the form can hand over to the customer editor (a new customer, or one to complete). */
+export interface CustomerEditing {
+  /** Opens the editor; resolves with the saved customer's id, or undefined when left unsaved. */
+  edit(options: { id?: string; whois?: 'by' | 'ru' }): Promise<string | undefined>;
+}
+
+export interface OrderFormOptions {
+  api: AppApi;
+  words: Words;
+  o: OrderWords;
+  customers: CustomerEditing;
+  /** The domain the chat's button named (`/order domain example.by`), if any. */
+  domain?: string;
+  onClose(): void;
+}
+
+const freshKey = () => base64url(crypto.getRandomValues(new Uint8Array(16)));
+
+const catalogOf = (api: AppApi, kind: Kind, currencyId: number | undefined) =>
+  api.request<Catalog>(
+    `api/order/catalog?kind=${kind}${currencyId === undefined ? '' : `&currency=${currencyId}`}`,
+  );
+
+function select(id: string, label: string, options: { value: string; text: string }[], value: string) {
+  const control = el('select', { id, name: id });
+  control.append(...options.map((o) => el('option', { value: o.value }, o.text)));
+  control.value = value;
+  return { control, field: el('div', { class: 'field' }, el('label', { for: id }, label), control) };
+}
+
+export function orderForm(options: OrderFormOptions): { element: HTMLElement; dispose(): void } {
+  const { api, words, o } = options;
+  const section = el('section', { 'aria-labelledby': 'order-title', class: 'order' });
+  const body = el('div', {});
+  const total = el('p', { class: 'total', role: 'status' });
+  const alert = el('div', { role: 'alert', class: 'error' });
+  const fallback = el('button', { type: 'button' });
+  section.append(el('h1', { id: 'order-title' }, o.title), body, total, alert, fallback);
+
+  let catalog: Catalog | undefined;
+  let kind: Kind = 'domain';
+  let currencyId: number | undefined;
+  let tariffId: number | undefined;
+  let period: number | undefined;
+  let customerId = '';
+  let domain = options.domain ?? '';
+  let checked: DomainCheck | undefined;
+  let checking = 0;
+  let sending = false;
+  let placed = false;
+  let sent: { body: string; key: string } | undefined;
+
+  const periodsNow = (): PeriodOption[] => {
+    if (!catalog) return [];
+    // A domain's term is its zone's, once the name is free to register.
+    if (kind === 'domain')
+      return checked?.available ? (catalog.zones?.find((z) => z.name === checked?.zone)?.periods ?? []) : [];
+    return catalog.tariffs?.find((t) => t.id === tariffId)?.periods ?? [];
+  };
+
+  /** The order as it would be sent, or undefined while something is missing. */
+  const request = (): Omit<OrderRequest, 'key'> | undefined => {
+    if (currencyId === undefined || period === undefined || customerId === '') return undefined;
+    if (!periodsNow().some((p) => p.count === period)) return undefined;
+    const base = { kind, currencyId, period, customerId };
+    const typed = domain.trim();
+    switch (kind) {
+      case 'domain':
+        return checked?.available && checked.domain ? { ...base, domain: checked.domain } : undefined;
+      case 'ssl':
+        return tariffId !== undefined && typed !== '' ? { ...base, tariffId, domain: typed } : undefined;
+      case 'hosting':
+        return tariffId === undefined
+          ? undefined
+          : { ...base, tariffId, ...(typed ? { domain: typed } : {}) };
+      case 'mail':
+        return tariffId === undefined ? undefined : { ...base, tariffId };
+    }
+  };
+
+  const onConfirm = () => void confirm();
+  let control = applyControl(fallback, o.confirm, onConfirm);
+  const refresh = () => {
+    const chosen = periodsNow().find((p) => p.count === period);
+    total.textContent = chosen ? `${o.total}: ${chosen.priceText} · ${chosen.label}` : '';
+    control.set({
+      visible: !placed,
+      enabled: request() !== undefined,
+      busy: sending,
+      text: sending ? o.sending : o.confirm,
+    });
+  };
+
+  const say = (...nodes: (Node | string)[]) => alert.replaceChildren(...nodes);
+
+  /** The domain's verdict as it is typed; only the last answer counts. */
+  const checkDomain = async (typed: string) => {
+    const ticket = ++checking;
+    checked = undefined;
+    refresh();
+    if (typed.trim() === '') return void status.replaceChildren();
+    status.textContent = o.checking;
+    try {
+      const answer = await api.request<DomainCheck>(
+        `api/order/domain?name=${encodeURIComponent(typed.trim())}&currency=${currencyId ?? ''}`,
+      );
+      if (ticket !== checking) return;
+      checked = answer;
+      status.textContent = answer.message;
+      if (!answer.available) haptic('error');
+    } catch (error) {
+      if (ticket !== checking) return;
+      status.textContent = failureText(words, error);
+    }
+    renderPeriods();
+    refresh();
+  };
+  const status = el('p', { id: 'domain-status', role: 'status', 'aria-live': 'polite', class: 'note' });
+  let periodBox = el('div', {});
+
+  function renderPeriods() {
+    const periods = periodsNow();
+    if (period !== undefined && !periods.some((p) => p.count === period)) period = undefined;
+    if (period === undefined && periods.length === 1) period = periods[0]?.count;
+    const empty = kind === 'domain' && periods.length === 0 ? o.periodAfterDomain : o.pickPeriod;
+    const { control: periodSelect, field } = select(
+      'order-period',
+      o.period,
+      [
+        { value: '', text: empty },
+        ...periods.map((p) => ({ value: String(p.count), text: `${p.label} — ${p.priceText}` })),
+      ],
+      period === undefined ? '' : String(period),
+    );
+    periodSelect.disabled = periods.length === 0;
+    periodSelect.addEventListener('change', () => {
+      period = periodSelect.value === '' ? undefined : Number(periodSelect.value);
+      haptic('selection');
+      refresh();
+    });
+    periodBox.replaceWith(field);
+    periodBox = field;
+  }
+
+  function render(): void {
+    if (!catalog) return;
+    const current = catalog;
+    const kinds = select(
+      'order-kind',
+      o.kind,
+      current.kinds.map((k) => ({ value: k.kind, text: k.name })),
+      kind,
+    );
+    kinds.control.addEventListener('change', () => {
+      const next = current.kinds.find((k) => k.kind === kinds.control.value)?.kind;
+      if (next === undefined || next === kind) return;
+      kind = next;
+      checked = undefined;
+      tariffId = undefined;
+      period = undefined;
+      void load();
+    });
+    const parts: HTMLElement[] = [kinds.field];
+    if (current.currencies.length > 1) {
+      const currencies = select(
+        'order-currency',
+        o.currency,
+        current.currencies.map((c) => ({ value: String(c.id), text: c.code })),
+        String(currencyId),
+      );
+      currencies.control.addEventListener('change', () => {
+        currencyId = Number(currencies.control.value);
+        void load();
+      });
+      parts.push(currencies.field);
+    }
+    if (kind !== 'domain') {
+      const tariffs = select(
+        'order-tariff',
+        o.tariff,
+        [
+          { value: '', text: o.pickTariff },
+          ...(current.tariffs ?? []).map((t) => ({ value: String(t.id), text: t.name })),
+        ],
+        tariffId === undefined ? '' : String(tariffId),
+      );
+      tariffs.control.addEventListener('change', () => {
+        tariffId = tariffs.control.value === '' ? undefined : Number(tariffs.control.value);
+        period = undefined;
+        renderPeriods();
+        refresh();
+      });
+      parts.push(tariffs.field);
+    }
+    if (kind !== 'mail') {
+      const label = kind === 'domain' ? o.domain : kind === 'ssl' ? o.sslDomain : o.hostingDomain;
+      const input = el('input', {
+        id: 'order-domain',
+        name: 'domain',
+        type: 'text',
+        inputmode: 'url',
+        autocomplete: 'off',
+        autocapitalize: 'off',
+        spellcheck: 'false',
+        placeholder: o.domainPlaceholder,
+        ...(kind === 'domain' ? { 'aria-describedby': 'domain-status' } : {}),
+      });
+      input.value = domain;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      input.addEventListener('input', () => {
+        domain = input.value;
+        if (kind !== 'domain') return refresh();
+        clearTimeout(timer);
+        timer = setTimeout(() => void checkDomain(domain), 350);
+      });
+      parts.push(el('div', { class: 'field' }, el('label', { for: 'order-domain' }, label), input));
+      if (kind === 'domain') parts.push(status);
+    }
+    parts.push(periodBox);
+    const customers = select(
+      'order-customer',
+      o.customer,
+      [
+        { value: '', text: current.customers.length === 0 ? o.noCustomers : o.pickCustomer },
+        ...current.customers.map((c) => ({
+          value: c.id,
+          text: c.typeName ? `${c.label} (${c.typeName})` : c.label,
+        })),
+      ],
+      customerId,
+    );
+    customers.control.addEventListener('change', () => {
+      customerId = customers.control.value;
+      say();
+      haptic('selection');
+      refresh();
+    });
+    const add = el('button', { type: 'button', class: 'secondary' }, o.newCustomer);
+    add.addEventListener('click', () => void editCustomer({}));
+    parts.push(customers.field, add);
+    body.replaceChildren(...parts);
+    renderPeriods();
+    if (kind === 'domain' && domain.trim() !== '' && checked === undefined) void checkDomain(domain);
+    refresh();
+  }
+
+  /** The kind's catalog; a domain's verdict stays (the same name, whatever else changed). */
+  async function load(): Promise<void> {
+    say();
+    try {
+      catalog = await catalogOf(api, kind, currencyId);
+      currencyId = catalog.currencyId;
+      if (!catalog.customers.some((c) => c.id === customerId)) customerId = '';
+      render();
+    } catch (error) {
+      say(failureText(words, error));
+    }
+  }
+
+  /** The customer editor takes Telegram's main button (its Save) until it is left. */
+  async function editCustomer(edit: { id?: string; whois?: 'by' | 'ru' }) {
+    control.dispose();
+    const saved = await options.customers.edit(edit);
+    control = applyControl(fallback, o.confirm, onConfirm);
+    if (saved !== undefined) customerId = saved;
+    say();
+    await load();
+  }
+
+  async function confirm(): Promise<void> {
+    const order = request();
+    if (!order || sending || placed) return;
+    const bodyText = JSON.stringify(order);
+    // The same order keeps its key: a retry or a second tap is answered once, never sent twice.
+    if (sent?.body !== bodyText) sent = { body: bodyText, key: freshKey() };
+    sending = true;
+    confirmClosing(true);
+    say();
+    refresh();
+    try {
+      const done = await api.request<Placed>('api/order/submit', { ...order, key: sent.key });
+      placed = true;
+      haptic('success');
+      showPlaced(done);
+    } catch (error) {
+      haptic('error');
+      const fill =
+        error instanceof ApiCallError && error.code === 'customerIncomplete'
+          ? el('button', { type: 'button', class: 'secondary' }, o.fillCustomer)
+          : undefined;
+      fill?.addEventListener('click', () => {
+        const whois = error instanceof ApiCallError ? error.details.whois : undefined;
+        void editCustomer({ id: customerId, ...(whois === 'by' || whois === 'ru' ? { whois } : {}) });
+      });
+      say(el('p', {}, failureText(words, error)), ...(fill ? [fill] : []));
+    } finally {
+      sending = false;
+      confirmClosing(false);
+      refresh();
+    }
+  }
+
+  function showPlaced(done: Placed): void {
+    control.set({ visible: false, enabled: false, busy: false, text: o.confirm });
+    const another = el('button', { type: 'button', class: 'secondary' }, o.another);
+    const close = el('button', { type: 'button' }, o.close);
+    another.addEventListener('click', () => {
+      placed = false;
+      sent = undefined;
+      domain = '';
+      checked = undefined;
+      period = undefined;
+      section.replaceChildren(el('h1', { id: 'order-title' }, o.title), body, total, alert, fallback);
+      void load();
+    });
+    close.addEventListener('click', () => options.onClose());
+    section.replaceChildren(
+      el('h1', { id: 'order-title' }, o.doneTitle),
+      el('p', { role: 'status' }, done.message),
+      el('p', {}, o.inChat),
+      el('div', { class: 'actions' }, another, close),
+    );
+  }
+
+  void load();
+  return { element: section, dispose: () => control.dispose() };
+}
