@@ -5,17 +5,7 @@
  * customer card all read and write this one shape.
  */
 import { z } from 'zod';
-import {
-  BANK_REQUISITES_FIELDS,
-  CUSTOMER_TYPES,
-  type CustomerType,
-  customerFields,
-  hasPostalAndBank,
-  POSTAL_ADDRESS_FIELDS,
-  whoisFields,
-} from './requisites.js';
-import type { FieldSpec } from './requisites-fields.js';
-import type { WhoisRules } from './zones.js';
+import { CUSTOMER_TYPES, type CustomerType } from './requisites.js';
 
 /** Answer ids of the steps shared by every kind. */
 export const STEP = {
@@ -87,33 +77,4 @@ export function customerLabelOf(data: SavedCustomer): string | undefined {
       .filter((v) => typeof v === 'string' && v)
       .join(' ') || undefined
   );
-}
-
-/** The fields a customer's order needs, in the form's order: requisites, postal, bank, WHOIS, contacts. */
-export function orderFields(answers: Readonly<Record<string, unknown>>, whois: WhoisRules): FieldSpec[] {
-  const type = readCustomerType(answers[STEP.customerType]);
-  if (type === undefined) return [];
-  return [
-    ...customerFields(type),
-    ...(hasPostalAndBank(type) && answers[STEP.postalSame] === false ? POSTAL_ADDRESS_FIELDS : []),
-    ...(hasPostalAndBank(type) && answers[STEP.bankWanted] === true ? BANK_REQUISITES_FIELDS : []),
-    ...whoisFields(whois, type),
-    { path: STEP.phone, kind: 'phone' },
-    { path: STEP.email, kind: 'email' },
-  ];
-}
-
-/**
- * What a saved customer lacks for an order (in a zone with `whois` rules): the required fields
- * without an answer, as answer ids; the customer type itself when it has none.
- */
-export function missingAnswers(answers: Readonly<Record<string, unknown>>, whois: WhoisRules): string[] {
-  if (readCustomerType(answers[STEP.customerType]) === undefined) return [STEP.customerType];
-  return orderFields(answers, whois)
-    .filter((field) => field.optional !== true)
-    .map((field) => toAnswerId(field.path))
-    .filter((id) => {
-      const value = answers[id];
-      return typeof value === 'boolean' ? false : typeof value !== 'string' || value.trim() === '';
-    });
 }

@@ -4,7 +4,14 @@
  * the context the chat gives it (a postal code by its own address's country); and the answers a
  * pasted card gives. The Mini App's customer editor and the chat's pasted card both run these.
  */
-import { type FieldAnswer, type SavedCustomer, STEP, toAnswerId, WHOIS_PREFIX } from './customer-answers.js';
+import {
+  type FieldAnswer,
+  readCustomerType,
+  type SavedCustomer,
+  STEP,
+  toAnswerId,
+  WHOIS_PREFIX,
+} from './customer-answers.js';
 import {
   BANK_REQUISITES_FIELDS,
   type CustomerType,
@@ -17,6 +24,7 @@ import {
 import { checkField, type FieldContext, type FieldSpec } from './requisites-fields.js';
 import { CONTACT_FIELDS, cardFields, type PastedCard } from './requisites-paste.js';
 import type { RefusedCheck } from './requisites-words.js';
+import type { WhoisRules } from './zones.js';
 
 /** The zone rules whose WHOIS fields a customer is asked for (none outside BY/БЕЛ and RU/SU/РФ). */
 export type CustomerWhois = 'by' | 'ru';
@@ -191,4 +199,23 @@ export function answersOfCard(card: PastedCard): SavedCustomer {
       answers[id] = null;
   }
   return answers;
+}
+
+/**
+ * What a saved customer lacks for an order in a zone with `whois` rules: the needed fields of its
+ * form without an answer, as answer ids (the type itself when it has none). The order is refused
+ * naming them, and the customer editor completes them.
+ */
+export function missingForOrder(answers: Readonly<Record<string, unknown>>, whois: WhoisRules): string[] {
+  const type = readCustomerType(answers[STEP.customerType]);
+  if (type === undefined) return [STEP.customerType];
+  return customerFormFields(choiceOf(type, answers, whois === 'none' ? undefined : whois))
+    .filter(({ id, spec }) => {
+      if (spec.optional === true) return false;
+      const value = answers[id];
+      return spec.kind === 'boolean'
+        ? typeof value !== 'boolean'
+        : typeof value !== 'string' || value.trim() === '';
+    })
+    .map(({ id }) => id);
 }

@@ -8,7 +8,8 @@
  * (a port the bot implements).
  */
 import type { PartnerApi } from '../api/index.js';
-import { missingAnswers, readSavedCustomer } from '../core/customer-answers.js';
+import { readSavedCustomer } from '../core/customer-answers.js';
+import { missingForOrder } from '../core/customer-form.js';
 import { toAsciiDomain } from '../core/domain-names.js';
 import { type OrderMark, orderMatches } from '../core/order-marks.js';
 import type { ProductKind } from '../core/product-kinds.js';
@@ -133,7 +134,7 @@ async function buildOrder(
   const answers = profile ? readSavedCustomer(profile.data) : undefined;
   if (!answers) return { refusal: { kind: 'customerGone' } };
   const common = (whois: WhoisRules) => {
-    const missing = missingAnswers(answers, whois);
+    const missing = missingForOrder(answers, whois);
     return missing.length > 0
       ? { refusal: { kind: 'incomplete', missing, whois } as const }
       : {

@@ -10,6 +10,7 @@ import {
   checkCustomerAnswers,
   choiceOf,
   customerFormFields,
+  missingForOrder,
   savedCustomerOf,
 } from '../../src/core/customer-form.js';
 import { parseRequisitesCard } from '../../src/core/requisites-paste.js';
@@ -165,5 +166,45 @@ describe('a field in words', () => {
     );
     const en = translations.forLocale('en');
     expect(describeRefusal(en, ucn.spec.path, problem.check)).not.toMatch(/[а-яё]/i);
+  });
+});
+
+describe('what a saved customer lacks for an order', () => {
+  const person = {
+    customerType: 'natural',
+    'c:last_name': 'Иванов',
+    'c:first_name': 'Иван',
+    'c:middle_name': null,
+    'c:address.country_code': 'BY',
+    'c:address.postal_code': '220030',
+    'c:address.region': 'Минская',
+    'c:address.city': 'Минск',
+    'c:address.street': 'ул. Немига',
+    'c:address.building': '5',
+    'c:address.room': null,
+    phone: '+375291234567',
+    email: 'ivanov@example.by',
+  };
+
+  it('nothing for a zone without WHOIS; the passport, by answer id, for a .by domain', () => {
+    expect(missingForOrder(person, 'none')).toEqual([]);
+    expect(missingForOrder(person, 'by')).toEqual([
+      'w:whois_person_requisites.citizenship',
+      'w:whois_person_requisites.series',
+      'w:whois_person_requisites.number',
+      'w:whois_person_requisites.organization',
+      'w:whois_person_requisites.date_of_issue',
+    ]);
+  });
+
+  it('a blank or wrongly typed answer is missing; a customer without a type lacks the type', () => {
+    expect(missingForOrder({ ...person, phone: '  ', email: true }, 'none')).toEqual(['phone', 'email']);
+    expect(missingForOrder({ 'c:last_name': 'Иванов' }, 'none')).toEqual(['customerType']);
+  });
+
+  it('a company whose postal address differs lacks that address until it is given', () => {
+    const missing = missingForOrder({ customerType: 'juridical', postalSame: false }, 'none');
+    expect(missing).toContain('c:postal_address.city');
+    expect(missing).not.toContain('c:bank_requisites.iban');
   });
 });
