@@ -16,7 +16,7 @@ import type { ProductKind } from '../core/product-kinds.js';
 import { listTariffPeriods } from '../core/tariff-periods.js';
 import type { Role } from '../core/team.js';
 import { findZone, type WhoisRules, whoisRulesOf, zonePeriods } from '../core/zones.js';
-import type { Logger } from '../logger.js';
+import { errorForLog, type Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import { ORDER_CALLS, type OrderRequests } from './order-kinds.js';
 import { buildContactsRequest, buildCustomerRequest, buildWhoisRequest } from './order-requests.js';
@@ -235,7 +235,7 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
       })
       .catch((error: unknown) => {
         // The order stands; the app still shows it. The chat's message is what failed.
-        deps.logger.warn({ chatId, err: String(error) }, 'could not report an order to the chat');
+        deps.logger.warn({ chatId, err: errorForLog(error) }, 'could not report an order to the chat');
       });
     return {
       kind: 'created' as const,
