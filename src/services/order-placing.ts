@@ -1,7 +1,7 @@
 /*
  * The Mini App's order form, confirmed: the order built from the form's choices and a saved
- * customer — the same request blocks as the chat's (order-requests.ts), through the same kinds
- * table — and sent by the same exactly-once submit (order-submit.ts). The form has no session:
+ * customer (order-building.ts: the same request blocks as the chat's, through the same kinds
+ * table) and sent by the same exactly-once submit (order-submit.ts). The form has no session:
  * its once-only key and the orders listed before the call are kept with the account's chat
  * (`chatData.putAppOrder`), so a key sent again, or left half-done by a killed process, is
  * answered or settled, never sent twice. The chat the account belongs to gets the invoice link
@@ -9,17 +9,13 @@
  */
 import type { PartnerApi } from '../api/index.js';
 import { readSavedCustomer } from '../core/customer-answers.js';
-import { missingForOrder } from '../core/customer-form.js';
-import { toAsciiDomain } from '../core/domain-names.js';
-import { type OrderMark, orderMatches } from '../core/order-marks.js';
+import { orderMatches } from '../core/order-marks.js';
 import type { ProductKind } from '../core/product-kinds.js';
-import { listTariffPeriods } from '../core/tariff-periods.js';
 import type { Role } from '../core/team.js';
-import { findZone, type WhoisRules, whoisRulesOf, zonePeriods } from '../core/zones.js';
 import { errorForLog, type Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
-import { ORDER_CALLS, type OrderRequests } from './order-kinds.js';
-import { buildContactsRequest, buildCustomerRequest, buildWhoisRequest } from './order-requests.js';
+import { type AppOrder, type BuildRefusal, type BuiltOrder, buildOrder } from './order-building.js';
+import { ORDER_CALLS } from './order-kinds.js';
 import {
   type CreatedInvoice,
   type CreatedInvoiceNotes,
@@ -29,19 +25,6 @@ import {
   type OrderSubmission,
   submitOrderOnce,
 } from './order-submit.js';
-
-/** What the order form sends: the kind, its tariff or domain, the period, currency, customer. */
-export interface AppOrder {
-  kind: ProductKind;
-  currencyId: number;
-  period: number;
-  /** A saved customer of the account. */
-  customerId: string;
-  /** Hosting, mail, SSL. */
-  tariffId?: number | undefined;
-  /** The domain to register; hosting's optional domain; the SSL certificate's domain. */
-  domain?: string | undefined;
-}
 
 /** Who confirmed it, for which account, with its once-only key. */
 export interface PlaceOrder {
@@ -83,13 +66,8 @@ export type PlaceOutcome =
     }
   /** The provider refused (or nothing could be sent): nothing was created. */
   | { kind: 'refused'; error: unknown }
-  /** The saved customer lacks answers the order needs (answer ids), for these WHOIS rules. */
-  | { kind: 'incomplete'; missing: string[]; whois: WhoisRules }
-  | { kind: 'customerGone' }
-  | { kind: 'badDomain' }
-  | { kind: 'zoneNotOffered'; zones: string[] }
-  | { kind: 'tariffGone' }
-  | { kind: 'badPeriod' }
+  /** The choices and the customer make no order (nothing was sent). */
+  | BuildRefusal
   /** The same key is being sent right now. */
   | { kind: 'submitting' }
   /** No answer; `notFound`: no new order either (nothing was made); `failed`: could not look. */
@@ -115,90 +93,11 @@ export interface OrderPlacing {
   place(input: PlaceOrder): Promise<PlaceOutcome>;
 }
 
-/** A built order: its create call, how its order is recognised, the domain it names. */
-interface Built {
-  create(api: PartnerApi): Promise<CreatedOrder>;
-  mark: OrderMark;
-  domain: string | undefined;
-}
-
-type Refusal = Exclude<PlaceOutcome, { kind: 'created' | 'refused' | 'submitting' | 'unknown' }>;
-
-/** The form's choices and the customer as one request of the kind, or why they make none. */
-async function buildOrder(
-  deps: OrderPlacingDeps,
-  input: PlaceOrder,
-): Promise<{ built: Built } | { refusal: Refusal }> {
-  const { api, chatId, order } = input;
-  const profile = (await deps.chatData.getProfiles(chatId)).find((p) => p.id === order.customerId);
-  const answers = profile ? readSavedCustomer(profile.data) : undefined;
-  if (!answers) return { refusal: { kind: 'customerGone' } };
-  const common = (whois: WhoisRules) => {
-    const missing = missingForOrder(answers, whois);
-    return missing.length > 0
-      ? { refusal: { kind: 'incomplete', missing, whois } as const }
-      : {
-          fields: {
-            period_unit_count: order.period,
-            currency_id: order.currencyId,
-            ...buildContactsRequest(answers),
-            ...buildCustomerRequest(answers),
-          },
-        };
-  };
-  const ascii =
-    order.domain === undefined || order.domain.trim() === '' ? undefined : toAsciiDomain(order.domain);
-  if (order.domain !== undefined && order.domain.trim() !== '' && ascii === undefined)
-    return { refusal: { kind: 'badDomain' } };
-
-  if (order.kind === 'domain') {
-    if (ascii === undefined) return { refusal: { kind: 'badDomain' } };
-    const zones = await api.listDomainZones({ currency_id: order.currencyId });
-    const zone = findZone(ascii, zones);
-    if (!zone) return { refusal: { kind: 'zoneNotOffered', zones: zones.map((z) => z.name) } };
-    if (!zonePeriods(zone).includes(order.period)) return { refusal: { kind: 'badPeriod' } };
-    const rules = whoisRulesOf(zone.name);
-    const base = common(rules);
-    if (base.refusal) return { refusal: base.refusal };
-    const request: OrderRequests['domain'] = {
-      ...base.fields,
-      tariff_id: zone.actual_registration_tariff_id,
-      domain: ascii,
-      ...buildWhoisRequest(answers, rules),
-    };
-    return {
-      built: { create: (a) => ORDER_CALLS.domain.create(a, request), mark: { domain: ascii }, domain: ascii },
-    };
-  }
-
-  const tariffs = await ORDER_CALLS[order.kind].listTariffs(api, { currency_id: order.currencyId });
-  const tariff = tariffs.find((t) => t.tariff_id === order.tariffId);
-  if (!tariff) return { refusal: { kind: 'tariffGone' } };
-  if (!listTariffPeriods(tariff).includes(order.period)) return { refusal: { kind: 'badPeriod' } };
-  const base = common('none');
-  if (base.refusal) return { refusal: base.refusal };
-  const fields = { ...base.fields, tariff_id: tariff.tariff_id };
-  const mark = { tariffId: tariff.tariff_id };
-  switch (order.kind) {
-    case 'hosting': {
-      const request: OrderRequests['hosting'] = ascii === undefined ? fields : { ...fields, domain: ascii };
-      return { built: { create: (a) => ORDER_CALLS.hosting.create(a, request), mark, domain: ascii } };
-    }
-    case 'mail':
-      return { built: { create: (a) => ORDER_CALLS.mail.create(a, fields), mark, domain: undefined } };
-    case 'ssl': {
-      if (ascii === undefined) return { refusal: { kind: 'badDomain' } };
-      const request: OrderRequests['ssl'] = { ...fields, domain: ascii };
-      return { built: { create: (a) => ORDER_CALLS.ssl.create(a, request), mark, domain: ascii } };
-    }
-  }
-}
-
 export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
   /** Keys being sent by this process now (`chat:key`). */
   const sending = new Set<string>();
 
-  async function reportCreated(input: PlaceOrder, built: Built, created: CreatedOrder) {
+  async function reportCreated(input: PlaceOrder, built: BuiltOrder, created: CreatedOrder) {
     const { api, chatId } = input;
     await deps.chatData.putAppOrder(chatId, {
       key: input.key,
@@ -262,7 +161,8 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
         again: true,
       };
     }
-    const made = await buildOrder(deps, input);
+    const profile = (await deps.chatData.getProfiles(chatId)).find((p) => p.id === input.order.customerId);
+    const made = await buildOrder(api, profile ? readSavedCustomer(profile.data) : undefined, input.order);
     if ('refusal' in made) return made.refusal;
     const { built } = made;
     const submission: OrderSubmission = {
