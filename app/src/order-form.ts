@@ -9,7 +9,9 @@ import type { AppApi } from './api.js';
 import { ApiCallError, failureText } from './api.js';
 import { base64url } from './apply-key.js';
 import { el } from './dom.js';
+import { domainChecker } from './domain-check.js';
 import type { Catalog, DomainCheck, Kind, OrderRequest, PeriodOption, Placed } from './order-contract.js';
+import { placedView, selectField } from './order-fields.js';
 import type { OrderWords } from './order-words.js';
 import { applyControl, confirmClosing, haptic } from './telegram.js';
 import type { Words } from './words.js';
@@ -37,13 +39,6 @@ const catalogOf = (api: AppApi, kind: Kind, currencyId: number | undefined) =>
     `api/order/catalog?kind=${kind}${currencyId === undefined ? '' : `&currency=${currencyId}`}`,
   );
 
-function select(id: string, label: string, options: { value: string; text: string }[], value: string) {
-  const control = el('select', { id, name: id });
-  control.append(...options.map((o) => el('option', { value: o.value }, o.text)));
-  control.value = value;
-  return { control, field: el('div', { class: 'field' }, el('label', { for: id }, label), control) };
-}
-
 export function orderForm(options: OrderFormOptions): { element: HTMLElement; dispose(): void } {
   const { api, words, o } = options;
   const section = el('section', { 'aria-labelledby': 'order-title', class: 'order' });
@@ -61,7 +56,6 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
   let customerId = '';
   let domain = options.domain ?? '';
   let checked: DomainCheck | undefined;
-  let checking = 0;
   let sending = false;
   let placed = false;
   let sent: { body: string; key: string } | undefined;
@@ -109,29 +103,11 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
 
   const say = (...nodes: (Node | string)[]) => alert.replaceChildren(...nodes);
 
-  /** The domain's verdict as it is typed; only the last answer counts. */
-  const checkDomain = async (typed: string) => {
-    const ticket = ++checking;
-    checked = undefined;
-    refresh();
-    if (typed.trim() === '') return void status.replaceChildren();
-    status.textContent = o.checking;
-    try {
-      const answer = await api.request<DomainCheck>(
-        `api/order/domain?name=${encodeURIComponent(typed.trim())}&currency=${currencyId ?? ''}`,
-      );
-      if (ticket !== checking) return;
-      checked = answer;
-      status.textContent = answer.message;
-      if (!answer.available) haptic('error');
-    } catch (error) {
-      if (ticket !== checking) return;
-      status.textContent = failureText(words, error);
-    }
+  const domainCheck = domainChecker(api, words, o, (verdict) => {
+    checked = verdict;
     renderPeriods();
     refresh();
-  };
-  const status = el('p', { id: 'domain-status', role: 'status', 'aria-live': 'polite', class: 'note' });
+  });
   let periodBox = el('div', {});
 
   function renderPeriods() {
@@ -139,7 +115,7 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
     if (period !== undefined && !periods.some((p) => p.count === period)) period = undefined;
     if (period === undefined && periods.length === 1) period = periods[0]?.count;
     const empty = kind === 'domain' && periods.length === 0 ? o.periodAfterDomain : o.pickPeriod;
-    const { control: periodSelect, field } = select(
+    const { control: periodSelect, field } = selectField(
       'order-period',
       o.period,
       [
@@ -161,7 +137,7 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
   function render(): void {
     if (!catalog) return;
     const current = catalog;
-    const kinds = select(
+    const kinds = selectField(
       'order-kind',
       o.kind,
       current.kinds.map((k) => ({ value: k.kind, text: k.name })),
@@ -178,7 +154,7 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
     });
     const parts: HTMLElement[] = [kinds.field];
     if (current.currencies.length > 1) {
-      const currencies = select(
+      const currencies = selectField(
         'order-currency',
         o.currency,
         current.currencies.map((c) => ({ value: String(c.id), text: c.code })),
@@ -191,7 +167,7 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
       parts.push(currencies.field);
     }
     if (kind !== 'domain') {
-      const tariffs = select(
+      const tariffs = selectField(
         'order-tariff',
         o.tariff,
         [
@@ -222,18 +198,16 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
         ...(kind === 'domain' ? { 'aria-describedby': 'domain-status' } : {}),
       });
       input.value = domain;
-      let timer: ReturnType<typeof setTimeout> | undefined;
       input.addEventListener('input', () => {
         domain = input.value;
         if (kind !== 'domain') return refresh();
-        clearTimeout(timer);
-        timer = setTimeout(() => void checkDomain(domain), 350);
+        domainCheck.typed(domain, currencyId);
       });
       parts.push(el('div', { class: 'field' }, el('label', { for: 'order-domain' }, label), input));
-      if (kind === 'domain') parts.push(status);
+      if (kind === 'domain') parts.push(domainCheck.status);
     }
     parts.push(periodBox);
-    const customers = select(
+    const customers = selectField(
       'order-customer',
       o.customer,
       [
@@ -256,7 +230,8 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
     parts.push(customers.field, add);
     body.replaceChildren(...parts);
     renderPeriods();
-    if (kind === 'domain' && domain.trim() !== '' && checked === undefined) void checkDomain(domain);
+    if (kind === 'domain' && domain.trim() !== '' && checked === undefined)
+      void domainCheck.check(domain, currencyId);
     refresh();
   }
 
@@ -318,23 +293,19 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
 
   function showPlaced(done: Placed): void {
     control.set({ visible: false, enabled: false, busy: false, text: o.confirm });
-    const another = el('button', { type: 'button', class: 'secondary' }, o.another);
-    const close = el('button', { type: 'button' }, o.close);
-    another.addEventListener('click', () => {
-      placed = false;
-      sent = undefined;
-      domain = '';
-      checked = undefined;
-      period = undefined;
-      section.replaceChildren(el('h1', { id: 'order-title' }, o.title), body, total, alert, fallback);
-      void load();
-    });
-    close.addEventListener('click', () => options.onClose());
     section.replaceChildren(
-      el('h1', { id: 'order-title' }, o.doneTitle),
-      el('p', { role: 'status' }, done.message),
-      el('p', {}, o.inChat),
-      el('div', { class: 'actions' }, another, close),
+      ...placedView(o, done, {
+        another: () => {
+          placed = false;
+          sent = undefined;
+          domain = '';
+          checked = undefined;
+          period = undefined;
+          section.replaceChildren(el('h1', { id: 'order-title' }, o.title), body, total, alert, fallback);
+          void load();
+        },
+        close: options.onClose,
+      }),
     );
   }
 
