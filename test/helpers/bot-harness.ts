@@ -23,6 +23,7 @@ import type { MiniAppLinks } from '../../src/bot/kit/mini-app-button.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createDnsRecorder } from '../../src/services/dns-journal.js';
+import { createOrderPlacing, type OrderPlacing } from '../../src/services/order-placing.js';
 import { createZoneEditing, type ZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore, Locale } from '../../src/storage/chat-store.js';
@@ -162,6 +163,7 @@ export class BotHarness {
   bot!: ReturnType<typeof createBot>['bot'];
   /** The Mini App's zone editing (services), reporting to this bot's chats. */
   zoneEditing!: ZoneEditing;
+  orderPlacing!: OrderPlacing;
   /** Every line the bot's logger wrote. */
   readonly logLines: string[] = [];
   /** Files users "sent", served at the Bot API's file path. */
@@ -278,6 +280,13 @@ export class BotHarness {
     this.zoneEditing = createZoneEditing({
       recorder: createDnsRecorder({ chatData: this.chatData, dnsHistory, logger }),
       reports: built.editsReports,
+      logger,
+    });
+    // The Mini App's order form as main wires it: the chat's submit, the invoice link in the chat.
+    this.orderPlacing = createOrderPlacing({
+      chatData: this.chatData,
+      watches: undefined,
+      report: built.orderReports,
       logger,
     });
   }
