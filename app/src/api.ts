@@ -33,6 +33,8 @@ export interface Session {
   /** Saved customers: the chat's /requisites; `none` comes with the server's words on who may. */
   customers?: 'edit' | 'none';
   customersRefusal?: string;
+  /** With `customers: 'none'`: the server's words on who may place orders (the same capability). */
+  orderRefusal?: string;
 }
 
 /** One record of `GET api/zone`; `row` is null for a record the bot cannot read (not editable). */

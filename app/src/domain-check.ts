@@ -20,6 +20,8 @@ export interface DomainChecker {
   typed(typed: string, currencyId: number | undefined): void;
   /** Checks `typed` now. */
   check(typed: string, currencyId: number | undefined): Promise<void>;
+  /** Forgets the verdict shown (a new order starts with none). */
+  clear(): void;
 }
 
 export function domainChecker(
@@ -52,6 +54,11 @@ export function domainChecker(
   return {
     status,
     check,
+    clear() {
+      clearTimeout(timer);
+      ++ticket;
+      status.replaceChildren();
+    },
     typed(typed, currencyId) {
       clearTimeout(timer);
       ++ticket;

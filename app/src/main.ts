@@ -144,7 +144,7 @@ async function start(): Promise<void> {
     // Ordering is the chat's /order: the role that may keep saved customers may order.
     if (session.customers !== 'edit') {
       const o = orderWordsFor(lang);
-      show(sessionView(words, session), el('p', { role: 'alert' }, o.noRole));
+      show(sessionView(words, session), el('p', { role: 'alert' }, session.orderRefusal ?? o.noRole));
       return;
     }
     showOrder(api, words, orderWordsFor(lang), session);

@@ -32,6 +32,8 @@ export interface DomainCheck {
   /** ASCII. */
   domain?: string;
   zone?: string;
+  /** The zone's WHOIS rules: a customer entered for this domain is asked them at once. */
+  whois?: 'by' | 'ru';
   message: string;
 }
 
@@ -51,4 +53,6 @@ export interface Placed {
   invoiceNumber: string | null;
   again: boolean;
   message: string;
+  /** Where the invoice's link went (the chat with the bot, or the team group's). */
+  linkSentTo: string;
 }

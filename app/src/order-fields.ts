@@ -28,7 +28,7 @@ export function placedView(o: OrderWords, done: Placed, actions: { another(): vo
   return [
     el('h1', { id: 'order-title' }, o.doneTitle),
     el('p', { role: 'status' }, done.message),
-    el('p', {}, o.inChat),
+    el('p', {}, done.linkSentTo),
     el('div', { class: 'actions' }, another, close),
   ];
 }

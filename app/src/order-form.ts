@@ -44,9 +44,10 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
   const section = el('section', { 'aria-labelledby': 'order-title', class: 'order' });
   const body = el('div', {});
   const total = el('p', { class: 'total', role: 'status' });
+  const hint = el('p', { class: 'note' });
   const alert = el('div', { role: 'alert', class: 'error' });
   const fallback = el('button', { type: 'button' });
-  section.append(el('h1', { id: 'order-title' }, o.title), body, total, alert, fallback);
+  section.append(el('h1', { id: 'order-title' }, o.title), body, total, hint, alert, fallback);
 
   let catalog: Catalog | undefined;
   let kind: Kind = 'domain';
@@ -88,11 +89,27 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
     }
   };
 
+  /** What is still to choose before the order can be placed, in words. */
+  const stillNeeded = (): string[] => {
+    const needs: string[] = [];
+    if (kind !== 'domain' && tariffId === undefined) needs.push(o.needs.tariff);
+    if (kind === 'domain' && !checked?.available) needs.push(o.needs.domain);
+    if (kind === 'ssl' && domain.trim() === '') needs.push(o.needs.sslDomain);
+    if (period === undefined) needs.push(o.needs.period);
+    if (customerId === '') needs.push(o.needs.customer);
+    return needs;
+  };
+
   const onConfirm = () => void confirm();
   let control = applyControl(fallback, o.confirm, onConfirm);
   const refresh = () => {
     const chosen = periodsNow().find((p) => p.count === period);
-    total.textContent = chosen ? `${o.total}: ${chosen.priceText} · ${chosen.label}` : '';
+    const premium = kind === 'domain' && checked?.premium === true ? ` (${o.premiumNote})` : '';
+    const needs = stillNeeded();
+    total.textContent = chosen ? `${o.total}: ${chosen.priceText} · ${chosen.label}${premium}` : '';
+    hint.textContent = needs.length > 0 && catalog ? `${o.stillNeeded}: ${needs.join(', ')}.` : '';
+    // Telegram asks before closing a form with choices made and no order placed.
+    confirmClosing(!placed && (domain.trim() !== '' || tariffId !== undefined || customerId !== ''));
     control.set({
       visible: !placed,
       enabled: request() !== undefined,
@@ -148,6 +165,9 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
       if (next === undefined || next === kind) return;
       kind = next;
       checked = undefined;
+      // A name typed for another kind is not carried into this one's order unseen.
+      domain = '';
+      domainCheck.clear();
       tariffId = undefined;
       period = undefined;
       void load();
@@ -226,7 +246,11 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
       refresh();
     });
     const add = el('button', { type: 'button', class: 'secondary' }, o.newCustomer);
-    add.addEventListener('click', () => void editCustomer({}));
+    // For a domain whose zone needs WHOIS data, the new customer is asked it at once.
+    add.addEventListener('click', () => {
+      const whois = kind === 'domain' ? checked?.whois : undefined;
+      void editCustomer(whois === undefined ? {} : { whois });
+    });
     parts.push(customers.field, add);
     body.replaceChildren(...parts);
     renderPeriods();
@@ -286,7 +310,6 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
       say(el('p', {}, failureText(words, error)), ...(fill ? [fill] : []));
     } finally {
       sending = false;
-      confirmClosing(false);
       refresh();
     }
   }
@@ -300,8 +323,16 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
           sent = undefined;
           domain = '';
           checked = undefined;
+          domainCheck.clear();
           period = undefined;
-          section.replaceChildren(el('h1', { id: 'order-title' }, o.title), body, total, alert, fallback);
+          section.replaceChildren(
+            el('h1', { id: 'order-title' }, o.title),
+            body,
+            total,
+            hint,
+            alert,
+            fallback,
+          );
           void load();
         },
         close: options.onClose,

@@ -51,7 +51,11 @@ function sessionOf(call: EndpointCall) {
     ...(dns === 'read' ? { readOnlyReason: t('miniapp:readOnly', rolesWords(call, 'tech')) } : {}),
     customers,
     ...(customers === 'none'
-      ? { customersRefusal: t('miniapp:customersRole', rolesWords(call, 'all')) }
+      ? {
+          customersRefusal: t('miniapp:customersRole', rolesWords(call, 'all')),
+          // Ordering is `all` work too (the chat's /order): the order form says who may.
+          orderRefusal: t('miniapp:orderRole', rolesWords(call, 'all')),
+        }
       : {}),
     authDate: launch.authDate.toISOString(),
     // The screen a group's button opens, from the signed start parameter (a private chat's

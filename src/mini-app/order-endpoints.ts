@@ -13,7 +13,7 @@ import { PRODUCT_KINDS, type ProductKind } from '../core/product-kinds.js';
 import { lineLabel } from '../core/requisites-words.js';
 import { findPeriodPrice, listTariffPeriods } from '../core/tariff-periods.js';
 import { echoInput } from '../core/text.js';
-import { findZone, zonePeriods } from '../core/zones.js';
+import { findZone, whoisRulesOf, zonePeriods } from '../core/zones.js';
 import { ORDER_CALLS } from '../services/order-kinds.js';
 import { bodyOf, type EndpointCall, EndpointError } from './endpoint-types.js';
 
@@ -135,11 +135,14 @@ export async function domainCheckOf(call: EndpointCall) {
         : result.state === 'NotAvailable'
           ? 'taken'
           : 'notFree';
+  const whois = whoisRulesOf(zone.name);
   return {
     available,
     premium,
     domain: ascii,
     zone: zone.name,
+    // The zone's WHOIS rules: a customer entered for this domain is asked its WHOIS data at once.
+    ...(whois === 'none' ? {} : { whois }),
     message: call.t(`miniapp:order.domain.${verdict}`, { domain }),
   };
 }
@@ -176,6 +179,10 @@ export async function submitOf(call: EndpointCall) {
           order: outcome.orderId ?? '—',
           invoice: outcome.invoiceNumber ?? outcome.invoiceId ?? '—',
         }),
+        // Where the invoice's link went: the private chat with the bot, or the team group.
+        linkSentTo: call.t(
+          call.account.kind === 'group' ? 'miniapp:order.linkInGroup' : 'miniapp:order.linkInChat',
+        ),
       };
     case 'incomplete':
       throw new EndpointError(

@@ -34,6 +34,15 @@ export interface BuiltOrder {
   create(api: PartnerApi): Promise<CreatedOrder>;
   mark: OrderMark;
   domain: string | undefined;
+  /** What is ordered, for the chat's message: the tariff's name (none for a domain) and the term. */
+  what: OrderedWhat;
+}
+
+/** What an order is for, besides its domain: the tariff's name and the term in the provider's unit. */
+export interface OrderedWhat {
+  tariffName: string | undefined;
+  period: number;
+  periodType: string;
 }
 
 /** Why the form's choices and the customer make no order (nothing is sent). */
@@ -87,7 +96,12 @@ export async function buildOrder(
       ...buildWhoisRequest(answers, rules),
     };
     return {
-      built: { create: (a) => ORDER_CALLS.domain.create(a, request), mark: { domain: ascii }, domain: ascii },
+      built: {
+        create: (a) => ORDER_CALLS.domain.create(a, request),
+        mark: { domain: ascii },
+        domain: ascii,
+        what: { tariffName: undefined, period: order.period, periodType: zone.period_type },
+      },
     };
   }
 
@@ -99,17 +113,18 @@ export async function buildOrder(
   if (base.refusal) return { refusal: base.refusal };
   const fields = { ...base.fields, tariff_id: tariff.tariff_id };
   const mark = { tariffId: tariff.tariff_id };
+  const what = { tariffName: tariff.tariff_name, period: order.period, periodType: tariff.period_type };
   switch (order.kind) {
     case 'hosting': {
       const request: OrderRequests['hosting'] = ascii === undefined ? fields : { ...fields, domain: ascii };
-      return { built: { create: (a) => ORDER_CALLS.hosting.create(a, request), mark, domain: ascii } };
+      return { built: { create: (a) => ORDER_CALLS.hosting.create(a, request), mark, domain: ascii, what } };
     }
     case 'mail':
-      return { built: { create: (a) => ORDER_CALLS.mail.create(a, fields), mark, domain: undefined } };
+      return { built: { create: (a) => ORDER_CALLS.mail.create(a, fields), mark, domain: undefined, what } };
     case 'ssl': {
       if (ascii === undefined) return { refusal: { kind: 'badDomain' } };
       const request: OrderRequests['ssl'] = { ...fields, domain: ascii };
-      return { built: { create: (a) => ORDER_CALLS.ssl.create(a, request), mark, domain: ascii } };
+      return { built: { create: (a) => ORDER_CALLS.ssl.create(a, request), mark, domain: ascii, what } };
     }
   }
 }

@@ -14,7 +14,13 @@ import type { ProductKind } from '../core/product-kinds.js';
 import type { Role } from '../core/team.js';
 import { errorForLog, type Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
-import { type AppOrder, type BuildRefusal, type BuiltOrder, buildOrder } from './order-building.js';
+import {
+  type AppOrder,
+  type BuildRefusal,
+  type BuiltOrder,
+  buildOrder,
+  type OrderedWhat,
+} from './order-building.js';
 import { ORDER_CALLS } from './order-kinds.js';
 import {
   type CreatedInvoice,
@@ -42,8 +48,10 @@ export interface OrderReport {
   who: { id: number; name: string };
   role: Role;
   kind: ProductKind;
-  /** The domain the order names (Unicode), if any. */
-  subject: string | undefined;
+  /** The domain the order names (ASCII), if any. */
+  domain: string | undefined;
+  /** The tariff's name and the term. */
+  what: OrderedWhat;
   orderId: number | undefined;
   invoiceId: number | undefined;
   invoice: CreatedInvoice;
@@ -127,7 +135,8 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
         who: input.who,
         role: input.role,
         kind: input.order.kind,
-        subject: built.domain,
+        domain: built.domain,
+        what: built.what,
         orderId: created.order_id,
         invoiceId: created.invoice_id,
         invoice,

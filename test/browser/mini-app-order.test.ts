@@ -73,21 +73,11 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
   it('a new customer from the form, the .by WHOIS data asked for by name, then the order: one create call, the link in the chat', async () => {
     const partner = await openForm();
     await app().getByRole('combobox', { name: 'Что заказать' }).selectOption({ label: '🌐 Домен' });
-    // A taken name is told as it is typed; the term waits for a free one.
-    await field('Домен').fill('taken-shop.by');
-    await app()
-      .getByRole('status')
-      .filter({ hasText: '❌ taken-shop.by — занят' })
-      .waitFor({ timeout: 5_000 });
-    await expect(app().getByRole('combobox', { name: 'Срок' }).isDisabled()).resolves.toBe(true);
-    await typeFreeDomain('novy-magazin.by');
-    await app().getByRole('combobox', { name: 'Срок' }).selectOption({ index: 2 });
-    await app()
-      .getByRole('status')
-      .filter({ hasText: /^Итого: .+ · 2 года$/ })
-      .waitFor();
+    // Nothing chosen yet: the form says what is left, and «Оформить заказ» waits.
+    await app().getByText('Осталось выбрать: свободный домен, срок, заказчика.').waitFor();
 
-    // No saved customer yet: a new one, in the customer editor, Save as the main button.
+    // No saved customer yet: a new one, in the customer editor, Save as the main button (no
+    // domain typed yet, so no WHOIS data is asked).
     await app().getByRole('button', { name: 'Новый заказчик' }).click();
     await app().getByRole('combobox', { name: 'Тип заказчика' }).selectOption({ label: 'Физическое лицо' });
     await field('Фамилия').fill('Иванов');
@@ -101,14 +91,24 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
     await field('Контактный телефон').fill('+375 29 123-45-67');
     await field('Контактный e-mail').fill('ivanov@example.by');
     await panel().getByRole('button', { name: 'Сохранить' }).click();
-
-    // Back in the form with the customer chosen and the order as it was.
     await app().getByRole('heading', { name: 'Новый заказ', exact: true }).waitFor({ timeout: 5_000 });
     await expect(
       app().getByRole('combobox', { name: 'Заказчик', exact: true }).locator('option:checked').textContent(),
     ).resolves.toBe('Иванов Иван (Физическое лицо)');
-    await expect(field('Домен').inputValue()).resolves.toBe('novy-magazin.by');
 
+    // A taken name is told as it is typed; the term waits for a free one.
+    await field('Домен').fill('taken-shop.by');
+    await app()
+      .getByRole('status')
+      .filter({ hasText: '❌ taken-shop.by — занят' })
+      .waitFor({ timeout: 5_000 });
+    await expect(app().getByRole('combobox', { name: 'Срок' }).isDisabled()).resolves.toBe(true);
+    await typeFreeDomain('novy-magazin.by');
+    await app().getByRole('combobox', { name: 'Срок' }).selectOption({ index: 2 });
+    await app()
+      .getByRole('status')
+      .filter({ hasText: /^Итого: .+ · 2 года$/ })
+      .waitFor();
     // A .by domain needs the passport for WHOIS: refused with the fields named, nothing sent.
     const before = (await domainOrders()).length;
     await expect.poll(() => confirm().isEnabled(), { timeout: 5_000 }).toBe(true);
@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
     });
 
     // The chat has the order with the invoice's link, as the chat's own Confirm sends it.
-    await partner.sees('🧩 Заказ из формы: 🌐 Домен — novy-magazin.by.');
+    await partner.sees('🧩 Заказ из формы: 🌐 Домен — novy-magazin.by, 2 года.');
     await partner.log
       .getByRole('button', { name: /Открыть счёт/ })
       .last()
@@ -171,6 +171,26 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
     expect((await domainOrders()).slice(before).map((r) => (r.body as { domain: string }).domain)).toEqual([
       'vtoroy-magazin.by',
     ]);
-    await partner.sees('🧩 Заказ из формы: 🌐 Домен — vtoroy-magazin.by.');
+    await partner.sees('🧩 Заказ из формы: 🌐 Домен — vtoroy-magazin.by, 1 год.');
+
+    // «Ещё заказ» starts clean: no name, no verdict of the one just ordered.
+    await app().getByRole('button', { name: 'Ещё заказ' }).click();
+    await app().getByRole('heading', { name: 'Новый заказ', exact: true }).waitFor();
+    await expect(field('Домен').inputValue()).resolves.toBe('');
+    await expect(
+      app()
+        .getByText(/— свободен/)
+        .count(),
+    ).resolves.toBe(0);
+    // A new customer for a .by name is asked the zone's WHOIS data at once.
+    await typeFreeDomain('tretiy-magazin.by');
+    await app().getByRole('button', { name: 'Новый заказчик' }).click();
+    await app().getByRole('combobox', { name: 'Тип заказчика' }).selectOption({ label: 'Физическое лицо' });
+    await field('WHOIS — гражданство (код страны)').waitFor({ timeout: 5_000 });
+    await app().getByRole('button', { name: '← К заказу' }).click();
+    // The type was chosen: leaving the unsaved customer is asked in Telegram's popup.
+    await panel().getByRole('alertdialog').getByRole('button').first().click();
+    await app().getByRole('heading', { name: 'Новый заказ', exact: true }).waitFor();
+    await expect(field('Домен').inputValue()).resolves.toBe('tretiy-magazin.by');
   }, 90_000);
 });

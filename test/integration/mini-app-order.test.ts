@@ -245,6 +245,7 @@ describe('the order form', () => {
     expect(placed.status, JSON.stringify(placed.json)).toBe(200);
     expect(placed.json).toMatchObject({
       again: false,
+      linkSentTo: 'Ссылка на счёт — в чате с ботом.',
       message: expect.stringMatching(/^✅ Заказ \d+ оформлен, счёт /),
     });
     const sent = domainOrders().slice(before);
@@ -259,7 +260,8 @@ describe('the order form', () => {
     expect(reports[0]).toMatchObject({
       chatId: OWNER,
       kind: 'domain',
-      subject: domain,
+      domain,
+      what: { tariffName: undefined, period: 2, periodType: 'year' },
       orderId: placed.json.orderId,
     });
     expect(reports[0]?.invoice.url).toMatch(/^http/);

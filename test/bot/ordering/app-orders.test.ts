@@ -64,7 +64,9 @@ describe('an order placed in the Mini App', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.payload.chat_id).toBe(OWNER.userId);
     const text = textOf(sent);
-    expect(text).toMatch(/^🧩 Заказ из формы: 🖥 Хостинг — shop\.by\.\n\n✅ Заказ создан\./);
+    expect(text).toMatch(
+      /^🧩 Заказ из формы: 🖥 Хостинг — shop\.by, [^,]+, \d+ (мес|год|года|лет)\.\n\n✅ Заказ создан\./,
+    );
     expect(text).toMatch(/Ссылка на счёт для клиента:\nhttp/);
     expect(buttons(sent).map((b) => b.text)).toEqual(
       expect.arrayContaining(['Открыть счёт', '📤 Отправить клиенту']),
@@ -76,7 +78,9 @@ describe('an order placed in the Mini App', () => {
     expect(outcome.kind).toBe('created');
     expect(sent).toHaveLength(1);
     expect(sent[0]?.payload.chat_id).toBe(GROUP);
-    expect(textOf(sent)).toMatch(/^📣 Анна \(владелец\) оформил\(а\) заказ \d+: 🖥 Хостинг — shop\.by\./);
+    expect(textOf(sent)).toMatch(
+      /^📣 Анна \(владелец\) оформил\(а\) заказ \d+: 🖥 Хостинг — shop\.by, [^,]+, \d+ (мес|год|года|лет)\./,
+    );
     const again = await hostingOrder(GROUP, 'app-order-group-0001');
     expect(again.outcome).toMatchObject({ kind: 'created', again: true });
     expect(again.sent).toHaveLength(0);

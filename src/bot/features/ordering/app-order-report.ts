@@ -14,6 +14,7 @@ import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import type { Translations } from '../../kit/i18n.js';
 import { groupQuery, linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
+import { formatPeriod } from '../catalog/views.js';
 
 export interface AppOrderReportDeps {
   telegram: Pick<Telegram, 'sendMessage'>;
@@ -28,7 +29,15 @@ export function createAppOrderReports(deps: AppOrderReportDeps): OrderReportPort
       const { chatId, invoice, invoiceId } = report;
       const t = deps.translations.forLocale((await deps.chatData.getLocale(chatId)) ?? deps.defaultLocale);
       const inGroup = chatId < 0;
-      const subject = report.subject === undefined ? '—' : escapeHtml(toUnicodeDomain(report.subject));
+      // What was ordered, so that one order is told from another: «shop.by, Оптимальный, 12 мес».
+      const { what } = report;
+      const subject = [
+        report.domain === undefined ? undefined : escapeHtml(toUnicodeDomain(report.domain)),
+        what.tariffName === undefined ? undefined : escapeHtml(what.tariffName),
+        formatPeriod(t, what.periodType, what.period),
+      ]
+        .filter((part) => part !== undefined)
+        .join(', ');
       const heading = inGroup
         ? t('team:announce.orderCreated', {
             who: escapeHtml(report.who.name),

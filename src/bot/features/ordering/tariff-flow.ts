@@ -1,10 +1,4 @@
-import type {
-  HostingOrderRequest,
-  MailOrderRequest,
-  PartnerApi,
-  SslOrderRequest,
-  Tariff,
-} from '../../../api/index.js';
+import type { HostingOrderRequest, MailOrderRequest, SslOrderRequest, Tariff } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { escapeHtml, formatMoney } from '../../../core/format.js';
 import { orderMatches } from '../../../core/order-marks.js';
