@@ -37,6 +37,11 @@ export interface DomainList {
   invalid: string[];
 }
 
+/** A domain as typed or pasted, in ASCII: a URL's scheme, path, query and fragment left out. */
+export function readTypedDomain(piece: string): string | undefined {
+  return toAsciiDomain(piece.replace(/^[a-z]+:\/\//i, '').replace(/[/?#].*$/, ''));
+}
+
 /** Splits pasted text into domain names; strips URL schemes, paths and trailing dots. */
 export function parseDomainList(text: string): DomainList {
   const valid: string[] = [];
@@ -44,8 +49,7 @@ export function parseDomainList(text: string): DomainList {
   const seen = new Set<string>();
   for (const piece of text.split(/[\s,;]+/)) {
     if (piece === '') continue;
-    const bare = piece.replace(/^[a-z]+:\/\//i, '').replace(/[/?#].*$/, '');
-    const ascii = toAsciiDomain(bare);
+    const ascii = readTypedDomain(piece);
     if (ascii === undefined) {
       invalid.push(piece);
       continue;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ApiHttpError, ApiRequestError, type Tariff } from '../api/index.js';
 import { readCustomerType, STEP } from '../core/customer-answers.js';
-import { toAsciiDomain, toUnicodeDomain } from '../core/domain-names.js';
+import { readTypedDomain, toUnicodeDomain } from '../core/domain-names.js';
 import { formatMoney } from '../core/format.js';
 import { PRODUCT_KINDS, type ProductKind } from '../core/product-kinds.js';
 import { lineLabel } from '../core/requisites-words.js';
@@ -47,7 +47,7 @@ function periodOption(
 const kindOf = (value: string | null): ProductKind =>
   PRODUCT_KINDS.find((kind) => kind === value) ?? PRODUCT_KINDS[0];
 
-/** The currency prices are asked in: the one asked for, else the account's last, else the first. */
+/** The currency prices are asked in: the one asked for, else the provider's first. */
 async function chooseCurrency(call: EndpointCall, asked: string | null) {
   const currencies = await call.api.listCurrencies();
   const wanted = asked === null ? undefined : Number(asked);
@@ -107,7 +107,7 @@ export async function catalogOf(call: EndpointCall) {
 /** A domain as it is typed in the form: whether it can be registered, and its zone's periods. */
 export async function domainCheckOf(call: EndpointCall) {
   const typed = (call.query.get('name') ?? '').trim();
-  const ascii = toAsciiDomain(typed.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
+  const ascii = readTypedDomain(typed);
   if (ascii === undefined || !ascii.includes('.'))
     return { available: false, message: call.t('miniapp:order.domain.invalid') };
   const domain = toUnicodeDomain(ascii);

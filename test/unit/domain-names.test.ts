@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDomainList, toAsciiDomain, toUnicodeDomain } from '../../src/core/domain-names.js';
+import {
+  parseDomainList,
+  readTypedDomain,
+  toAsciiDomain,
+  toUnicodeDomain,
+} from '../../src/core/domain-names.js';
 
 /** A label of [a-z0-9-], 1–63 characters, neither starting nor ending with '-', not punycode. */
 const labelArb = fc
@@ -161,5 +166,13 @@ describe('parseDomainList', () => {
         },
       ),
     );
+  });
+});
+
+describe('a domain as typed', () => {
+  it('is read in ASCII with a URL’s scheme, path, query and fragment left out', () => {
+    expect(readTypedDomain('https://Магазин.by/cart?x=1#top')).toBe('xn--80aairftm.by');
+    expect(readTypedDomain('shop.by')).toBe('shop.by');
+    expect(readTypedDomain('not a domain')).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import type { DomainOrderRequest, DomainZone } from '../../../api/index.js';
 import { STEP, WHOIS_PREFIX } from '../../../core/customer-answers.js';
-import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
+import { readTypedDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { orderMatches } from '../../../core/order-marks.js';
 import { echoInput } from '../../../core/text.js';
@@ -66,7 +66,7 @@ function createDomainStep(): Step<DomainAnswer> {
     },
     async parseText({ api, ctx }, text) {
       const typed = text.trim().split(/\s+/)[0] ?? '';
-      const ascii = toAsciiDomain(typed.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
+      const ascii = readTypedDomain(typed);
       if (!ascii) throw new UserInputError('order:invalid.domain', { value: escapeHtml(echoInput(typed)) });
       const zones = await api.listDomainZones();
       const zone = findZone(ascii, zones);
