@@ -2,7 +2,8 @@ import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { UNPAID_INVOICE_STATE } from '../../core/invoice-search.js';
 import { productKindOf } from '../../core/product-kinds.js';
-import { type CreatedOrder, followCreatedOrder } from '../../services/order-submit.js';
+import { type CreatedInvoice, type CreatedOrder, followCreatedOrder } from '../../services/order-submit.js';
+import type { Translate } from '../kit/i18n.js';
 import { groupQuery, linkKeyboard, sendToClientButton } from '../kit/keyboards.js';
 import type { OrderEngineDeps } from './form-state.js';
 import type { OrderDraft, StepEnv } from './types.js';
@@ -28,21 +29,8 @@ export async function reportCreatedOrder(
     result,
     { chatId },
   );
-  // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
-  const text = ctx.t('order:created', {
-    orderId: result.order_id ?? '—',
-    invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (invoiceId ?? '—'),
-  });
-  // A group's invoice is the group's account's: the picker's query names the group (`#<id> …`).
-  const share =
-    invoice?.state === UNPAID_INVOICE_STATE
-      ? [sendToClientButton(ctx.t, groupQuery(draft.team?.chat, invoice.invoice_number))]
-      : [];
-  const sent = await ctx.reply(url ? `${text}\n${escapeHtml(url)}` : text, {
-    parse_mode: 'HTML',
-    link_preview_options: { is_disabled: true },
-    ...(url ? linkKeyboard(ctx.t('order:invoiceButton'), url, share, ctx.t('common:copyLink')) : {}),
-  });
+  const message = createdOrderMessage(ctx.t, result, { url, invoice }, draft.team?.chat);
+  const sent = await ctx.reply(message.text, message.extra);
   const placed = {
     kind: draft.kind,
     subject: escapeHtml(describeOrderSubject(deps, draft) ?? '—'),
@@ -56,6 +44,36 @@ export async function reportCreatedOrder(
     await deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
   }
   await deps.teams.announceInChat(ctx, placed);
+}
+
+/**
+ * «✅ Заказ создан» with the invoice as the client sees it (СФ-2026-5101; its id when not listed),
+ * its link, «Открыть счёт», copy and — while unpaid — «Отправить клиенту», whose picker query names
+ * a team group's invoice as the group's (`#<id> …`). What the chat's Confirm and an order from the
+ * Mini App both send.
+ */
+export function createdOrderMessage(
+  t: Translate,
+  created: CreatedOrder,
+  { url, invoice }: CreatedInvoice,
+  group: number | undefined,
+) {
+  const text = t('order:created', {
+    orderId: created.order_id ?? '—',
+    invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (created.invoice_id ?? '—'),
+  });
+  const share =
+    invoice?.state === UNPAID_INVOICE_STATE
+      ? [sendToClientButton(t, groupQuery(group, invoice.invoice_number))]
+      : [];
+  return {
+    text: url ? `${text}\n${escapeHtml(url)}` : text,
+    extra: {
+      parse_mode: 'HTML' as const,
+      link_preview_options: { is_disabled: true },
+      ...(url ? linkKeyboard(t('order:invoiceButton'), url, share, t('common:copyLink')) : {}),
+    },
+  };
 }
 
 /** What an order is for, from the answer its kind's prefill step holds (a domain, a site). */

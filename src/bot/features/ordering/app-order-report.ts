@@ -8,12 +8,11 @@
 import type { Telegram } from 'telegraf';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
-import { UNPAID_INVOICE_STATE } from '../../../core/invoice-search.js';
 import type { OrderReport, OrderReportPort } from '../../../services/order-placing.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
+import { createdOrderMessage } from '../../forms/created-order.js';
 import type { Translations } from '../../kit/i18n.js';
-import { groupQuery, linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
 import { formatPeriod } from '../catalog/views.js';
 
 export interface AppOrderReportDeps {
@@ -47,23 +46,14 @@ export function createAppOrderReports(deps: AppOrderReportDeps): OrderReportPort
             order: report.orderId ?? '—',
           })
         : t('order:fromForm', { kind: t(`order:kind.${report.kind}`), subject });
-      // The invoice as the client sees it (СФ-2026-5101) when the list gave it, else its id.
-      const created = t('order:created', {
-        orderId: report.orderId ?? '—',
-        invoiceId: invoice.invoice ? escapeHtml(invoice.invoice.invoice_number) : (invoiceId ?? '—'),
-      });
+      const created = createdOrderMessage(
+        t,
+        { order_id: report.orderId, invoice_id: invoiceId },
+        invoice,
+        inGroup ? chatId : undefined,
+      );
+      const sent = await deps.telegram.sendMessage(chatId, `${heading}\n\n${created.text}`, created.extra);
       const { url } = invoice;
-      // An unpaid invoice can be sent to the client from here, as from the chat's own report.
-      const share =
-        invoice.invoice?.state === UNPAID_INVOICE_STATE
-          ? [sendToClientButton(t, groupQuery(inGroup ? chatId : undefined, invoice.invoice.invoice_number))]
-          : [];
-      const text = [heading, url ? `${created}\n${escapeHtml(url)}` : created].join('\n\n');
-      const sent = await deps.telegram.sendMessage(chatId, text, {
-        parse_mode: 'HTML',
-        link_preview_options: { is_disabled: true },
-        ...(url ? linkKeyboard(t('order:invoiceButton'), url, share, t('common:copyLink')) : {}),
-      });
       // The message carries the invoice's link: it is marked paid when the payment arrives.
       if (url && invoiceId !== undefined)
         await deps.chatData.rememberInvoiceLink(chatId, invoiceId, sent.message_id);
