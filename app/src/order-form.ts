@@ -10,8 +10,9 @@ import { ApiCallError, failureText } from './api.js';
 import { base64url } from './apply-key.js';
 import { el } from './dom.js';
 import { domainChecker } from './domain-check.js';
-import type { Catalog, DomainCheck, Kind, OrderRequest, PeriodOption, Placed } from './order-contract.js';
+import type { Catalog, DomainCheck, Kind, Placed } from './order-contract.js';
 import { placedView, selectField } from './order-fields.js';
+import { hasChoices, type OrderChoices, periodsOf, requestOf, stillNeeded } from './order-state.js';
 import type { OrderWords } from './order-words.js';
 import { applyControl, confirmClosing, haptic } from './telegram.js';
 import type { Words } from './words.js';
@@ -61,55 +62,29 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
   let placed = false;
   let sent: { body: string; key: string } | undefined;
 
-  const periodsNow = (): PeriodOption[] => {
-    if (!catalog) return [];
-    // A domain's term is its zone's, once the name is free to register.
-    if (kind === 'domain')
-      return checked?.available ? (catalog.zones?.find((z) => z.name === checked?.zone)?.periods ?? []) : [];
-    return catalog.tariffs?.find((t) => t.id === tariffId)?.periods ?? [];
-  };
-
-  /** The order as it would be sent, or undefined while something is missing. */
-  const request = (): Omit<OrderRequest, 'key'> | undefined => {
-    if (currencyId === undefined || period === undefined || customerId === '') return undefined;
-    if (!periodsNow().some((p) => p.count === period)) return undefined;
-    const base = { kind, currencyId, period, customerId };
-    const typed = domain.trim();
-    switch (kind) {
-      case 'domain':
-        return checked?.available && checked.domain ? { ...base, domain: checked.domain } : undefined;
-      case 'ssl':
-        return tariffId !== undefined && typed !== '' ? { ...base, tariffId, domain: typed } : undefined;
-      case 'hosting':
-        return tariffId === undefined
-          ? undefined
-          : { ...base, tariffId, ...(typed ? { domain: typed } : {}) };
-      case 'mail':
-        return tariffId === undefined ? undefined : { ...base, tariffId };
-    }
-  };
-
-  /** What is still to choose before the order can be placed, in words. */
-  const stillNeeded = (): string[] => {
-    const needs: string[] = [];
-    if (kind !== 'domain' && tariffId === undefined) needs.push(o.needs.tariff);
-    if (kind === 'domain' && !checked?.available) needs.push(o.needs.domain);
-    if (kind === 'ssl' && domain.trim() === '') needs.push(o.needs.sslDomain);
-    if (period === undefined) needs.push(o.needs.period);
-    if (customerId === '') needs.push(o.needs.customer);
-    return needs;
-  };
+  const choices = (): OrderChoices => ({
+    catalog,
+    kind,
+    currencyId,
+    tariffId,
+    period,
+    customerId,
+    domain,
+    checked,
+  });
+  const periodsNow = () => periodsOf(choices());
+  const request = () => requestOf(choices());
 
   const onConfirm = () => void confirm();
   let control = applyControl(fallback, o.confirm, onConfirm);
   const refresh = () => {
     const chosen = periodsNow().find((p) => p.count === period);
     const premium = kind === 'domain' && checked?.premium === true ? ` (${o.premiumNote})` : '';
-    const needs = stillNeeded();
+    const needs = stillNeeded(choices()).map((need) => o.needs[need]);
     total.textContent = chosen ? `${o.total}: ${chosen.priceText} · ${chosen.label}${premium}` : '';
     hint.textContent = needs.length > 0 && catalog ? `${o.stillNeeded}: ${needs.join(', ')}.` : '';
     // Telegram asks before closing a form with choices made and no order placed.
-    confirmClosing(!placed && (domain.trim() !== '' || tariffId !== undefined || customerId !== ''));
+    confirmClosing(!placed && hasChoices(choices()));
     control.set({
       visible: !placed,
       enabled: request() !== undefined,
