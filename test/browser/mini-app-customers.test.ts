@@ -9,15 +9,22 @@
  */
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, openConnected, partnerOn, type RunningPlayground } from '../helpers/playground.js';
+import {
+  appFrame,
+  appPanel,
+  hasChromium,
+  openConnected,
+  partnerOn,
+  type RunningPlayground,
+} from '../helpers/playground.js';
 
 describe.skipIf(!hasChromium)('saved customers in the playground', () => {
   let playground: RunningPlayground;
   let browser: Browser;
   let page: Page;
 
-  const panel = (): Locator => page.getByRole('dialog', { name: 'Partner Test Bot' });
-  const app = (): FrameLocator => panel().frameLocator('iframe[title="Мини-приложение"]');
+  const panel = (): Locator => appPanel(page);
+  const app = (): FrameLocator => appFrame(page);
   const field = (name: string) => app().getByRole('textbox', { name, exact: true });
   const problem = (text: string | RegExp) => app().getByRole('alert').filter({ hasText: text });
   /** What the app shows reads as words: no answer ids, codes, or English left in. */

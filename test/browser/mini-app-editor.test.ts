@@ -9,17 +9,16 @@
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  appFrame,
+  appPanel,
   hasChromium,
   openConnected,
   type PlaygroundSandbox,
   partnerOn,
   type RunningPlayground,
+  type SandboxRequest,
+  sandboxRequests,
 } from '../helpers/playground.js';
-
-interface Recorded {
-  method: string;
-  path: string;
-}
 
 describe.skipIf(!hasChromium)('the zone editor in the playground', () => {
   let playground: RunningPlayground;
@@ -27,14 +26,9 @@ describe.skipIf(!hasChromium)('the zone editor in the playground', () => {
   let page: Page;
   let sandbox: PlaygroundSandbox;
 
-  const panel = (): Locator => page.getByRole('dialog', { name: 'Partner Test Bot' });
-  const app = (): FrameLocator => panel().frameLocator('iframe[title="Мини-приложение"]');
-  const requests = async (): Promise<Recorded[]> =>
-    (
-      (await (
-        await fetch(`${sandbox.url}/__sandbox/requests`, { headers: { 'x-api-token': sandbox.token } })
-      ).json()) as { requests: Recorded[] }
-    ).requests;
+  const panel = (): Locator => appPanel(page);
+  const app = (): FrameLocator => appFrame(page);
+  const requests = (): Promise<SandboxRequest[]> => sandboxRequests(sandbox);
   const chat = (title: RegExp) => page.getByRole('button', { name: title }).click();
 
   beforeAll(async () => {

@@ -10,11 +10,14 @@
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  appFrame,
+  appPanel,
   hasChromium,
   openConnected,
   type PlaygroundSandbox,
   partnerOn,
   type RunningPlayground,
+  sandboxRequests,
 } from '../helpers/playground.js';
 
 describe.skipIf(!hasChromium)('the order form in the playground', () => {
@@ -23,20 +26,13 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
   let page: Page;
   let sandbox: PlaygroundSandbox;
 
-  const panel = (): Locator => page.getByRole('dialog', { name: 'Partner Test Bot' });
-  const app = (): FrameLocator => panel().frameLocator('iframe[title="Мини-приложение"]');
+  const panel = (): Locator => appPanel(page);
+  const app = (): FrameLocator => appFrame(page);
   const field = (name: string) => app().getByRole('textbox', { name, exact: true });
   const confirm = () => panel().getByRole('button', { name: 'Оформить заказ' });
   /** The create calls of domain orders the sandbox received. */
-  const domainOrders = async () => {
-    const response = await fetch(`${sandbox.url}/__sandbox/requests`, {
-      headers: { 'x-api-token': sandbox.token },
-    });
-    const { requests } = (await response.json()) as {
-      requests: { method: string; path: string; body: unknown }[];
-    };
-    return requests.filter((r) => r.method === 'POST' && r.path === '/v1/orders/domains');
-  };
+  const domainOrders = async () =>
+    (await sandboxRequests(sandbox)).filter((r) => r.method === 'POST' && r.path === '/v1/orders/domains');
   /** What the app shows reads as words: no answer ids, codes, or English left in. */
   const expectWordsOnly = async () => {
     const text = await app().locator('body').innerText();

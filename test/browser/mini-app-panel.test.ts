@@ -10,7 +10,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, openConnected, partnerOn, type RunningPlayground } from '../helpers/playground.js';
+import {
+  appFrame,
+  appPanel,
+  hasChromium,
+  openConnected,
+  partnerOn,
+  type RunningPlayground,
+} from '../helpers/playground.js';
 
 /** How long a tap may take to show the zone's table, in ms (a phone's app would feel slow past it). */
 const TAP_TO_TABLE_MS = 1000;
@@ -72,8 +79,8 @@ describe.skipIf(!hasChromium)('the Mini App in the playground’s panel', () => 
   let page: Page;
 
   /** The panel: a dialog named after the bot. */
-  const panel = (): Locator => page.getByRole('dialog', { name: 'Partner Test Bot' });
-  const app = (): FrameLocator => panel().frameLocator('iframe[title="Мини-приложение"]');
+  const panel = (): Locator => appPanel(page);
+  const app = (): FrameLocator => appFrame(page);
 
   beforeAll(async () => {
     ({ playground, browser, page } = await openConnected());

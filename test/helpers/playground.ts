@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, chromium, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`); `.ci/run` installs it. Never a downloaded one. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -122,4 +122,26 @@ export async function openConnected(
   await partner.send(sandbox.token);
   await partner.sees('Токен проверен и сохранён');
   return { playground, browser, page, sandbox };
+}
+
+/** The Mini App's panel on the playground's page, as Telegram's clients show it. */
+export const appPanel = (page: Page): Locator => page.getByRole('dialog', { name: 'Partner Test Bot' });
+
+/** The app inside the panel. */
+export const appFrame = (page: Page): FrameLocator =>
+  appPanel(page).frameLocator('iframe[title="Мини-приложение"]');
+
+/** A request the playground's sandbox received, as its control endpoint lists it. */
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** Every request the sandbox received so far (`/__sandbox/requests`). */
+export async function sandboxRequests(sandbox: PlaygroundSandbox): Promise<SandboxRequest[]> {
+  const response = await fetch(`${sandbox.url}/__sandbox/requests`, {
+    headers: { 'x-api-token': sandbox.token },
+  });
+  return ((await response.json()) as { requests: SandboxRequest[] }).requests;
 }
