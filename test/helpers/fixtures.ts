@@ -58,3 +58,23 @@ export async function orderTestDomain(api: PartnerApi, name: string): Promise<nu
   if (created.order_id === undefined) throw new Error('the sandbox created no order');
   return created.order_id;
 }
+
+/**
+ * A person as a saved customer keeps him (answers by step id, as the app's form saves them): all
+ * a hosting or mail order needs, and no WHOIS data (a .by domain asks the passport besides).
+ */
+export const SAVED_PERSON = {
+  customerType: 'natural',
+  'c:last_name': 'Иванов',
+  'c:first_name': 'Иван',
+  'c:middle_name': null,
+  'c:address.country_code': 'BY',
+  'c:address.postal_code': '220030',
+  'c:address.region': 'Минская',
+  'c:address.city': 'Минск',
+  'c:address.street': 'ул. Немига',
+  'c:address.building': '5',
+  'c:address.room': null,
+  phone: '+375291234567',
+  email: 'ivanov@example.by',
+};

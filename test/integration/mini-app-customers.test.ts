@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sign } from '@tma.js/init-data-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerApi } from '../../src/api/index.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
@@ -26,6 +25,7 @@ import { createZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { apiCaller, signLaunch } from '../helpers/mini-app-api.js';
 
 const BOT_TOKEN = '7000000003:AAH-customers-test-bot-token_0123456789';
 const PARTNER_TOKEN = 'partner-token-of-the-customers-test-0001';
@@ -102,27 +102,9 @@ afterAll(async () => {
 
 /** initData as Telegram signs it for the bot: a user in ru, opened privately or for the group. */
 const launch = (id: number, group = false) =>
-  sign(
-    {
-      user: { id, first_name: 'Member', language_code: 'ru' },
-      ...(group ? { start_param: `g${GROUP}_customers` } : {}),
-    },
-    BOT_TOKEN,
-    new Date(),
-  );
+  signLaunch(BOT_TOKEN, { id, first_name: 'Member' }, group ? `g${GROUP}_customers` : undefined);
 
-async function call(path: string, auth: string, body?: unknown) {
-  const response = await fetch(new URL(path, base), {
-    headers: {
-      authorization: `tma ${auth}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  bodies.push(text);
-  return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
-}
+const call = apiCaller(() => base, bodies);
 
 /** An individual businessman as a partner types him in, the УНП's control digit wrong. */
 const TYPED = {

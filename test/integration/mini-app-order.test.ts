@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sign } from '@tma.js/init-data-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
@@ -23,6 +22,7 @@ import { createZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { apiCaller, signLaunch } from '../helpers/mini-app-api.js';
 
 const BOT_TOKEN = '7000000004:AAH-order-form-test-bot-token_0123456789';
 const OWNER = 7001;
@@ -107,29 +107,11 @@ beforeEach(() => {
   reports.length = 0;
 });
 
-/** initData as Telegram signs it: a user in ru, opened privately or for the group. */
+/** initData as Telegram signs it for the bot: a user in ru, opened privately or for the group. */
 const launch = (id: number, group = false) =>
-  sign(
-    {
-      user: { id, first_name: 'Ольга', language_code: 'ru' },
-      ...(group ? { start_param: `g${GROUP}_order` } : {}),
-    },
-    BOT_TOKEN,
-    new Date(),
-  );
+  signLaunch(BOT_TOKEN, { id, first_name: 'Ольга' }, group ? `g${GROUP}_order` : undefined);
 
-async function call(path: string, auth: string, body?: unknown) {
-  const response = await fetch(new URL(path, base), {
-    headers: {
-      authorization: `tma ${auth}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  bodies.push(text);
-  return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
-}
+const call = apiCaller(() => base, bodies);
 
 /** A person as a partner saves him in the app: the customer, then (for a .by domain) his passport. */
 const PERSON = {

@@ -15,6 +15,7 @@ import {
 } from '../../src/core/customer-form.js';
 import { parseRequisitesCard } from '../../src/core/requisites-paste.js';
 import { describeFieldForm, describeRefusal, lineLabel } from '../../src/core/requisites-words.js';
+import { SAVED_PERSON } from '../helpers/fixtures.js';
 
 const BUSINESSMAN = {
   'c:ucn': '190123455',
@@ -170,21 +171,7 @@ describe('a field in words', () => {
 });
 
 describe('what a saved customer lacks for an order', () => {
-  const person = {
-    customerType: 'natural',
-    'c:last_name': 'Иванов',
-    'c:first_name': 'Иван',
-    'c:middle_name': null,
-    'c:address.country_code': 'BY',
-    'c:address.postal_code': '220030',
-    'c:address.region': 'Минская',
-    'c:address.city': 'Минск',
-    'c:address.street': 'ул. Немига',
-    'c:address.building': '5',
-    'c:address.room': null,
-    phone: '+375291234567',
-    email: 'ivanov@example.by',
-  };
+  const person = SAVED_PERSON;
 
   it('nothing for a zone without WHOIS; the passport, by answer id, for a .by domain', () => {
     expect(missingForOrder(person, 'none')).toEqual([]);

@@ -8,30 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { listTariffPeriods } from '../../../src/core/tariff-periods.js';
 import { type BotCall, buttons, texts } from '../../helpers/bot-harness.js';
+import { SAVED_PERSON } from '../../helpers/fixtures.js';
 import { GROUP, OWNER, useBot } from '../../helpers/use-bot.js';
 
 const { h } = useBot({ per: 'story', team: [] });
 
-/** A person saved as the app saves one (no WHOIS: a hosting order needs none). */
-const PERSON = {
-  customerType: 'natural',
-  'c:last_name': 'Иванов',
-  'c:first_name': 'Иван',
-  'c:middle_name': null,
-  'c:address.country_code': 'BY',
-  'c:address.postal_code': '220030',
-  'c:address.region': 'Минская',
-  'c:address.city': 'Минск',
-  'c:address.street': 'ул. Немига',
-  'c:address.building': '5',
-  'c:address.room': null,
-  phone: '+375291234567',
-  email: 'ivanov@example.by',
-};
-
 /** A hosting order of the first tariff and term, for `chatId`'s saved customer. */
 async function hostingOrder(chatId: number, key: string) {
-  await h.chatData.saveProfile(chatId, { id: 'c0ffee01', label: 'Иванов Иван', data: PERSON });
+  await h.chatData.saveProfile(chatId, { id: 'c0ffee01', label: 'Иванов Иван', data: SAVED_PERSON });
   const api = h.api();
   const [currency] = await api.listCurrencies();
   const [tariff] = await api.listHostingTariffs({ currency_id: currency?.currency_id ?? 1 });
