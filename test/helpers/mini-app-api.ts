@@ -4,6 +4,17 @@
  * so a test can search them all for a token at the end.
  */
 import { sign } from '@tma.js/init-data-node';
+import type { PartnerApi } from '../../src/api/index.js';
+import { loadTranslations } from '../../src/bot/kit/i18n.js';
+import { loadConfig } from '../../src/config.js';
+import { type BotServer, startBotServer } from '../../src/http-server.js';
+import { createLogger, type Logger } from '../../src/logger.js';
+import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
+import { miniAppRoutes } from '../../src/mini-app/index.js';
+import { createOrderPlacing } from '../../src/services/order-placing.js';
+import { createSavedCustomers } from '../../src/services/saved-customers.js';
+import { createZoneEditing } from '../../src/services/zone-editing.js';
+import type { ChatData } from '../../src/storage/chat-data.js';
 
 /** initData for `user` (Russian unless said), opened privately or by a group's `start_param`. */
 export function signLaunch(
@@ -35,4 +46,63 @@ export function apiCaller(base: () => string, bodies: string[]) {
     bodies.push(text);
     return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
   };
+}
+
+/** The services the endpoints are handed, with nothing recorded or reported unless a test says. */
+export function quietServices(
+  chatData: ChatData,
+  logger: Logger,
+  more: Partial<MiniAppServices> = {},
+): MiniAppServices {
+  return {
+    zoneEditing: createZoneEditing({
+      recorder: { record: async () => undefined, list: async () => [] },
+      reports: undefined,
+      logger,
+    }),
+    customers: createSavedCustomers(chatData),
+    orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
+    ...more,
+  };
+}
+
+/**
+ * The Mini App's routes as main mounts them (`MINI_APP_URL` https://bot.example.by/app/), in the
+ * bot's HTTP server on 127.0.0.1, over `chatData` and the given provider; every log line goes to
+ * `lines`. Resolves with the server and the app's address on it.
+ */
+export async function startMiniAppApi(options: {
+  botToken: string;
+  partnerApiUrl: string;
+  chatData: ChatData;
+  apiFor: (token: string) => PartnerApi;
+  lines: string[];
+  services?: (logger: Logger) => Partial<MiniAppServices>;
+}): Promise<{ server: BotServer; base: string }> {
+  const logger = createLogger({
+    level: 'trace',
+    destination: { write: (line: string) => void options.lines.push(line) },
+  });
+  const server = await startBotServer({
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    health: () => ({}),
+    onUpdate: () => undefined,
+    routes: miniAppRoutes({
+      config: loadConfig({
+        BOT_TOKEN: options.botToken,
+        PARTNER_API_URL: options.partnerApiUrl,
+        MINI_APP_URL: 'https://bot.example.by/app/',
+        DEFAULT_LOCALE: 'en',
+      }),
+      chatData: options.chatData,
+      apiFor: options.apiFor,
+      services: quietServices(options.chatData, logger, options.services?.(logger)),
+      translate: loadTranslations().t,
+      logger,
+      isGroupMember: async () => true,
+    }),
+  });
+  return { server, base: `http://127.0.0.1:${server.port}/app/` };
 }

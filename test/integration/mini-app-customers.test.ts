@@ -13,19 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerApi } from '../../src/api/index.js';
-import { loadTranslations } from '../../src/bot/kit/i18n.js';
-import { loadConfig } from '../../src/config.js';
 import { readSavedCustomer } from '../../src/core/customer-answers.js';
-import { type BotServer, startBotServer } from '../../src/http-server.js';
-import { createLogger } from '../../src/logger.js';
-import { miniAppRoutes } from '../../src/mini-app/index.js';
-import { createOrderPlacing } from '../../src/services/order-placing.js';
-import { createSavedCustomers } from '../../src/services/saved-customers.js';
-import { createZoneEditing } from '../../src/services/zone-editing.js';
+import type { BotServer } from '../../src/http-server.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { apiCaller, signLaunch } from '../helpers/mini-app-api.js';
+import { apiCaller, signLaunch, startMiniAppApi } from '../helpers/mini-app-api.js';
 
 const BOT_TOKEN = '7000000003:AAH-customers-test-bot-token_0123456789';
 const PARTNER_TOKEN = 'partner-token-of-the-customers-test-0001';
@@ -54,45 +47,19 @@ beforeAll(async () => {
     members: { [OWNER]: 'owner', [ADMIN]: 'admin', [TECH]: 'tech' },
     names: { [OWNER]: 'Olga', [ADMIN]: 'Anna', [TECH]: 'Tim' },
   });
-  const logger = createLogger({
-    level: 'trace',
-    destination: { write: (line: string) => void lines.push(line) },
-  });
-  server = await startBotServer({
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    health: () => ({}),
-    onUpdate: () => undefined,
-    routes: miniAppRoutes({
-      config: loadConfig({
-        BOT_TOKEN,
-        PARTNER_API_URL: 'https://api.example.by',
-        MINI_APP_URL: 'https://bot.example.by/app/',
-        DEFAULT_LOCALE: 'en',
+  ({ server, base } = await startMiniAppApi({
+    botToken: BOT_TOKEN,
+    partnerApiUrl: 'https://api.example.by',
+    chatData,
+    // Saved customers are the account's own data: the provider is never asked.
+    apiFor: () =>
+      new Proxy({} as PartnerApi, {
+        get: () => async () => {
+          throw new Error('the provider is not called for saved customers');
+        },
       }),
-      chatData,
-      // Saved customers are the account's own data: the provider is never asked.
-      apiFor: () =>
-        new Proxy({} as PartnerApi, {
-          get: () => async () => {
-            throw new Error('the provider is not called for saved customers');
-          },
-        }),
-      services: {
-        zoneEditing: createZoneEditing({
-          recorder: { record: async () => undefined, list: async () => [] },
-          reports: undefined,
-          logger,
-        }),
-        customers: createSavedCustomers(chatData),
-        orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
-      },
-      translate: loadTranslations().t,
-      logger,
-    }),
-  });
-  base = `http://127.0.0.1:${server.port}/app/`;
+    lines,
+  }));
 });
 
 afterAll(async () => {

@@ -10,19 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
-import { loadTranslations } from '../../src/bot/kit/i18n.js';
-import { loadConfig } from '../../src/config.js';
-import { type BotServer, startBotServer } from '../../src/http-server.js';
-import { createLogger } from '../../src/logger.js';
-import { miniAppRoutes } from '../../src/mini-app/index.js';
+import type { BotServer } from '../../src/http-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createOrderPlacing, type OrderReport } from '../../src/services/order-placing.js';
-import { createSavedCustomers } from '../../src/services/saved-customers.js';
-import { createZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { apiCaller, signLaunch } from '../helpers/mini-app-api.js';
+import { apiCaller, signLaunch, startMiniAppApi } from '../helpers/mini-app-api.js';
 
 const BOT_TOKEN = '7000000004:AAH-order-form-test-bot-token_0123456789';
 const OWNER = 7001;
@@ -54,45 +48,22 @@ beforeAll(async () => {
     members: { [OWNER]: 'owner', [TECH]: 'tech' },
     names: { [OWNER]: 'Olga', [TECH]: 'Tim' },
   });
-  const logger = createLogger({
-    level: 'trace',
-    destination: { write: (line: string) => void lines.push(line) },
-  });
-  server = await startBotServer({
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    health: () => ({}),
-    onUpdate: () => undefined,
-    routes: miniAppRoutes({
-      config: loadConfig({
-        BOT_TOKEN,
-        PARTNER_API_URL: sandbox.url,
-        MINI_APP_URL: 'https://bot.example.by/app/',
-        DEFAULT_LOCALE: 'en',
+  ({ server, base } = await startMiniAppApi({
+    botToken: BOT_TOKEN,
+    partnerApiUrl: sandbox.url,
+    chatData,
+    apiFor: createApiFactory(transport),
+    lines,
+    // The chat's report of an order, as the bot would send it: recorded here.
+    services: (logger) => ({
+      orderPlacing: createOrderPlacing({
+        chatData,
+        watches: undefined,
+        report: { reportOrder: async (report) => void reports.push(report) },
+        logger,
       }),
-      chatData,
-      apiFor: createApiFactory(transport),
-      services: {
-        zoneEditing: createZoneEditing({
-          recorder: { record: async () => undefined, list: async () => [] },
-          reports: undefined,
-          logger,
-        }),
-        customers: createSavedCustomers(chatData),
-        orderPlacing: createOrderPlacing({
-          chatData,
-          watches: undefined,
-          report: { reportOrder: async (report) => void reports.push(report) },
-          logger,
-        }),
-      },
-      translate: loadTranslations().t,
-      logger,
-      isGroupMember: async () => true,
     }),
-  });
-  base = `http://127.0.0.1:${server.port}/app/`;
+  }));
 });
 
 afterAll(async () => {
