@@ -27,7 +27,8 @@ import type { RefusedCheck } from './requisites-words.js';
 import type { WhoisRules } from './zones.js';
 
 /** The zone rules whose WHOIS fields a customer is asked for (none outside BY/БЕЛ and RU/SU/РФ). */
-export type CustomerWhois = 'by' | 'ru';
+export const CUSTOMER_WHOIS = ['by', 'ru'] as const;
+export type CustomerWhois = (typeof CUSTOMER_WHOIS)[number];
 
 /** What decides a customer form's fields besides its type. */
 export interface CustomerChoice {
@@ -39,8 +40,9 @@ export interface CustomerChoice {
   whois?: CustomerWhois | undefined;
 }
 
-/** The part of the form a field sits in, as the chat's sections name them. */
-export type FormSection = 'customer' | 'whois' | 'contacts';
+/** The parts of the form a field sits in, as the chat's sections name them. */
+export const FORM_SECTIONS = ['customer', 'whois', 'contacts'] as const;
+export type FormSection = (typeof FORM_SECTIONS)[number];
 
 /** One field of the form: its answer id (`c:ucn`, `w:…`, `phone`), its rules and its section. */
 export interface FormField {

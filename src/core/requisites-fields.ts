@@ -18,19 +18,21 @@ import { normalizeTyped } from './text.js';
  * series, number or registration number, `digits` a number of a fixed count of digits (УНП,
  * ИНН, КПП, ОГРН), `postalCode` a postal code in the form of the address's country.
  */
-export type FieldKind =
-  | 'text'
-  | 'name'
-  | 'code'
-  | 'email'
-  | 'phone'
-  | 'date'
-  | 'country'
-  | 'digits'
-  | 'postalCode'
-  | 'swift'
-  | 'iban'
-  | 'boolean';
+export const FIELD_KINDS = [
+  'text',
+  'name',
+  'code',
+  'email',
+  'phone',
+  'date',
+  'country',
+  'digits',
+  'postalCode',
+  'swift',
+  'iban',
+  'boolean',
+] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
 
 /** One value the bot asks for. `optional` fields can be skipped (sent empty or left out). */
 export interface FieldSpec {

@@ -29,13 +29,14 @@ interface RoleEntry {
   readonly words: readonly string[];
 }
 
-const EVERYTHING: readonly Capability[] = ['anyone', 'lookup', 'billing', 'tech', 'all', 'roles'];
+/** Every capability, from the least to the most guarded. */
+export const CAPABILITIES: readonly Capability[] = ['anyone', 'lookup', 'billing', 'tech', 'all', 'roles'];
 
 /** The roles, from the most to the least trusted. */
 export const ROLES = {
-  owner: { capabilities: EVERYTHING, assignable: false, words: ['owner', 'владелец'] },
+  owner: { capabilities: CAPABILITIES, assignable: false, words: ['owner', 'владелец'] },
   admin: {
-    capabilities: EVERYTHING.filter((c) => c !== 'roles'),
+    capabilities: CAPABILITIES.filter((c) => c !== 'roles'),
     assignable: true,
     words: ['admin', 'админ', 'администратор'],
   },
