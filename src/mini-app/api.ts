@@ -6,14 +6,21 @@
  * language. Nothing logged or answered carries the bot token, a partner token or the initData.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
 import { ApiError, ApiHttpError } from '../api/errors.js';
 import { rolesAllowed } from '../core/team.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import type { Locale } from '../storage/chat-store.js';
 import { type AccessDeps, type AccessRefusal, mayDo, resolveAccess } from './access.js';
-import { EndpointError, type MiniAppPartnerApi, type MiniAppServices } from './endpoint-types.js';
-import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import { type AnswerOf, CONTRACT, type EndpointName, type ParsedRequestOf } from './contract.js';
+import {
+  type EndpointCall,
+  EndpointError,
+  type MiniAppPartnerApi,
+  type MiniAppServices,
+} from './endpoint-types.js';
+import { ENDPOINTS } from './endpoints.js';
 import { isJsonRequest, PAGE_CSP, readJsonBody, securityHeaders, sendJson } from './http-io.js';
 import { checkInitData, type InitDataRefusal, initDataOfHeader } from './init-data.js';
 import { locateAppFile, sendAppFile } from './static-files.js';
@@ -59,6 +66,22 @@ function localeOf(req: IncomingMessage, languageCode: string | undefined, fallba
   return isLocale(fromBrowser) ? fromBrowser : fallback;
 }
 
+const isEndpointName = (name: string): name is EndpointName => Object.hasOwn(CONTRACT, name);
+
+/** The contract's request schemas, each seen as the parser of its own endpoint's request. */
+const REQUESTS: { [N in EndpointName]: { request: z.ZodType<ParsedRequestOf<N>> } } = CONTRACT;
+
+/** Runs an endpoint on its request parsed by the contract; a request of another shape is `badJson`. */
+async function runEndpoint<N extends EndpointName>(
+  name: N,
+  call: Omit<EndpointCall, 'input'>,
+  raw: unknown,
+): Promise<AnswerOf<N>> {
+  const parsed = REQUESTS[name].request.safeParse(raw);
+  if (!parsed.success) throw new EndpointError(400, 'badJson');
+  return ENDPOINTS[name].run({ ...call, input: parsed.data });
+}
+
 /** Answers every request under the app's path; main mounts it as the app's routes. */
 export function createMiniAppServer(deps: MiniAppServerDeps) {
   const apiPath = `${deps.basePath}api/`;
@@ -84,13 +107,11 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
 
   const answerApi = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const name = url.pathname.slice(apiPath.length);
-    const endpoint: Endpoint | undefined = Object.hasOwn(ENDPOINTS, name)
-      ? ENDPOINTS[name as keyof typeof ENDPOINTS]
-      : undefined;
     let locale = localeOf(req, undefined, deps.defaultLocale);
-    if (endpoint === undefined) return refuse(req, res, locale, 404, 'notFound');
-    if (endpoint.method !== req.method)
-      return refuse(req, res, locale, 405, 'notFound', {}, { allow: endpoint.method });
+    if (!isEndpointName(name)) return refuse(req, res, locale, 404, 'notFound');
+    const { method } = CONTRACT[name];
+    const endpoint = ENDPOINTS[name];
+    if (method !== req.method) return refuse(req, res, locale, 405, 'notFound', {}, { allow: method });
     if (req.method === 'POST' && !isJsonRequest(req)) return refuse(req, res, locale, 415, 'notJson');
 
     const checked = checkInitData(initDataOfHeader(req.headers.authorization), deps.botToken, {
@@ -111,7 +132,8 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
       return refuse(req, res, locale, 403, 'roleTooLow', { roles, role });
     }
 
-    let body: unknown;
+    // A GET's request is its query; a POST's, its JSON body.
+    let request: unknown = Object.fromEntries(url.searchParams);
     if (req.method === 'POST') {
       const read = await readJsonBody(req, bodyLimit);
       if (!read.ok) {
@@ -126,20 +148,22 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
           status === 413 ? { connection: 'close' } : {},
         );
       }
-      body = read.value;
+      request = read.value;
     }
 
     try {
-      const answer = await endpoint.run({
-        launch,
-        account,
-        api: deps.apiFor(account.token),
-        query: url.searchParams,
-        body,
-        t: (key, options) => deps.translate(locale, key, options),
-        locale,
-        services: deps.services,
-      });
+      const answer = await runEndpoint(
+        name,
+        {
+          launch,
+          account,
+          api: deps.apiFor(account.token),
+          t: (key, options) => deps.translate(locale, key, options),
+          locale,
+          services: deps.services,
+        },
+        request,
+      );
       sendJson(res, 200, answer);
     } catch (error) {
       if (error instanceof EndpointError)

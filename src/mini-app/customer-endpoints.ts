@@ -6,7 +6,6 @@
  * context); every word is the chat's (core's requisites words). No answer echoes a typed value
  * back into a log: refusals carry codes, and problems only the fields' names and examples.
  */
-import { z } from 'zod';
 import { customerLabelOf, readCustomerType, STEP, toAnswerId } from '../core/customer-answers.js';
 import {
   type AnswerProblem,
@@ -19,29 +18,11 @@ import {
 import { CUSTOMER_TYPES, type CustomerType, hasPostalAndBank } from '../core/requisites.js';
 import { parseRequisitesCard } from '../core/requisites-paste.js';
 import { describeFieldForm, describeRefusal, lineLabel } from '../core/requisites-words.js';
-import { bodyOf, type EndpointCall, EndpointError } from './endpoint-types.js';
+import type { AnswerOf } from './contract.js';
+import { type CallOf, type EndpointCall, EndpointError } from './endpoint-types.js';
 
-const customerType = z.enum(CUSTOMER_TYPES);
-const whois = z.enum(['by', 'ru']).optional();
-/** An answer as the app sends it: typed text, Yes/No, or none. */
-const answers = z
-  .record(z.string().max(100), z.union([z.string().max(1_000), z.boolean(), z.null()]))
-  .refine((value) => Object.keys(value).length <= 200);
-/** A profile's id: the chat's 8 hex digits, or anything of that alphabet a store already keeps. */
-const profileId = z.string().regex(/^[\w-]{1,64}$/);
-
-const formBody = z.strictObject({
-  type: customerType,
-  postalSame: z.boolean().optional(),
-  bankWanted: z.boolean().optional(),
-  whois,
-  /** What is typed so far: a postal code's hint names its address's country. */
-  answers: answers.optional(),
-});
-const checkBody = z.strictObject({ type: customerType, answers, whois });
-const saveBody = checkBody.extend({ id: profileId.optional() });
-const idBody = z.strictObject({ id: profileId });
-const pasteBody = z.strictObject({ text: z.string().min(1).max(16_000) });
+/** A profile's id as the chat keeps them: a query's other text names no customer. */
+const PROFILE_ID = /^[\w-]{1,64}$/;
 
 const typeName = (call: EndpointCall, type: CustomerType) => call.t(`order:customerType.${type}`);
 
@@ -56,7 +37,7 @@ function describeProblem(call: EndpointCall, problem: AnswerProblem) {
 }
 
 /** `GET customers`: the account's saved customers, each with its type in words. */
-export async function listCustomers(call: EndpointCall) {
+export async function listCustomers(call: CallOf<'customers'>): Promise<AnswerOf<'customers'>> {
   const entries = await call.services.customers.list(call.account.chatId);
   return {
     customers: entries.map((entry) => {
@@ -78,10 +59,10 @@ async function customerOf(call: EndpointCall, id: string) {
 }
 
 /** `GET customer?id=`: one saved customer's answers, as the chat keeps them. */
-export async function getCustomer(call: EndpointCall) {
-  const id = profileId.safeParse(call.query.get('id'));
-  if (!id.success) throw new EndpointError(404, 'customerNotFound');
-  const entry = await customerOf(call, id.data);
+export async function getCustomer(call: CallOf<'customer'>): Promise<AnswerOf<'customer'>> {
+  const { id } = call.input;
+  if (id === undefined || !PROFILE_ID.test(id)) throw new EndpointError(404, 'customerNotFound');
+  const entry = await customerOf(call, id);
   const type = readCustomerType(entry.customer?.[STEP.customerType]);
   return {
     id: entry.id,
@@ -93,8 +74,8 @@ export async function getCustomer(call: EndpointCall) {
 }
 
 /** `POST customer/form`: the fields to show for a type and its choices, in the chat's order and words. */
-export function customerForm(call: EndpointCall) {
-  const body = bodyOf(call, formBody);
+export function customerForm(call: CallOf<'customer/form'>): AnswerOf<'customer/form'> {
+  const body = call.input;
   const typed = body.answers ?? {};
   const choice = {
     type: body.type,
@@ -125,8 +106,8 @@ export function customerForm(call: EndpointCall) {
 }
 
 /** `POST customer/check`: the problems of what is typed so far (a field left empty is none yet). */
-export function checkCustomer(call: EndpointCall) {
-  const body = bodyOf(call, checkBody);
+export function checkCustomer(call: CallOf<'customer/check'>): AnswerOf<'customer/check'> {
+  const body = call.input;
   const fields = customerFormFields(choiceOf(body.type, body.answers, body.whois));
   const { problems } = checkCustomerAnswers(fields, body.answers, { partial: true });
   return { problems: problems.map((problem) => describeProblem(call, problem)) };
@@ -136,8 +117,8 @@ export function checkCustomer(call: EndpointCall) {
  * `POST customer/save`: every field checked (the needed ones given), then saved with the values as
  * checkField returns them — a new customer without `id`. Nothing is saved while anything is wrong.
  */
-export async function saveCustomer(call: EndpointCall) {
-  const body = bodyOf(call, saveBody);
+export async function saveCustomer(call: CallOf<'customer/save'>): Promise<AnswerOf<'customer/save'>> {
+  const body = call.input;
   const choice = choiceOf(body.type, body.answers, body.whois);
   const checked = checkCustomerAnswers(customerFormFields(choice), body.answers);
   if (checked.problems.length > 0) {
@@ -152,8 +133,8 @@ export async function saveCustomer(call: EndpointCall) {
 }
 
 /** `POST customer/delete`: the customer is gone, from the chat's /requisites too. */
-export async function deleteCustomer(call: EndpointCall) {
-  const { id } = bodyOf(call, idBody);
+export async function deleteCustomer(call: CallOf<'customer/delete'>): Promise<AnswerOf<'customer/delete'>> {
+  const { id } = call.input;
   if (!(await call.services.customers.remove(call.account.chatId, id)))
     throw new EndpointError(404, 'customerNotFound');
   return { deleted: true };
@@ -163,8 +144,8 @@ export async function deleteCustomer(call: EndpointCall) {
  * `POST customer/paste`: a pasted card read as the chat reads one, into the form's answers (not
  * saved: the app fills its editor, the user saves); values the checks refused are listed apart.
  */
-export function pasteCustomer(call: EndpointCall) {
-  const card = parseRequisitesCard(bodyOf(call, pasteBody).text);
+export function pasteCustomer(call: CallOf<'customer/paste'>): AnswerOf<'customer/paste'> {
+  const card = parseRequisitesCard(call.input.text);
   if (card.type === undefined) throw new EndpointError(400, 'notACard');
   return {
     type: card.type,

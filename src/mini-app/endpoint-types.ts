@@ -2,7 +2,6 @@
  * What an endpoint of the Mini App's API is handed and how it refuses: the checked launch, the
  * account it acts for with its partner API client, the user's words, and the services it runs.
  */
-import type { z } from 'zod';
 import type { PartnerApi } from '../api/index.js';
 import type { WordsOf } from '../core/dns-words.js';
 import type { Capability } from '../core/team.js';
@@ -11,6 +10,7 @@ import type { SavedCustomers } from '../services/saved-customers.js';
 import type { ZoneEditing } from '../services/zone-editing.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { Account } from './access.js';
+import type { AnswerOf, EndpointName, ParsedRequestOf, Refusal } from './contract.js';
 import type { LaunchData } from './init-data.js';
 
 /** The partner API calls the endpoints make. */
@@ -24,14 +24,13 @@ export interface MiniAppServices {
   customers: SavedCustomers;
 }
 
-/** One checked call: who, which account, its client, the query or body, the user's words. */
-export interface EndpointCall {
+/** One checked call: who, which account, its client, the request as the contract parsed it, the user's words. */
+export interface EndpointCall<In = unknown> {
   launch: LaunchData;
   account: Account;
   api: MiniAppPartnerApi;
-  query: URLSearchParams;
-  /** The parsed JSON body of a POST; undefined for a GET. */
-  body: unknown;
+  /** A GET's query parameters or a POST's body, parsed with the endpoint's request schema. */
+  input: In;
   /** Translates into the user's language (the launch's, else the browser's, else the default). */
   t: WordsOf;
   /** That language (money and numbers are formatted in it). */
@@ -42,30 +41,25 @@ export interface EndpointCall {
 /**
  * A refusal an endpoint answers with: its status, the `error` code (a key of the `miniapp:error`
  * locale namespace), the words the message interpolates, and fields added to the answer (the
- * problems of each edit, or a message of its own).
+ * problems of each edit, or a message of its own) — the contract's `refusalSchema` names them.
  */
 export class EndpointError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly vars: Record<string, string> = {},
-    readonly extra: Record<string, unknown> = {},
+    readonly extra: Partial<Omit<Refusal, 'error'>> = {},
   ) {
     super(code);
     this.name = 'EndpointError';
   }
 }
 
-export interface Endpoint {
-  method: 'GET' | 'POST';
-  /** What the member's role must allow, as the same command in the chat. */
-  need: Capability;
-  run(call: EndpointCall): Promise<unknown>;
-}
+/** The call an endpoint of that name is handed. */
+export type CallOf<N extends EndpointName> = EndpointCall<ParsedRequestOf<N>>;
 
-/** Reads a body with its schema; anything else is `badJson`. */
-export function bodyOf<T>(call: EndpointCall, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(call.body);
-  if (!parsed.success) throw new EndpointError(400, 'badJson');
-  return parsed.data;
+/** An endpoint: what the member's role must allow (as the same command in the chat), and its work. */
+export interface Endpoint<N extends EndpointName> {
+  need: Capability;
+  run(call: CallOf<N>): Promise<AnswerOf<N>> | AnswerOf<N>;
 }

@@ -5,6 +5,7 @@
  */
 import { parseStartParam } from '../core/mini-app-launch.js';
 import { type Capability, can, ROLES, rolesAllowed } from '../core/team.js';
+import type { AnswerOf, EndpointName } from './contract.js';
 import {
   checkCustomer,
   customerForm,
@@ -14,11 +15,9 @@ import {
   pasteCustomer,
   saveCustomer,
 } from './customer-endpoints.js';
-import type { Endpoint, EndpointCall } from './endpoint-types.js';
+import type { CallOf, Endpoint, EndpointCall } from './endpoint-types.js';
 import { catalogOf, domainCheckOf, submitOf } from './order-endpoints.js';
 import { applyOf, checkLine, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
-
-export { type Endpoint, type EndpointCall, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
 
 /** Which roles may do what `need` allows, and the member's, in the user's words. */
 const rolesWords = (call: EndpointCall, need: Capability) => ({
@@ -33,7 +32,7 @@ const rolesWords = (call: EndpointCall, need: Capability) => ({
  * look-up role sees the zone read-only (told which roles may change it), any other sees none;
  * saved customers are the chat's /requisites, `all` work (any other role is told who may).
  */
-function sessionOf(call: EndpointCall) {
+function sessionOf(call: CallOf<'session'>): AnswerOf<'session'> {
   const { launch, account, t } = call;
   const dns = can(account.role, 'tech') ? 'edit' : can(account.role, 'lookup') ? 'read' : 'none';
   const customers = can(account.role, 'all') ? 'edit' : 'none';
@@ -46,7 +45,7 @@ function sessionOf(call: EndpointCall) {
       // The chat's word for the role (`team:role.*`): the app names it as the chat does.
       roleName: t(`team:role.${account.role}`),
     },
-    capabilities: ROLES[account.role].capabilities,
+    capabilities: [...ROLES[account.role].capabilities],
     dns,
     ...(dns === 'read' ? { readOnlyReason: t('miniapp:readOnly', rolesWords(call, 'tech')) } : {}),
     customers,
@@ -60,28 +59,38 @@ function sessionOf(call: EndpointCall) {
     authDate: launch.authDate.toISOString(),
     // The screen a group's button opens, from the signed start parameter (a private chat's
     // button puts it in the page's address instead).
-    ...(launch.startParam === undefined ? {} : { screen: parseStartParam(launch.startParam)?.screen }),
+    ...screenOf(launch.startParam),
   };
 }
 
-/** The API, by path below `<app path>api/`. */
-export const ENDPOINTS = {
-  session: { method: 'GET', need: 'anyone', run: async (call) => sessionOf(call) },
-  zone: { method: 'GET', need: 'lookup', run: zoneOf },
-  'zone/check': { method: 'POST', need: 'tech', run: async (call) => checkLine(call) },
-  'zone/plan': { method: 'POST', need: 'tech', run: planOf },
-  'zone/paste': { method: 'POST', need: 'tech', run: pasteOf },
-  'zone/apply': { method: 'POST', need: 'tech', run: applyOf },
+/** The screen a group's button opens, from the signed start parameter. */
+function screenOf(startParam: string | undefined) {
+  const screen = startParam === undefined ? undefined : parseStartParam(startParam)?.screen;
+  return screen === undefined ? {} : { screen };
+}
+
+/**
+ * The API, by path below `<app path>api/`: what each endpoint needs of the member's role and what
+ * it runs. Its method, request and answer are the contract's (contract.ts); an endpoint missing
+ * here, or answering another shape, fails `tsc`.
+ */
+export const ENDPOINTS: { [N in EndpointName]: Endpoint<N> } = {
+  session: { need: 'anyone', run: sessionOf },
+  zone: { need: 'lookup', run: zoneOf },
+  'zone/check': { need: 'tech', run: checkLine },
+  'zone/plan': { need: 'tech', run: planOf },
+  'zone/paste': { need: 'tech', run: pasteOf },
+  'zone/apply': { need: 'tech', run: applyOf },
   // Saved customers: the chat's /requisites, whose capability is `all`.
-  customers: { method: 'GET', need: 'all', run: listCustomers },
-  customer: { method: 'GET', need: 'all', run: getCustomer },
-  'customer/form': { method: 'POST', need: 'all', run: async (call) => customerForm(call) },
-  'customer/check': { method: 'POST', need: 'all', run: async (call) => checkCustomer(call) },
-  'customer/save': { method: 'POST', need: 'all', run: saveCustomer },
-  'customer/delete': { method: 'POST', need: 'all', run: deleteCustomer },
-  'customer/paste': { method: 'POST', need: 'all', run: async (call) => pasteCustomer(call) },
+  customers: { need: 'all', run: listCustomers },
+  customer: { need: 'all', run: getCustomer },
+  'customer/form': { need: 'all', run: customerForm },
+  'customer/check': { need: 'all', run: checkCustomer },
+  'customer/save': { need: 'all', run: saveCustomer },
+  'customer/delete': { need: 'all', run: deleteCustomer },
+  'customer/paste': { need: 'all', run: pasteCustomer },
   // The order form: the chat's /order, `all` work too (prices are a look-up, but the form orders).
-  'order/catalog': { method: 'GET', need: 'all', run: catalogOf },
-  'order/domain': { method: 'GET', need: 'all', run: domainCheckOf },
-  'order/submit': { method: 'POST', need: 'all', run: submitOf },
-} as const satisfies Record<string, Endpoint>;
+  'order/catalog': { need: 'all', run: catalogOf },
+  'order/domain': { need: 'all', run: domainCheckOf },
+  'order/submit': { need: 'all', run: submitOf },
+};

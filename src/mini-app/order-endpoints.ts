@@ -4,7 +4,6 @@
  * services' exactly-once submit, whose invoice link goes to the chat. Prices and periods are
  * worded here, in the user's language; the form shows them as they come.
  */
-import { z } from 'zod';
 import { ApiHttpError, ApiRequestError, type Tariff } from '../api/index.js';
 import { readCustomerType, STEP } from '../core/customer-answers.js';
 import { readTypedDomain, toUnicodeDomain } from '../core/domain-names.js';
@@ -15,7 +14,8 @@ import { findPeriodPrice, listTariffPeriods } from '../core/tariff-periods.js';
 import { echoInput } from '../core/text.js';
 import { findZone, whoisRulesOf, zonePeriods } from '../core/zones.js';
 import { ORDER_CALLS } from '../services/order-kinds.js';
-import { bodyOf, type EndpointCall, EndpointError } from './endpoint-types.js';
+import type { AnswerOf } from './contract.js';
+import { type CallOf, type EndpointCall, EndpointError } from './endpoint-types.js';
 
 /** `2 года`, `12 мес`: the chat's period table (`words:period`); an unknown unit as it came. */
 function periodText(call: EndpointCall, periodType: string, count: number): string {
@@ -44,13 +44,13 @@ function periodOption(
   };
 }
 
-const kindOf = (value: string | null): ProductKind =>
+const kindOf = (value: string | undefined): ProductKind =>
   PRODUCT_KINDS.find((kind) => kind === value) ?? PRODUCT_KINDS[0];
 
 /** The currency prices are asked in: the one asked for, else the provider's first. */
-async function chooseCurrency(call: EndpointCall, asked: string | null) {
+async function chooseCurrency(call: EndpointCall, asked: string | undefined) {
   const currencies = await call.api.listCurrencies();
-  const wanted = asked === null ? undefined : Number(asked);
+  const wanted = asked === undefined ? undefined : Number(asked);
   const currency = currencies.find((c) => c.currency_id === wanted) ?? currencies[0];
   if (!currency) throw new EndpointError(502, 'providerUnavailable');
   return { currencies, currency };
@@ -68,9 +68,9 @@ function tariffOf(call: EndpointCall, tariff: Tariff, code: string) {
 }
 
 /** The form's choices for a kind: its tariffs (or zones for a domain), currencies, customers. */
-export async function catalogOf(call: EndpointCall) {
-  const kind = kindOf(call.query.get('kind'));
-  const { currencies, currency } = await chooseCurrency(call, call.query.get('currency'));
+export async function catalogOf(call: CallOf<'order/catalog'>): Promise<AnswerOf<'order/catalog'>> {
+  const kind = kindOf(call.input.kind);
+  const { currencies, currency } = await chooseCurrency(call, call.input.currency);
   const code = currency.currency_code;
   const saved = await call.services.customers.list(call.account.chatId);
   const common = {
@@ -105,13 +105,13 @@ export async function catalogOf(call: EndpointCall) {
 }
 
 /** A domain as it is typed in the form: whether it can be registered, and its zone's periods. */
-export async function domainCheckOf(call: EndpointCall) {
-  const typed = (call.query.get('name') ?? '').trim();
+export async function domainCheckOf(call: CallOf<'order/domain'>): Promise<AnswerOf<'order/domain'>> {
+  const typed = (call.input.name ?? '').trim();
   const ascii = readTypedDomain(typed);
   if (ascii === undefined || !ascii.includes('.'))
     return { available: false, message: call.t('miniapp:order.domain.invalid') };
   const domain = toUnicodeDomain(ascii);
-  const { currency } = await chooseCurrency(call, call.query.get('currency'));
+  const { currency } = await chooseCurrency(call, call.input.currency);
   const zones = await call.api.listDomainZones({ currency_id: currency.currency_id });
   const zone = findZone(ascii, zones);
   if (!zone)
@@ -147,20 +147,9 @@ export async function domainCheckOf(call: EndpointCall) {
   };
 }
 
-const orderBody = z.strictObject({
-  key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
-  kind: z.enum(PRODUCT_KINDS),
-  currencyId: z.int().positive(),
-  period: z.int().min(1).max(120),
-  customerId: z.string().min(1).max(64),
-  tariffId: z.int().positive().optional(),
-  domain: z.string().max(255).optional(),
-});
-
 /** Confirm: the order placed exactly once for this key; its invoice link goes to the chat. */
-export async function submitOf(call: EndpointCall) {
-  const body = bodyOf(call, orderBody);
-  const { key, ...order } = body;
+export async function submitOf(call: CallOf<'order/submit'>): Promise<AnswerOf<'order/submit'>> {
+  const { key, ...order } = call.input;
   const outcome = await call.services.orderPlacing.place({
     api: call.api,
     chatId: call.account.chatId,

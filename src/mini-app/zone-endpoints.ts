@@ -3,25 +3,25 @@
  * pending edits planned, and Apply. Planning and applying are the services' (what the chat runs
  * too); here only the body is read and the outcome answered in the user's words.
  */
-import { z } from 'zod';
 import { sameRecordData } from '../core/dns-change.js';
 import { formatDnsLine, parseDnsLine } from '../core/dns-line.js';
 import { readListedRecords } from '../core/dns-plan.js';
-import { type DnsRecordData, parseListedRecord, sameRecord } from '../core/dns-records.js';
+import { DNS_TYPES, type DnsRecordData, parseListedRecord, sameRecord } from '../core/dns-records.js';
 import { describeSkipReason } from '../core/dns-words.js';
 import { toAsciiDomain, toUnicodeDomain } from '../core/domain-names.js';
 import { echoInput } from '../core/text.js';
 import { rowOfRecord, type ZoneEdit } from '../core/zone-edits.js';
 import { importZone } from '../core/zone-reader.js';
+import type { AnswerOf } from './contract.js';
 import { describeCounts, describeEditLine, describeFailure, describeProblem } from './edit-words.js';
-import { bodyOf, type EndpointCall, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
+import { type CallOf, EndpointError, type MiniAppPartnerApi } from './endpoint-types.js';
 
 /** The domain order of `domain` (any spelling); the index is asked fresh once on a miss, as /dns does. */
 async function findDomainOrder(
   api: MiniAppPartnerApi,
-  domain: unknown,
+  domain: string | undefined,
 ): Promise<{ orderId: number; ascii: string }> {
-  const text = typeof domain === 'string' ? domain : '';
+  const text = domain ?? '';
   const ascii = toAsciiDomain(text);
   if (ascii === undefined) throw new EndpointError(400, 'badDomain', { value: echoInput(text, 64) });
   const orderId =
@@ -32,14 +32,15 @@ async function findDomainOrder(
   return { orderId, ascii };
 }
 
-/** A zone's records as listed, each also read into fields, its row and the one-line form. */
-export async function zoneOf(call: EndpointCall) {
-  const { orderId, ascii } = await findDomainOrder(call.api, call.query.get('domain'));
+/** A zone's records as listed, each also read into its row and the one-line form, and the types a row may have. */
+export async function zoneOf(call: CallOf<'zone'>): Promise<AnswerOf<'zone'>> {
+  const { orderId, ascii } = await findDomainOrder(call.api, call.input.domain);
   const listed = await call.api.listDnsRecords(orderId);
   return {
     domain: ascii,
     domainUnicode: toUnicodeDomain(ascii),
     orderId,
+    recordTypes: [...DNS_TYPES],
     records: listed.map((entry) => {
       const record = parseListedRecord(entry);
       return {
@@ -47,7 +48,6 @@ export async function zoneOf(call: EndpointCall) {
         type: entry.type,
         ttl: entry.ttl,
         value: entry.value,
-        record: record ?? null,
         line: record === undefined ? null : formatDnsLine(record),
         row: record === undefined ? null : rowOfRecord(record),
       };
@@ -55,38 +55,17 @@ export async function zoneOf(call: EndpointCall) {
   };
 }
 
-const lineBody = z.strictObject({ line: z.string().min(1).max(2_000) });
-
-/** A one-line record checked as the chat checks it (`core/dns-line.ts`); nothing is written. */
-export function checkLine(call: EndpointCall) {
-  const result = parseDnsLine(bodyOf(call, lineBody).line);
+/** A one-line record checked as the chat checks it (`core/dns-line.ts`), and its row; nothing is written. */
+export function checkLine(call: CallOf<'zone/check'>): AnswerOf<'zone/check'> {
+  const result = parseDnsLine(call.input.line);
   return result.ok
-    ? { ok: true, record: result.record, line: formatDnsLine(result.record) }
+    ? { ok: true, line: formatDnsLine(result.record), row: rowOfRecord(result.record) }
     : { ok: false, field: result.field, reason: result.reason, form: result.form ?? null };
 }
 
-const domainField = z.string().min(1).max(253);
-const rowSchema = z.strictObject({
-  type: z.string().min(1).max(10),
-  host: z.string().max(253),
-  data: z.string().max(4_100),
-  ttl: z.number().int(),
-});
-const editSchema = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('change'), id: z.number().int(), row: rowSchema }),
-  z.strictObject({ op: z.literal('add'), row: rowSchema }),
-  z.strictObject({ op: z.literal('delete'), id: z.number().int() }),
-]);
-const editsBody = z.strictObject({ domain: domainField, edits: z.array(editSchema).max(500) });
-const applyBody = editsBody.extend({
-  force: z.boolean().optional(),
-  key: z.string().regex(/^[\w-]{16,64}$/),
-});
-const pasteBody = z.strictObject({ domain: domainField, text: z.string().min(1).max(60_000) });
-
 /** The pending edits planned against the zone as it is now, in words; nothing is written. */
-export async function planOf(call: EndpointCall) {
-  const body = bodyOf(call, editsBody);
+export async function planOf(call: CallOf<'zone/plan'>): Promise<AnswerOf<'zone/plan'>> {
+  const body = call.input;
   const { orderId, ascii } = await findDomainOrder(call.api, body.domain);
   const plan = await call.services.zoneEditing.plan(call.api, orderId, body.edits);
   return {
@@ -102,15 +81,18 @@ export async function planOf(call: EndpointCall) {
   };
 }
 
-const forceQuestion = (call: EndpointCall, plan: { calls: { op: string }[]; existing: number }) =>
+const forceQuestion = (
+  call: CallOf<'zone/plan' | 'zone/apply'>,
+  plan: { calls: { op: string }[]; existing: number },
+) =>
   call.t('miniapp:massDeleteConfirm', {
     count: plan.calls.filter((c) => c.op === 'delete').length,
     existing: plan.existing,
   });
 
 /** A pasted zone (a BIND file or the chat's lines) read into rows; those already listed are left out. */
-export async function pasteOf(call: EndpointCall) {
-  const body = bodyOf(call, pasteBody);
+export async function pasteOf(call: CallOf<'zone/paste'>): Promise<AnswerOf<'zone/paste'>> {
+  const body = call.input;
   const { orderId, ascii } = await findDomainOrder(call.api, body.domain);
   const [listed, servers] = await Promise.all([
     call.api.listDnsRecords(orderId),
@@ -135,8 +117,8 @@ export async function pasteOf(call: EndpointCall) {
 }
 
 /** Apply: the services apply the plan once per key and tell the chat; the answer says what was done. */
-export async function applyOf(call: EndpointCall) {
-  const body = bodyOf(call, applyBody);
+export async function applyOf(call: CallOf<'zone/apply'>): Promise<AnswerOf<'zone/apply'>> {
+  const body = call.input;
   const { orderId, ascii } = await findDomainOrder(call.api, body.domain);
   const edits: ZoneEdit[] = body.edits;
   const result = await call.services.zoneEditing.apply({

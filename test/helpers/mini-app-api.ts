@@ -9,6 +9,7 @@ import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { loadConfig } from '../../src/config.js';
 import { type BotServer, startBotServer } from '../../src/http-server.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import { CONTRACT, refusalSchema } from '../../src/mini-app/contract.js';
 import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
 import { createOrderPlacing } from '../../src/services/order-placing.js';
@@ -32,10 +33,26 @@ export function signLaunch(
   );
 }
 
+/**
+ * Holds an answer of the Mini App's API to the contract, strictly: a 200 to its endpoint's answer
+ * schema, a refusal to the refusal schema. A field added, renamed or left out on either side
+ * throws here, naming the path. `url` is the address asked (its path ends in `api/<endpoint>`).
+ */
+export function expectContractAnswer(url: URL, status: number, json: unknown): void {
+  const name = /\/api\/(.+)$/.exec(url.pathname)?.[1] ?? '';
+  const spec = Object.hasOwn(CONTRACT, name) ? CONTRACT[name as keyof typeof CONTRACT] : undefined;
+  if (status === 200 && spec === undefined)
+    throw new Error(`a 200 from api/${name}, which the contract lacks`);
+  const checked = (status === 200 && spec ? spec.answer : refusalSchema).safeParse(json);
+  if (!checked.success)
+    throw new Error(`api/${name} answered ${status} off the contract: ${checked.error.message}`);
+}
+
 /** A caller of `api/…` below `base()`: a GET, or a POST of `body`; every answer's text goes to `bodies`. */
 export function apiCaller(base: () => string, bodies: string[]) {
   return async (path: string, auth: string, body?: unknown) => {
-    const response = await fetch(new URL(path, base()), {
+    const url = new URL(path, base());
+    const response = await fetch(url, {
       headers: {
         authorization: `tma ${auth}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -44,7 +61,9 @@ export function apiCaller(base: () => string, bodies: string[]) {
     });
     const text = await response.text();
     bodies.push(text);
-    return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
+    const json: unknown = JSON.parse(text);
+    expectContractAnswer(url, response.status, json);
+    return { status: response.status, json: json as Record<string, unknown> };
   };
 }
 

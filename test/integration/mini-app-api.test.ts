@@ -28,6 +28,7 @@ import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createDnsHistory, type DnsHistory } from '../../src/storage/dns-history.js';
 import { createLowdbDnsHistoryStore } from '../../src/storage/dns-history-store.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { expectContractAnswer } from '../helpers/mini-app-api.js';
 
 const BOT_TOKEN = '7000000001:AAH-mini-app-test-bot-token_0123456789';
 const OTHER_BOT_TOKEN = '7000000002:AAH-another-bot-token-entirely_98765';
@@ -155,12 +156,15 @@ const asUser = (id: number, extra: Omit<Launch, 'user'> = {}) =>
 async function call(path: string, auth: string | undefined, init: RequestInit = {}) {
   const headers = new Headers(init.headers);
   if (auth !== undefined) headers.set('authorization', `tma ${auth}`);
-  const response = await fetch(new URL(path, base), { ...init, headers });
+  const url = new URL(path, base);
+  const response = await fetch(url, { ...init, headers });
   const text = await response.text();
   bodies.push(text);
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json')
     ? (JSON.parse(text) as Record<string, unknown>)
     : undefined;
+  // Every JSON answer of the API, a 200 or a refusal, is held to the contract.
+  if (json !== undefined && url.pathname.includes('/api/')) expectContractAnswer(url, response.status, json);
   return { status: response.status, headers: response.headers, text, json };
 }
 
