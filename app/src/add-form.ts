@@ -2,13 +2,14 @@
  * «Новая запись»: type, host, value and TTL (3600 unless changed) → one `add` edit. The server's
  * plan checks the row; a problem shows by the added row.
  */
-import { ROW_TYPES, type Row } from './contract.js';
+import type { DnsType } from '../../src/core/dns-records.js';
+import type { Row } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 import { patchOf } from './fields.js';
 import type { Words } from './words.js';
 
-/** An example value per type, as the chat writes it. */
-const EXAMPLE: Record<string, string> = {
+/** An example value per type, as the chat writes it (a type core adds fails `tsc` here until it has one). */
+const EXAMPLE: Record<DnsType, string> = {
   A: '192.0.2.10',
   AAAA: '2001:db8::10',
   CNAME: 'mysite.by.',
@@ -21,8 +22,9 @@ const EXAMPLE: Record<string, string> = {
 const field = (id: string, label: string, input: HTMLElement) =>
   el('p', { class: 'field' }, el('label', { for: id }, label), input);
 
-export function addForm(words: Words, onAdd: (row: Row) => void): HTMLElement {
-  const type = el('select', { id: 'add-type' }, ...ROW_TYPES.map((t) => el('option', { value: t }, t)));
+/** The form, offering the record types the server names (core's list). */
+export function addForm(words: Words, types: readonly DnsType[], onAdd: (row: Row) => void): HTMLElement {
+  const type = el('select', { id: 'add-type' }, ...types.map((t) => el('option', { value: t }, t)));
   const text = { type: 'text', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false' };
   const host = el('input', { ...text, id: 'add-host', placeholder: '@', required: '' });
   const data = el('input', { ...text, id: 'add-data', required: '' });
@@ -35,7 +37,8 @@ export function addForm(words: Words, onAdd: (row: Row) => void): HTMLElement {
   });
   ttl.value = '3600';
   const example = () => {
-    data.placeholder = EXAMPLE[type.value] ?? '';
+    const chosen = types.find((t) => t === type.value);
+    data.placeholder = chosen === undefined ? '' : EXAMPLE[chosen];
   };
   type.addEventListener('change', example);
   example();

@@ -3,57 +3,16 @@
  * initData as `Authorization: tma <initData>`; the server checks its signature and answers for
  * the account and role the launch names. What the browser reads as unsafe init data is never sent.
  */
-import type { Applied, Edit, Pasted, Plan, Problem, Row } from './contract.js';
-import {
-  type Answers,
-  type CustomerEntry,
-  type CustomerForm,
-  type CustomerType,
-  type FieldProblem,
-  isFieldProblem,
-  type PastedCustomer,
-  type Saved,
-  type SavedCustomer,
-  type Whois,
-} from './customer-contract.js';
+import type {
+  AnswerOf,
+  EditProblem,
+  FieldProblem,
+  GetEndpoint,
+  PostEndpoint,
+  Refusal,
+  RequestOf,
+} from '../../src/mini-app/contract.js';
 import type { Words } from './words.js';
-
-/** `GET api/session`: who the server takes the launch for, and what it may do with DNS. */
-export interface Session {
-  user: { id: number; firstName: string };
-  /** `roleName`: the role in the user's language, the chat's own word for it. */
-  account: { kind: 'private' | 'group'; chatId: number; role: string; roleName: string };
-  capabilities: string[];
-  dns: 'edit' | 'read' | 'none';
-  /** With `dns: 'read'`: the server's words on which roles may edit. */
-  readOnlyReason?: string;
-  authDate: string | number;
-  /** The screen a group's button opened (its signed start parameter); a private button's is in the address. */
-  screen?: 'dns' | 'order' | 'customers';
-  /** Saved customers: the chat's /requisites; `none` comes with the server's words on who may. */
-  customers?: 'edit' | 'none';
-  customersRefusal?: string;
-  /** With `customers: 'none'`: the server's words on who may place orders (the same capability). */
-  orderRefusal?: string;
-}
-
-/** One record of `GET api/zone`; `row` is null for a record the bot cannot read (not editable). */
-export interface ZoneRecord {
-  id: number;
-  type: string;
-  ttl: number;
-  value: string;
-  record: { host?: string } | null;
-  line: string | null;
-  row: Row | null;
-}
-
-export interface Zone {
-  domain: string;
-  domainUnicode: string;
-  orderId: number;
-  records: ZoneRecord[];
-}
 
 /**
  * A refusal or failure: the HTTP status (0: no answer), the server's code, and its words (in the
@@ -61,16 +20,19 @@ export interface Zone {
  * `fieldProblems` with a 400 `badFields` (by a customer's field).
  */
 export class ApiCallError extends Error {
+  readonly problems: EditProblem[];
+  readonly fieldProblems: FieldProblem[];
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly problems: Problem[] = [],
-    readonly fieldProblems: FieldProblem[] = [],
     /** The whole refusal as the server sent it (what a screen reads besides its words). */
-    readonly details: Record<string, unknown> = {},
+    readonly details: Partial<Refusal> = {},
   ) {
     super(message);
+    const problems = details.problems ?? [];
+    this.problems = problems.filter((p): p is EditProblem => 'edit' in p);
+    this.fieldProblems = problems.filter((p): p is FieldProblem => 'id' in p);
   }
 }
 
@@ -80,8 +42,21 @@ export function failureText(words: Words, error: unknown): string {
   return error instanceof ApiCallError && error.status === 0 ? words.noAnswer : words.badAnswer;
 }
 
+/**
+ * A body the server sent, as the contract says it answers: the API tests hold every answer to the
+ * contract's schemas, strictly, so the app reads it without checking it again (and ships no zod).
+ */
+const readAnswer = <N extends GetEndpoint | PostEndpoint>(response: Response): Promise<AnswerOf<N>> =>
+  response.json();
+
+/** A refusal's body, when it is one (a proxy's page is not). */
+const readRefusal = async (response: Response): Promise<Partial<Refusal>> => {
+  const body: unknown = await response.json().catch(() => undefined);
+  return typeof body === 'object' && body !== null ? body : {};
+};
+
 export function createApi(initData: string, lang: string) {
-  const call = async <T>(path: string, body?: unknown): Promise<T> => {
+  const call = async <N extends GetEndpoint | PostEndpoint>(path: string, body?: unknown) => {
     const headers: Record<string, string> = { Authorization: `tma ${initData}`, 'Accept-Language': lang };
     const init: RequestInit = { headers };
     if (body !== undefined) {
@@ -96,48 +71,27 @@ export function createApi(initData: string, lang: string) {
     } catch {
       throw new ApiCallError(0, 'network', '');
     }
-    const answer: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const refusal = (answer ?? {}) as { error?: unknown; message?: unknown; problems?: unknown };
-      const problems: unknown[] = Array.isArray(refusal.problems) ? refusal.problems : [];
+      const refusal = await readRefusal(response);
       throw new ApiCallError(
         response.status,
         typeof refusal.error === 'string' ? refusal.error : 'http',
         typeof refusal.message === 'string' ? refusal.message : '',
-        problems.filter(
-          (p): p is Problem => typeof p === 'object' && p !== null && typeof (p as Problem).edit === 'number',
-        ),
-        problems.filter(isFieldProblem),
-        typeof answer === 'object' && answer !== null ? { ...answer } : {},
+        refusal,
       );
     }
-    return answer as T;
+    return readAnswer<N>(response);
   };
-  return {
-    /** A call of another screen's endpoint (`api/…`): a GET, or a POST of `body`. */
-    request: call,
-    session: () => call<Session>('api/session'),
-    zone: (domain: string) => call<Zone>(`api/zone?domain=${encodeURIComponent(domain)}`),
-    plan: (domain: string, edits: Edit[]) => call<Plan>('api/zone/plan', { domain, edits }),
-    paste: (domain: string, text: string) => call<Pasted>('api/zone/paste', { domain, text }),
-    apply: (domain: string, edits: Edit[], key: string, force: boolean) =>
-      call<Applied>('api/zone/apply', force ? { domain, edits, force, key } : { domain, edits, key }),
-    customers: () => call<{ customers: CustomerEntry[] }>('api/customers'),
-    customer: (id: string) => call<SavedCustomer>(`api/customer?id=${encodeURIComponent(id)}`),
-    customerForm: (body: {
-      type: CustomerType;
-      postalSame: boolean;
-      bankWanted: boolean;
-      whois?: Whois;
-      answers?: Answers;
-    }) => call<CustomerForm>('api/customer/form', body),
-    customerCheck: (body: { type: CustomerType; answers: Answers; whois?: Whois }) =>
-      call<{ problems: FieldProblem[] }>('api/customer/check', body),
-    customerSave: (body: { id?: string; type: CustomerType; answers: Answers; whois?: Whois }) =>
-      call<Saved>('api/customer/save', body),
-    customerDelete: (id: string) => call<{ deleted: true }>('api/customer/delete', { id }),
-    customerPaste: (text: string) => call<PastedCustomer>('api/customer/paste', { text }),
+  /** `GET api/<name>?<query>`: the parameters given, in the contract's names. */
+  const get = <N extends GetEndpoint>(name: N, query: RequestOf<N>) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+    const search = params.toString();
+    return call<N>(search === '' ? `api/${name}` : `api/${name}?${search}`);
   };
+  /** `POST api/<name>` with the contract's body. */
+  const post = <N extends PostEndpoint>(name: N, body: RequestOf<N>) => call<N>(`api/${name}`, body);
+  return { get, post };
 }
 
 export type AppApi = ReturnType<typeof createApi>;

@@ -3,9 +3,10 @@
  * one idempotency key per request (the same on a retry or a double tap, a new one once the
  * edits or the force change), and asks again when the server says force is needed.
  */
+
+import type { Applied, Edit, Plan } from '../../src/mini-app/contract.js';
 import { ApiCallError, type AppApi, failureText } from './api.js';
 import { base64url, keyFor, type PlanKey } from './apply-key.js';
-import type { Applied, Edit, Plan } from './contract.js';
 import type { Target } from './pending.js';
 import { ask, haptic } from './telegram.js';
 import type { Words } from './words.js';
@@ -36,7 +37,12 @@ export function applyFlow(api: AppApi, words: Words, domain: string, hooks: Appl
     hooks.busy(true);
     let answer: Applied | ApiCallError;
     try {
-      answer = await api.apply(domain, now.edits, key.key, force);
+      answer = await api.post('zone/apply', {
+        domain,
+        edits: now.edits,
+        key: key.key,
+        ...(force ? { force } : {}),
+      });
     } catch (error) {
       answer = error instanceof ApiCallError ? error : new ApiCallError(0, 'network', '');
     }

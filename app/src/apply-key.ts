@@ -2,7 +2,7 @@
  * Apply's idempotency key: one per request, so a retry or a double tap is answered once and
  * nothing is applied twice. Pure (no DOM): unit-tested under Node with the pending plan.
  */
-import type { Edit } from './contract.js';
+import type { Edit } from '../../src/mini-app/contract.js';
 
 /** The idempotency key of one Apply request: its body's identity and the key. */
 export interface PlanKey {

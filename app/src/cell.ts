@@ -2,7 +2,7 @@
  * A cell edited in place: a button showing the value; tapped, a labelled input. Enter or leaving
  * the field commits, Escape cancels. The row (row-view.ts) sets what the button shows.
  */
-import type { Row } from './contract.js';
+import type { Row } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 import { type Field, patchOf } from './fields.js';
 import { haptic } from './telegram.js';

@@ -7,16 +7,11 @@
  * button (or a button in the page); a refusal marks each field and buzzes; leaving unsaved asks.
  * The order form reuses it for its customer step: `whois` adds the zone's WHOIS fields.
  */
+
+import type { CustomerWhois as Whois } from '../../src/core/customer-form.js';
+import type { CustomerType } from '../../src/core/requisites.js';
+import type { Answer, Answers, CustomerForm, PastedCustomer, Saved } from '../../src/mini-app/contract.js';
 import { ApiCallError, type AppApi, failureText } from './api.js';
-import type {
-  Answer,
-  Answers,
-  CustomerForm,
-  CustomerType,
-  PastedCustomer,
-  Saved,
-  Whois,
-} from './customer-contract.js';
 import { type FieldView, fieldView } from './customer-field.js';
 import { el } from './dom.js';
 import { messages } from './messages.js';
@@ -148,7 +143,7 @@ export function customerEditor(options: CustomerEditorOptions): CustomerEditor {
   };
 
   const askForm = (): Promise<CustomerForm> =>
-    api.customerForm({ type: type ?? 'natural', ...choices, ...whois, answers: answersNow() });
+    api.post('customer/form', { type: type ?? 'natural', ...choices, ...whois, answers: answersNow() });
 
   /** Checks what is typed, 300 ms after the last key; a postal code's hint follows its country. */
   const scheduleCheck = (delay = 300) => {
@@ -157,7 +152,7 @@ export function customerEditor(options: CustomerEditorOptions): CustomerEditor {
     timer = setTimeout(async () => {
       if (type === undefined) return;
       try {
-        const answer = await api.customerCheck({ type, answers: answersNow(), ...whois });
+        const answer = await api.post('customer/check', { type, answers: answersNow(), ...whois });
         if (mine !== checkSeq) return;
         checked = new Map(answer.problems.map((p) => [p.id, p.message]));
         if (countryTouched) {
@@ -220,12 +215,16 @@ export function customerEditor(options: CustomerEditorOptions): CustomerEditor {
     }
   };
 
+  /** The customer types the server offers (the select's options). */
+  let offered: CustomerType[] = [];
+
   /** Asks the server for the fields of the type and choices, and shows them with what was typed. */
   const loadForm = async () => {
     const mine = ++formSeq;
     const answer = await askForm();
     if (mine !== formSeq || done) return;
     if (typeSelect.options.length === 1) {
+      offered = answer.types.map((t) => t.type);
       typeSelect.append(...answer.types.map((t) => el('option', { value: t.type }, t.name)));
     }
     typeSelect.value = type ?? '';
@@ -242,7 +241,7 @@ export function customerEditor(options: CustomerEditorOptions): CustomerEditor {
   };
 
   typeSelect.addEventListener('change', () => {
-    type = (typeSelect.value || undefined) as CustomerType | undefined;
+    type = offered.find((t) => t === typeSelect.value);
     checked = new Map();
     refusedAtSave = new Map();
     markDirty();
@@ -270,7 +269,7 @@ export function customerEditor(options: CustomerEditorOptions): CustomerEditor {
     said.clear();
     refresh();
     try {
-      const saved = await api.customerSave({
+      const saved = await api.post('customer/save', {
         ...(options.id === undefined ? {} : { id: options.id }),
         type,
         answers: answersNow(),
@@ -307,7 +306,7 @@ export function customerEditor(options: CustomerEditorOptions): CustomerEditor {
   void (async () => {
     try {
       if (options.id !== undefined) {
-        const saved = await api.customer(options.id);
+        const saved = await api.get('customer', { id: options.id });
         title.textContent = `${words.customerTitle}: ${saved.label}`;
         type = saved.type ?? undefined;
         fill(saved.answers);

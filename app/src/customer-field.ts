@@ -3,7 +3,8 @@
  * (a phone's keyboard for a phone, digits for a УНП, Yes/No for a boolean), the hint under it, and
  * its problem — an alert the input is described by, so a screen reader reads why with the field.
  */
-import type { Answer, FieldKind, FormField } from './customer-contract.js';
+import type { FieldKind } from '../../src/core/requisites-fields.js';
+import type { Answer, FormField } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 

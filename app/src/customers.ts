@@ -5,8 +5,8 @@
  * with what it could not take shown (nothing is saved until Save). Telegram's back button returns
  * from the editor to the list, asking first while the customer is unsaved.
  */
-import { type AppApi, failureText, type Session } from './api.js';
-import type { CustomerEntry, PastedCustomer } from './customer-contract.js';
+import type { CustomerEntry, PastedCustomer, Session } from '../../src/mini-app/contract.js';
+import { type AppApi, failureText } from './api.js';
 import { customerEditor } from './customer-editor.js';
 import { el } from './dom.js';
 import { ask, haptic, setBackButton } from './telegram.js';
@@ -35,7 +35,7 @@ export async function showCustomers(
   const alert = el('p', { role: 'alert', class: 'error' }, said?.kind === 'alert' ? said.text : '');
   let customers: CustomerEntry[];
   try {
-    customers = (await api.customers()).customers;
+    customers = (await api.get('customers', {})).customers;
   } catch (error) {
     show(
       header,
@@ -48,7 +48,7 @@ export async function showCustomers(
   const remove = async (customer: CustomerEntry) => {
     if (!(await ask(withLabel(words.deleteQuestion, customer.label), words.remove))) return;
     try {
-      await api.customerDelete(customer.id);
+      await api.post('customer/delete', { id: customer.id });
       haptic('success');
       await showCustomers(screen, { kind: 'status', text: withLabel(words.deleted, customer.label) });
     } catch (error) {
@@ -151,7 +151,7 @@ function pasteCard(screen: CustomersScreen): HTMLElement {
     submit.disabled = true;
     result.textContent = '';
     try {
-      const card = await api.customerPaste(area.value);
+      const card = await api.post('customer/paste', { text: area.value });
       openEditor(screen, { card });
     } catch (error) {
       haptic('error');

@@ -3,9 +3,10 @@
  * key (the provider's own check, worded by the server), shown in a status line the input is
  * described by; only the last answer counts, an earlier one arriving late is dropped.
  */
+
+import type { DomainCheck } from '../../src/mini-app/contract.js';
 import { type AppApi, failureText } from './api.js';
 import { el } from './dom.js';
-import type { DomainCheck } from './order-contract.js';
 import type { OrderWords } from './order-words.js';
 import { haptic } from './telegram.js';
 import type { Words } from './words.js';
@@ -39,9 +40,10 @@ export function domainChecker(
     if (typed.trim() === '') return void status.replaceChildren();
     status.textContent = o.checking;
     try {
-      const answer = await api.request<DomainCheck>(
-        `api/order/domain?name=${encodeURIComponent(typed.trim())}&currency=${currencyId ?? ''}`,
-      );
+      const answer = await api.get('order/domain', {
+        name: typed.trim(),
+        ...(currencyId === undefined ? {} : { currency: String(currencyId) }),
+      });
       if (mine !== ticket) return;
       status.textContent = answer.message;
       if (!answer.available) haptic('error');

@@ -5,10 +5,10 @@
  * is read again: applied edits are gone, stale ones dropped (pending.ts `rebase`).
  */
 
+import type { Plan, EditProblem as Problem, Zone } from '../../src/mini-app/contract.js';
 import { addForm } from './add-form.js';
-import { type AppApi, failureText, type Zone } from './api.js';
+import { type AppApi, failureText } from './api.js';
 import { applyFlow, type Planned } from './apply-flow.js';
-import type { Plan, Problem } from './contract.js';
 import { el } from './dom.js';
 import { messages } from './messages.js';
 import { pasteForm } from './paste-form.js';
@@ -73,7 +73,7 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     refresh();
     timer = setTimeout(async () => {
       try {
-        const answer = await api.plan(domain, edits);
+        const answer = await api.post('zone/plan', { domain, edits });
         if (mine !== seq) return;
         planned = { edits, targets, plan: answer };
         lastPlan = answer;
@@ -122,7 +122,7 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     flow.reset();
     lastPlan = undefined;
     try {
-      const zone = await api.zone(domain);
+      const zone = await api.get('zone', { domain });
       pending = applied ? P.startPending(zone.records) : P.rebase(pending, zone.records);
       build(zone);
     } catch (error) {
@@ -162,10 +162,10 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     'div',
     {},
     tableBox,
-    addForm(words, (row) => setPending(P.addRows(pending, [row]))),
+    addForm(words, first.recordTypes, (row) => setPending(P.addRows(pending, [row]))),
     pasteForm(
       words,
-      (text) => api.paste(domain, text),
+      (text) => api.post('zone/paste', { domain, text }),
       (pasted) => {
         const { pending: next, added, changed } = P.pasteInto(pending, pasted.rows, pasted.changes);
         setPending(next);

@@ -2,7 +2,7 @@
  * A row's cells as the user types them, and which cell a server's problem is about. Pure (no
  * DOM): unit-tested under Node with the pending plan.
  */
-import type { Row } from './contract.js';
+import type { Row } from '../../src/mini-app/contract.js';
 
 /** The cells a user edits in place. */
 export type Field = 'host' | 'data' | 'ttl';

@@ -8,7 +8,8 @@
  * from a zone to the picker, asking first while edits are pending.
  */
 import { retrieveLaunchParams, retrieveRawInitData } from '@tma.js/sdk';
-import { type AppApi, createApi, failureText, type Session } from './api.js';
+import type { Session } from '../../src/mini-app/contract.js';
+import { type AppApi, createApi, failureText } from './api.js';
 import { customerEditor } from './customer-editor.js';
 import { showCustomers } from './customers.js';
 import { el } from './dom.js';
@@ -53,7 +54,7 @@ async function showZone(api: AppApi, words: Words, session: Session, domain: str
   });
   show(header, el('p', { role: 'status' }, words.loading));
   try {
-    const zone = await api.zone(domain);
+    const zone = await api.get('zone', { domain });
     if (session.dns === 'edit') {
       const editor = zoneEditor(api, words, zone);
       leave = editor.leave;
@@ -134,7 +135,7 @@ async function start(): Promise<void> {
   show(el('p', { role: 'status' }, words.loading));
   let session: Session;
   try {
-    session = await api.session();
+    session = await api.get('session', {});
   } catch (error) {
     show(failure(words, error));
     return;

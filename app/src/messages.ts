@@ -2,7 +2,7 @@
  * The editor's last word: a status (Apply's report, role="status") or an alert (a refusal,
  * role="alert"), one at a time, scrolled into view.
  */
-import type { Applied } from './contract.js';
+import type { Applied } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 
 export function messages() {

@@ -2,8 +2,9 @@
  * The order form's pieces that hold no state of the form: a labelled choice, and the screen of
  * an order placed (what the server said, where the invoice link went, what to do next).
  */
+
+import type { Placed } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
-import type { Placed } from './order-contract.js';
 import type { OrderWords } from './order-words.js';
 
 /** A labelled `<select>` (its label names it for screen readers and tests): the control, its field. */

@@ -5,12 +5,14 @@
  * double tap or a retry of the same order is answered once by the server, and the invoice link
  * goes to the chat with the bot.
  */
+
+import type { ProductKind as Kind } from '../../src/core/product-kinds.js';
+import type { Catalog, DomainCheck, Placed } from '../../src/mini-app/contract.js';
 import type { AppApi } from './api.js';
 import { ApiCallError, failureText } from './api.js';
 import { base64url } from './apply-key.js';
 import { el } from './dom.js';
 import { domainChecker } from './domain-check.js';
-import type { Catalog, DomainCheck, Kind, Placed } from './order-contract.js';
 import { placedView, selectField } from './order-fields.js';
 import { hasChoices, type OrderChoices, periodsOf, requestOf, stillNeeded } from './order-state.js';
 import type { OrderWords } from './order-words.js';
@@ -36,9 +38,7 @@ export interface OrderFormOptions {
 const freshKey = () => base64url(crypto.getRandomValues(new Uint8Array(16)));
 
 const catalogOf = (api: AppApi, kind: Kind, currencyId: number | undefined) =>
-  api.request<Catalog>(
-    `api/order/catalog?kind=${kind}${currencyId === undefined ? '' : `&currency=${currencyId}`}`,
-  );
+  api.get('order/catalog', { kind, ...(currencyId === undefined ? {} : { currency: String(currencyId) }) });
 
 export function orderForm(options: OrderFormOptions): { element: HTMLElement; dispose(): void } {
   const { api, words, o } = options;
@@ -268,7 +268,7 @@ export function orderForm(options: OrderFormOptions): { element: HTMLElement; di
     say();
     refresh();
     try {
-      const done = await api.request<Placed>('api/order/submit', { ...order, key: sent.key });
+      const done = await api.post('order/submit', { ...order, key: sent.key });
       placed = true;
       haptic('success');
       showPlaced(done);

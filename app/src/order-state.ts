@@ -2,7 +2,8 @@
  * What the order form's choices make, as pure rules (no DOM; unit-tested under Node): the terms
  * the chosen zone or tariff offers, the order as it would be sent, and what is still to choose.
  */
-import type { Catalog, DomainCheck, Kind, OrderRequest, PeriodOption } from './order-contract.js';
+import type { ProductKind as Kind } from '../../src/core/product-kinds.js';
+import type { Catalog, DomainCheck, OrderRequest, PeriodOption } from '../../src/mini-app/contract.js';
 
 /** The form's choices as they stand. */
 export interface OrderChoices {

@@ -3,7 +3,7 @@
  * yet in the zone become `add` edits; the lines it could not read are listed with its reasons,
  * and the text stays to fix them (pasting it again adds no row twice).
  */
-import type { Pasted } from './contract.js';
+import type { Pasted } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 

@@ -3,7 +3,7 @@
  * the `Edit[]` the server takes. Pure and immutable (every step returns a new state), no DOM, so
  * it is unit-tested under Node (test/unit/mini-app-pending.test.ts).
  */
-import type { Edit, Row } from './contract.js';
+import type { Edit, Row } from '../../src/mini-app/contract.js';
 
 /** A row the user added, with a local key the table keeps it by. */
 export interface Added {

@@ -2,7 +2,7 @@
  * «Изменения»: the server's plan of the pending edits — its summary, then its lines, each marked
  * Добавить / Изменить / Удалить (the lines' texts are the chat's own words).
  */
-import type { Plan } from './contract.js';
+import type { Plan } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 

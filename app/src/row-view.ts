@@ -4,9 +4,9 @@
  * problems with its edit. A plain row is text only: a read-only role's, or a record the bot
  * cannot read.
  */
-import type { ZoneRecord } from './api.js';
+
+import type { EditProblem as Problem, Row, ZoneRecord } from '../../src/mini-app/contract.js';
 import { type Cell, editableCell } from './cell.js';
-import type { Problem, Row } from './contract.js';
 import { el } from './dom.js';
 import { cellOf, type Field } from './fields.js';
 import type { Words } from './words.js';
@@ -111,14 +111,14 @@ export function plainRow(record: ZoneRecord, note?: string): RowView {
     'tr',
     {},
     el('td', { class: 'type' }, record.type),
-    el('td', { class: 'host' }, row?.host ?? record.record?.host ?? ''),
+    el('td', { class: 'host' }, row?.host ?? ''),
     el('td', { class: 'data' }, row?.data ?? record.value),
     el('td', { class: 'ttl' }, String(record.ttl)),
   );
   if (note !== undefined) tr.append(el('td', { class: 'actions hint' }, note));
   const current = row ?? {
     type: record.type,
-    host: record.record?.host ?? '',
+    host: '',
     data: record.value,
     ttl: record.ttl,
   };

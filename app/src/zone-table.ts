@@ -3,8 +3,7 @@
  * filter by type and host. Editable, it keeps one row view per record and per added row and
  * updates them in place from the pending plan, so a tap on a button is never lost to a redraw.
  */
-import type { ZoneRecord } from './api.js';
-import type { Problem } from './contract.js';
+import type { EditProblem as Problem, ZoneRecord } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 import { currentRow, type Pending, type Target } from './pending.js';
 import { editableRow, plainRow, type RowActions, type RowView } from './row-view.js';

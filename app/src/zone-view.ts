@@ -2,7 +2,7 @@
  * The session line, the domain picker, and a zone for a role that may only read it (the editor
  * is editor.ts).
  */
-import type { Session, Zone } from './api.js';
+import type { Session, Zone } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 import { zoneTable } from './zone-table.js';

@@ -1,7 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { APP_DIR } from '../../src/mini-app/index.js';
+
+const APP_SOURCES = fileURLToPath(new URL('../../app/src/', import.meta.url));
 
 /*
  * The built Mini App (vitest's global setup runs `vite build`, as `npm run build` does): what the
@@ -28,9 +31,27 @@ describe('the built Mini App (dist/app)', () => {
     const scripts = assets.filter((name) => name.endsWith('.js'));
     expect(scripts).toHaveLength(1);
     const js = await readFile(join(APP_DIR, 'assets', scripts[0] ?? ''), 'utf8');
-    expect(js).toContain('api/zone?domain=');
+    // The app's own calls, by the contract's endpoint names.
+    expect(js).toContain('zone/apply');
     expect(js).toContain('web_app_ready');
     expect(js).not.toMatch(/\bimport\s*\(?\s*["']https?:/);
     expect(js).not.toContain('telegram.org/js');
+  });
+
+  it("takes the server's contract and core's lists as types only: no server code in the bundle", async () => {
+    const sources = (await readdir(APP_SOURCES)).filter((name) => name.endsWith('.ts'));
+    const fromServer = [];
+    for (const name of sources) {
+      const text = await readFile(join(APP_SOURCES, name), 'utf8');
+      fromServer.push(
+        ...[...text.matchAll(/^import\b[^;]*?from '\.\.\/\.\.\/src\/[^']+';/gms)].map((m) => m[0]),
+      );
+    }
+    expect(fromServer.length).toBeGreaterThan(0);
+    for (const statement of fromServer) expect(statement).toMatch(/^import type /);
+    const assets = await readdir(join(APP_DIR, 'assets'));
+    const js = await readFile(join(APP_DIR, 'assets', assets.find((n) => n.endsWith('.js')) ?? ''), 'utf8');
+    // Neither zod nor a schema of the contract was bundled.
+    expect(js).not.toMatch(/ZodError|strictObject|\$ZodType/);
   });
 });

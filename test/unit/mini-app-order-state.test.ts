@@ -3,7 +3,6 @@
  * tariff offers, the order as it would be sent, and what is still to choose.
  */
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '../../app/src/order-contract.js';
 import {
   hasChoices,
   type OrderChoices,
@@ -11,6 +10,7 @@ import {
   requestOf,
   stillNeeded,
 } from '../../app/src/order-state.js';
+import type { Catalog } from '../../src/mini-app/contract.js';
 
 const year = (count: number) => ({
   count,

@@ -6,7 +6,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { base64url, keyFor } from '../../app/src/apply-key.js';
-import type { Row } from '../../app/src/contract.js';
 import { cellOf, patchOf } from '../../app/src/fields.js';
 import {
   addRows,
@@ -22,6 +21,7 @@ import {
   restoreRecord,
   startPending,
 } from '../../app/src/pending.js';
+import type { Row } from '../../src/mini-app/contract.js';
 
 const www: Row = { type: 'A', host: 'www', data: '93.125.99.10', ttl: 3600 };
 const mx: Row = { type: 'MX', host: '@', data: '10 mx.example.by', ttl: 3600 };
