@@ -18,52 +18,74 @@ import { applyControl, ask, confirmClosing, haptic } from './telegram.js';
 import type { Words } from './words.js';
 import { type ZoneTable, zoneTable } from './zone-table.js';
 
+/** What the editor keeps between taps, in one place. */
+interface EditorState {
+  /** The edits made and not yet applied (pending.ts). */
+  pending: P.Pending;
+  /** The edits the server planned with no problem: what Apply sends. */
+  planned: Planned | undefined;
+  /** The server's last plan, with its problems. */
+  lastPlan: Plan | undefined;
+  /** The last plan could not be had (no answer, a refusal). */
+  planFailed: boolean;
+  /** Apply is running: the table is inert. */
+  applying: boolean;
+  /** The plan is asked 300 ms after the last edit; only the newest answer counts. */
+  planTimer: ReturnType<typeof setTimeout> | undefined;
+  planSeq: number;
+  /** The problems last shown, so a new set buzzes once. */
+  problemsShown: string;
+  table: ZoneTable | undefined;
+}
+
 export function zoneEditor(api: AppApi, words: Words, first: Zone) {
   const domain = first.domain;
-  let pending = P.startPending(first.records);
-  let planned: Planned | undefined;
-  let planFailed = false;
-  let lastPlan: Plan | undefined;
-  let applying = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let seq = 0;
-  let lastProblems = '';
-  let table: ZoneTable | undefined;
+  const state: EditorState = {
+    pending: P.startPending(first.records),
+    planned: undefined,
+    lastPlan: undefined,
+    planFailed: false,
+    applying: false,
+    planTimer: undefined,
+    planSeq: 0,
+    problemsShown: '',
+    table: undefined,
+  };
 
   const tableBox = el('div');
   const plan = planView(words);
   const said = messages();
   const fallback = el('button', { type: 'button', class: 'apply' });
   const control = applyControl(fallback, words.apply, () => apply());
-  const count = () => P.pendingCount(pending);
+  const count = () => P.pendingCount(state.pending);
 
   const refresh = () => {
     // Shown once the server has planned the edits and found no problem; disabled while it replans.
     control.set({
-      visible: count() > 0 && lastPlan?.problems.length === 0 && !planFailed,
-      enabled: planned !== undefined,
-      busy: applying,
-      text: applying ? words.applying : `${words.apply} (${lastPlan?.lines.length ?? count()})`,
+      visible: count() > 0 && state.lastPlan?.problems.length === 0 && !state.planFailed,
+      enabled: state.planned !== undefined,
+      busy: state.applying,
+      text: state.applying ? words.applying : `${words.apply} (${state.lastPlan?.lines.length ?? count()})`,
     });
-    work.inert = applying;
+    work.inert = state.applying;
   };
 
   const showProblems = (problems: readonly Problem[], targets: readonly P.Target[]) => {
-    table?.setProblems(problems, targets);
+    state.table?.setProblems(problems, targets);
     const said = JSON.stringify(problems);
-    if (problems.length > 0 && said !== lastProblems) haptic('error');
-    lastProblems = said;
+    if (problems.length > 0 && said !== state.problemsShown) haptic('error');
+    state.problemsShown = said;
   };
 
   /** Asks the server for the plan of the edits, once they stop changing for 300 ms. */
   const schedulePlan = () => {
-    clearTimeout(timer);
-    const mine = ++seq;
-    planned = undefined;
-    planFailed = false;
-    const { edits, targets } = P.editsOf(pending);
+    clearTimeout(state.planTimer);
+    const mine = ++state.planSeq;
+    state.planned = undefined;
+    state.planFailed = false;
+    const { edits, targets } = P.editsOf(state.pending);
     if (edits.length === 0) {
-      lastPlan = undefined;
+      state.lastPlan = undefined;
       plan.clear();
       showProblems([], []);
       refresh();
@@ -71,17 +93,17 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     }
     plan.planning();
     refresh();
-    timer = setTimeout(async () => {
+    state.planTimer = setTimeout(async () => {
       try {
         const answer = await api.post('zone/plan', { domain, edits });
-        if (mine !== seq) return;
-        planned = { edits, targets, plan: answer };
-        lastPlan = answer;
+        if (mine !== state.planSeq) return;
+        state.planned = { edits, targets, plan: answer };
+        state.lastPlan = answer;
         plan.show(answer);
         showProblems(answer.problems, targets);
       } catch (error) {
-        if (mine !== seq) return;
-        planFailed = true;
+        if (mine !== state.planSeq) return;
+        state.planFailed = true;
         plan.failed(failureText(words, error));
         haptic('error');
       }
@@ -90,44 +112,44 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
   };
 
   const setPending = (next: P.Pending) => {
-    if (next === pending) return;
-    pending = next;
-    table?.update(pending);
+    if (next === state.pending) return;
+    state.pending = next;
+    state.table?.update(state.pending);
     confirmClosing(count() > 0);
     schedulePlan();
   };
 
   const build = (zone: Zone) => {
-    table = zoneTable(words, zone.records, {
+    state.table = zoneTable(words, zone.records, {
       record: (id) => ({
-        edit: (patch) => setPending(P.changeRecord(pending, id, patch)),
-        remove: () => setPending(P.deleteRecord(pending, id)),
-        restore: () => setPending(P.restoreRecord(pending, id)),
+        edit: (patch) => setPending(P.changeRecord(state.pending, id, patch)),
+        remove: () => setPending(P.deleteRecord(state.pending, id)),
+        restore: () => setPending(P.restoreRecord(state.pending, id)),
       }),
       added: (key) => ({
-        edit: (patch) => setPending(P.changeAdded(pending, key, patch)),
-        remove: () => setPending(P.removeAdded(pending, key)),
+        edit: (patch) => setPending(P.changeAdded(state.pending, key, patch)),
+        remove: () => setPending(P.removeAdded(state.pending, key)),
         restore: () => {},
       }),
     });
-    table.update(pending);
+    state.table.update(state.pending);
     tableBox.replaceChildren(
       ...(zone.records.length === 0 ? [el('p', {}, words.noRecords)] : []),
-      table.element,
+      state.table.element,
     );
   };
 
   /** Reads the zone again; `applied`: the edits are in it now, else the stale ones are dropped. */
   const reload = async (applied: boolean) => {
     flow.reset();
-    lastPlan = undefined;
+    state.lastPlan = undefined;
     try {
       const zone = await api.get('zone', { domain });
-      pending = applied ? P.startPending(zone.records) : P.rebase(pending, zone.records);
+      state.pending = applied ? P.startPending(zone.records) : P.rebase(state.pending, zone.records);
       build(zone);
     } catch (error) {
-      pending = P.startPending([]);
-      table = undefined;
+      state.pending = P.startPending([]);
+      state.table = undefined;
       tableBox.replaceChildren(
         el('p', { class: 'error', role: 'alert' }, `${words.failed}: ${failureText(words, error)}`),
       );
@@ -138,7 +160,7 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
 
   const flow = applyFlow(api, words, domain, {
     busy(on) {
-      applying = on;
+      state.applying = on;
       if (on) said.clear();
       refresh();
     },
@@ -153,8 +175,8 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     },
   });
   const apply = () => {
-    const now = planned;
-    if (now) void flow.apply(now, () => planned === now);
+    const now = state.planned;
+    if (now) void flow.apply(now, () => state.planned === now);
   };
 
   // What the user edits; inert while Apply runs, so nothing changes under it.
@@ -162,12 +184,12 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     'div',
     {},
     tableBox,
-    addForm(words, first.recordTypes, (row) => setPending(P.addRows(pending, [row]))),
+    addForm(words, first.recordTypes, (row) => setPending(P.addRows(state.pending, [row]))),
     pasteForm(
       words,
       (text) => api.post('zone/paste', { domain, text }),
       (pasted) => {
-        const { pending: next, added, changed } = P.pasteInto(pending, pasted.rows, pasted.changes);
+        const { pending: next, added, changed } = P.pasteInto(state.pending, pasted.rows, pasted.changes);
         setPending(next);
         return { added, changed };
       },
@@ -187,8 +209,8 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
   refresh();
 
   const dispose = () => {
-    clearTimeout(timer);
-    seq++;
+    clearTimeout(state.planTimer);
+    state.planSeq++;
     control.dispose();
     confirmClosing(false);
   };
@@ -196,7 +218,7 @@ export function zoneEditor(api: AppApi, words: Words, first: Zone) {
     element: section,
     /** Leaves the zone: asks first while edits are pending; false when the user stays. */
     async leave(): Promise<boolean> {
-      if (applying) return false;
+      if (state.applying) return false;
       if (count() > 0 && !(await ask(words.discardQuestion, words.discard))) return false;
       dispose();
       return true;
