@@ -8,6 +8,7 @@
  * from a zone to the picker, asking first while edits are pending.
  */
 import { retrieveLaunchParams, retrieveRawInitData } from '@tma.js/sdk';
+import type { AppScreen } from '../../src/core/mini-app-launch.js';
 import type { Session } from '../../src/mini-app/contract.js';
 import { type AppApi, createApi, failureText } from './api.js';
 import { customerEditor } from './customer-editor.js';
@@ -17,7 +18,7 @@ import { zoneEditor } from './editor.js';
 import { type CustomerEditing, orderForm } from './order-form.js';
 import { type OrderWords, orderWordsFor } from './order-words.js';
 import { closeApp, setBackButton, startBridge } from './telegram.js';
-import { langOf, type Words, wordsFor } from './words.js';
+import { type Lang, langOf, type Words, wordsFor } from './words.js';
 import { pickerView, readOnlyZone, sessionView } from './zone-view.js';
 
 const root = document.getElementById('app') as HTMLElement;
@@ -140,18 +141,42 @@ async function start(): Promise<void> {
     show(failure(words, error));
     return;
   }
-  const screen = new URLSearchParams(location.search).get('screen') ?? session.screen;
-  if (screen === 'order') {
-    // Ordering is the chat's /order: the role that may keep saved customers may order.
+  const asked = new URLSearchParams(location.search).get('screen') ?? session.screen;
+  await SCREENS[isScreen(asked) ? asked : 'dns']({ api, words, lang, session });
+}
+
+/** What a screen is opened with: the API, the user's words and language, the server's session. */
+interface Opened {
+  api: AppApi;
+  words: Words;
+  lang: Lang;
+  session: Session;
+}
+
+/**
+ * The screens a bot's button opens (core's APP_SCREENS: a screen core adds fails `tsc` here until
+ * it is given one), each refusing a role that may not use it in the server's words.
+ */
+const SCREENS: Record<AppScreen, (opened: Opened) => Promise<void> | void> = {
+  dns: async ({ api, words, session }) => {
+    if (session.dns !== 'edit' && session.dns !== 'read') {
+      show(sessionView(words, session), el('p', { role: 'alert' }, words.noDnsRole));
+      return;
+    }
+    const domain = new URLSearchParams(location.search).get('domain')?.trim() ?? '';
+    if (domain === '') showPicker(api, words, session, '');
+    else await showZone(api, words, session, domain);
+  },
+  // Ordering is the chat's /order: the role that may keep saved customers may order.
+  order: ({ api, words, lang, session }) => {
+    const o = orderWordsFor(lang);
     if (session.customers !== 'edit') {
-      const o = orderWordsFor(lang);
       show(sessionView(words, session), el('p', { role: 'alert' }, session.orderRefusal ?? o.noRole));
       return;
     }
-    showOrder(api, words, orderWordsFor(lang), session);
-    return;
-  }
-  if (screen === 'customers') {
+    showOrder(api, words, o, session);
+  },
+  customers: async ({ api, words, session }) => {
     if (session.customers !== 'edit') {
       show(
         sessionView(words, session),
@@ -160,15 +185,10 @@ async function start(): Promise<void> {
       return;
     }
     await showCustomers({ api, words, session, show });
-    return;
-  }
-  if (session.dns !== 'edit' && session.dns !== 'read') {
-    show(sessionView(words, session), el('p', { role: 'alert' }, words.noDnsRole));
-    return;
-  }
-  const domain = new URLSearchParams(location.search).get('domain')?.trim() ?? '';
-  if (domain === '') showPicker(api, words, session, '');
-  else await showZone(api, words, session, domain);
-}
+  },
+};
+
+const isScreen = (name: string | undefined): name is AppScreen =>
+  name !== undefined && Object.hasOwn(SCREENS, name);
 
 void start();
