@@ -115,6 +115,35 @@ describe.skipIf(!hasChromium)('the zone editor in the playground', () => {
     await partner.sees(/изменение записи/);
   }, 90_000);
 
+  it('a pasted zone: the new record becomes a row to add, a line it cannot read is listed with why', async () => {
+    await chat(/^Partner Bot/);
+    const partner = partnerOn(page);
+    await partner.send('/dns mysite.by');
+    await partner.log.getByRole('button', { name: '🧩 Открыть редактор' }).last().waitFor();
+    await partner.tap('🧩 Открыть редактор');
+    await app().getByRole('heading', { name: 'DNS-зона mysite.by' }).waitFor();
+
+    const form = app().getByRole('form', { name: 'Вставить зону' });
+    await form
+      .getByRole('textbox', { name: 'BIND-файл или строки из чата, по одной в строке' })
+      .fill('pasted 3600 IN TXT "hello from the paste"\nnot a record at all');
+    await form.getByRole('button', { name: 'Вставить' }).click();
+    await form.getByText('Добавлено записей: 1').waitFor({ timeout: 5_000 });
+    await form.getByText('Пропущены строки:').waitFor();
+    await expect(form.getByRole('listitem').count()).resolves.toBe(1);
+    const plan = app().getByRole('region', { name: 'Изменения' });
+    await plan.getByText('Добавить: 1').waitFor({ timeout: 5_000 });
+    // Pasting it again adds no row twice.
+    await form.getByRole('button', { name: 'Вставить' }).click();
+    await form.getByText('Добавлено записей: 0').waitFor({ timeout: 5_000 });
+
+    // The added row taken back: nothing pending, so the panel closes without asking.
+    await app().getByRole('button', { name: 'Убрать TXT pasted' }).click();
+    await plan.getByText('Добавить: 1').waitFor({ state: 'detached', timeout: 5_000 });
+    await panel().getByRole('button', { name: 'Закрыть' }).click();
+    await panel().waitFor({ state: 'hidden' });
+  }, 60_000);
+
   it('a team member without the DNS role sees the zone read-only, and the API refuses their write', async () => {
     await chat(/Команда студии/);
     const group = partnerOn(page);
