@@ -10,6 +10,7 @@ import { type AppApi, failureText } from './api.js';
 import { customerEditor } from './customer-editor.js';
 import { el } from './dom.js';
 import { ask, haptic, setBackButton } from './telegram.js';
+import { textForm } from './text-form.js';
 import { type Words, withLabel } from './words.js';
 import { sessionView } from './zone-view.js';
 
@@ -133,32 +134,23 @@ function openEditor(screen: CustomersScreen, start: { id?: string; card?: Pasted
 /** «Вставить карточку»: the text read by the server; a card opens in the editor, anything else is told why. */
 function pasteCard(screen: CustomersScreen): HTMLElement {
   const { api, words } = screen;
-  const area = el('textarea', { id: 'card-text', rows: '5', required: '' });
-  const submit = el('button', { type: 'submit' }, words.readCard);
   const result = el('p', { role: 'alert', class: 'error' });
-  const form = el(
-    'form',
-    { class: 'paste', 'aria-labelledby': 'card-title' },
-    el('h2', { id: 'card-title' }, words.pasteCardTitle),
-    el('label', { for: 'card-text' }, words.pasteCardLabel),
-    area,
-    submit,
+  return textForm({
+    id: 'card-text',
+    title: words.pasteCardTitle,
+    label: words.pasteCardLabel,
+    button: words.readCard,
+    rows: 5,
     result,
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (area.value.trim() === '') return;
-    submit.disabled = true;
-    result.textContent = '';
-    try {
-      const card = await api.post('customer/paste', { text: area.value });
-      openEditor(screen, { card });
-    } catch (error) {
-      haptic('error');
-      result.textContent = failureText(words, error);
-    } finally {
-      submit.disabled = false;
-    }
+    async onText(text) {
+      result.textContent = '';
+      try {
+        const card = await api.post('customer/paste', { text });
+        openEditor(screen, { card });
+      } catch (error) {
+        haptic('error');
+        result.textContent = failureText(words, error);
+      }
+    },
   });
-  return form;
 }

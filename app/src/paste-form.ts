@@ -5,6 +5,7 @@
  */
 import type { Pasted } from '../../src/mini-app/contract.js';
 import { el } from './dom.js';
+import { textForm } from './text-form.js';
 import type { Words } from './words.js';
 
 export function pasteForm(
@@ -14,39 +15,31 @@ export function pasteForm(
   onPasted: (pasted: Pasted) => { added: number; changed: number },
   failure: (error: unknown) => string,
 ): HTMLElement {
-  const area = el('textarea', { id: 'paste-text', rows: '4', spellcheck: 'false', required: '' });
-  const submit = el('button', { type: 'submit' }, words.paste);
   const result = el('div', { role: 'status' });
-  const form = el(
-    'form',
-    { class: 'paste', 'aria-labelledby': 'paste-title' },
-    el('h2', { id: 'paste-title' }, words.pasteTitle),
-    el('label', { for: 'paste-text' }, words.pasteLabel),
-    area,
-    submit,
+  return textForm({
+    id: 'paste-text',
+    title: words.pasteTitle,
+    label: words.pasteLabel,
+    button: words.paste,
+    rows: 4,
+    area: { spellcheck: 'false' },
     result,
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (area.value.trim() === '') return;
-    submit.disabled = true;
-    try {
-      const pasted = await paste(area.value);
-      const { added, changed } = onPasted(pasted);
-      if (pasted.skipped.length === 0) area.value = '';
-      const skipped = pasted.skipped.map((s) => el('li', {}, `${words.line} ${s.line}: ${s.message}`));
-      result.replaceChildren(
-        el('p', {}, `${words.pasted}: ${added}`),
-        ...(changed > 0 ? [el('p', {}, `${words.pastedChanged}: ${changed}`)] : []),
-        ...(skipped.length > 0
-          ? [el('p', {}, `${words.skipped}:`), el('ul', { class: 'skipped' }, ...skipped)]
-          : []),
-      );
-    } catch (error) {
-      result.replaceChildren(el('p', { class: 'error', role: 'alert' }, failure(error)));
-    } finally {
-      submit.disabled = false;
-    }
+    async onText(text, area) {
+      try {
+        const pasted = await paste(text);
+        const { added, changed } = onPasted(pasted);
+        if (pasted.skipped.length === 0) area.value = '';
+        const skipped = pasted.skipped.map((s) => el('li', {}, `${words.line} ${s.line}: ${s.message}`));
+        result.replaceChildren(
+          el('p', {}, `${words.pasted}: ${added}`),
+          ...(changed > 0 ? [el('p', {}, `${words.pastedChanged}: ${changed}`)] : []),
+          ...(skipped.length > 0
+            ? [el('p', {}, `${words.skipped}:`), el('ul', { class: 'skipped' }, ...skipped)]
+            : []),
+        );
+      } catch (error) {
+        result.replaceChildren(el('p', { class: 'error', role: 'alert' }, failure(error)));
+      }
+    },
   });
-  return form;
 }
