@@ -149,6 +149,7 @@ export async function applyOf(call: EndpointCall) {
     force: body.force ?? false,
     key: body.key,
   });
+  if (result.status === 'inProgress') throw new EndpointError(409, 'applying');
   const { plan } = result;
   switch (result.status) {
     case 'problems': {
