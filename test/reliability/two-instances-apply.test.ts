@@ -1,7 +1,8 @@
 /*
  * Two real bot processes (`node dist/main.js`, STORAGE=redis, one Redis, one sandbox) behind an
  * imagined balancer: the Mini App's same Apply — one signed launch, one key — sent to each at the
- * same moment makes one set of DNS calls, and both answer what was done.
+ * same moment makes one set of DNS calls, and both answer what was done; the order form's same
+ * submit sent to both makes one order.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,19 @@ describe.skipIf(!url)('the same Apply sent to two instances at once', () => {
   const doubles: BotApiServer[] = [];
   const bots: BotProcess[] = [];
   let sandbox: Sandbox;
+
+  let a: { base: string; telegram: BotApiServer };
+  let b: { base: string; telegram: BotApiServer };
+  let launch = '';
+  /** A POST of the Mini App's API to one instance, as the app sends it. */
+  const post = async (base: string, path: string, body: unknown) => {
+    const response = await fetch(new URL(path, base), {
+      method: 'POST',
+      headers: { authorization: `tma ${launch}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
 
   /** One instance: its own Bot API double (two processes cannot long-poll one), its own port. */
   async function startInstance(token?: string): Promise<{ base: string; telegram: BotApiServer }> {
@@ -80,25 +94,18 @@ describe.skipIf(!url)('the same Apply sent to two instances at once', () => {
   });
 
   it('one set of DNS calls; both instances answer the Apply done', async () => {
-    const a = await startInstance();
-    const b = await startInstance(a.telegram.token);
-    const launch = signLaunch(a.telegram.token, { id: OWNER, first_name: 'Ольга' });
-    const body = JSON.stringify({
+    a = await startInstance();
+    b = await startInstance(a.telegram.token);
+    launch = signLaunch(a.telegram.token, { id: OWNER, first_name: 'Ольга' });
+    const body = {
       domain: 'mysite.by',
       edits: [
         { op: 'add', row: { type: 'A', host: 'twice', data: '192.0.2.77', ttl: 3600 } },
         { op: 'add', row: { type: 'TXT', host: 'twice', data: '"one apply"', ttl: 3600 } },
       ],
       key: 'apply-sent-to-two-instances-01',
-    });
-    const apply = async (base: string) => {
-      const response = await fetch(new URL('api/zone/apply', base), {
-        method: 'POST',
-        headers: { authorization: `tma ${launch}`, 'content-type': 'application/json' },
-        body,
-      });
-      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
     };
+    const apply = (base: string) => post(base, 'api/zone/apply', body);
     // Listing the zone is slow today: both instances would plan before either writes.
     sandbox.addFault({ method: 'GET', path: /\/dns\/records$/, fault: { kind: 'delay', ms: 400 }, times: 2 });
     const since = sandbox.requests.length;
@@ -117,5 +124,55 @@ describe.skipIf(!url)('the same Apply sent to two instances at once', () => {
       });
     }
     expect(answers[1]?.json).toEqual(answers[0]?.json);
+  }, 60_000);
+
+  it('the order form’s same submit sent to both: one order, both answer it', async () => {
+    const saved = await post(a.base, 'api/customer/save', {
+      type: 'natural',
+      answers: {
+        'c:last_name': 'Иванов',
+        'c:first_name': 'Иван',
+        'c:middle_name': 'Иванович',
+        'c:address.country_code': 'BY',
+        'c:address.postal_code': '220030',
+        'c:address.region': 'Минская область',
+        'c:address.city': 'Минск',
+        'c:address.street': 'ул. Немига',
+        'c:address.building': '5',
+        phone: '+375 29 123-45-67',
+        email: 'ivanov@example.by',
+      },
+    });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    const order = {
+      key: 'order-sent-to-two-instances-01',
+      kind: 'domain',
+      currencyId: 1,
+      period: 1,
+      customerId: saved.json.id,
+      // COM.BY takes no WHOIS data.
+      domain: `two-instances-${Date.now().toString(36)}.com.by`,
+    };
+    // The order list is slow today: both would list and create before either had stored the key.
+    sandbox.addFault({
+      method: 'GET',
+      path: '/v1/orders/domains',
+      fault: { kind: 'delay', ms: 400 },
+      times: 2,
+    });
+    const since = sandbox.requests.length;
+
+    const answers = await Promise.all([
+      post(a.base, 'api/order/submit', order),
+      post(b.base, 'api/order/submit', order),
+    ]);
+
+    const creates = sandbox.requests
+      .slice(since)
+      .filter((r) => r.method === 'POST' && r.path === '/v1/orders/domains');
+    expect(creates).toHaveLength(1);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    expect(answers[1]?.json.orderId).toBe(answers[0]?.json.orderId);
+    expect(answers.map((answer) => answer.json.again).sort()).toEqual([false, true]);
   }, 60_000);
 });
