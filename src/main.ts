@@ -99,6 +99,8 @@ export async function main(
           recorder: createDnsRecorder({ chatData: storage.chatData, dnsHistory: storage.dnsHistory, logger }),
           reports: editsReports,
           logger,
+          // Claimed and kept in storage: a retry reaching another instance joins the first Apply.
+          onceKeys: storage.onceKeys,
         }),
         // The order form's Confirm: the chat's exactly-once submit, the invoice link in the chat.
         orderPlacing: createOrderPlacing({
@@ -106,6 +108,7 @@ export async function main(
           watches: watcher.watchers,
           report: orderReports,
           logger,
+          onceKeys: storage.onceKeys,
         }),
         // The chat's saved customers (/requisites), read and written by the app's customer screen.
         customers: createSavedCustomers(storage.chatData),

@@ -73,6 +73,7 @@ async function closeAll(stores: Stores): Promise<void> {
   await stores.chats.close();
   await stores.watches.close();
   await stores.dnsHistory.close();
+  await stores.onceKeys.close();
 }
 
 function configured(env: Record<string, string | undefined>): Backend {

@@ -10,7 +10,12 @@ import { readTypedDomain, toUnicodeDomain } from '../core/domain-names.js';
 import { formatMoney } from '../core/format.js';
 import { PRODUCT_KINDS, type ProductKind } from '../core/product-kinds.js';
 import { lineLabel } from '../core/requisites-words.js';
-import { findPeriodPrice, listTariffPeriods } from '../core/tariff-periods.js';
+import {
+  findPeriodPrice,
+  listTariffPeriods,
+  priceOfTerm,
+  type TermPriceSource,
+} from '../core/tariff-periods.js';
 import { echoInput } from '../core/text.js';
 import { findZone, whoisRulesOf, zonePeriods } from '../core/zones.js';
 import { ORDER_CALLS } from '../services/order-kinds.js';
@@ -25,16 +30,16 @@ function periodText(call: EndpointCall, periodType: string, count: number): stri
     : fallback;
 }
 
-/** One period a form may choose, with its total price in words. */
+/** One period a form may choose, with its total price in words: the price the invoice will carry. */
 function periodOption(
   call: EndpointCall,
   periodType: string,
   count: number,
-  price: number | undefined,
+  price: TermPriceSource,
   code: string,
 ) {
   const label = periodText(call, periodType, count);
-  const total = price === undefined ? undefined : Math.round(price * 100) / 100;
+  const total = priceOfTerm(price, count);
   return {
     count,
     label,
@@ -62,7 +67,7 @@ function tariffOf(call: EndpointCall, tariff: Tariff, code: string) {
     name: tariff.tariff_name,
     serviceId: Number(tariff.service_id),
     periods: listTariffPeriods(tariff).map((count) =>
-      periodOption(call, tariff.period_type, count, findPeriodPrice(tariff, count), code),
+      periodOption(call, tariff.period_type, count, { total: findPeriodPrice(tariff, count) }, code),
     ),
   };
 }
@@ -95,7 +100,7 @@ export async function catalogOf(call: CallOf<'order/catalog'>): Promise<AnswerOf
       zones: zones.map((zone) => ({
         name: zone.name,
         periods: zonePeriods(zone).map((count) =>
-          periodOption(call, zone.period_type, count, zone.registration_price * count, code),
+          periodOption(call, zone.period_type, count, { perPeriod: zone.registration_price }, code),
         ),
       })),
     };

@@ -131,6 +131,7 @@ export async function applyOf(call: CallOf<'zone/apply'>): Promise<AnswerOf<'zon
     force: body.force ?? false,
     key: body.key,
   });
+  if (result.status === 'inProgress') throw new EndpointError(409, 'applying');
   const { plan } = result;
   switch (result.status) {
     case 'problems': {

@@ -20,6 +20,15 @@ export function convert(amount: number, currency: Currency): number {
   return money(amount / currency.rate);
 }
 
+/**
+ * A domain's term in `currency`, as its order's invoice carries it: the zone's yearly price as the
+ * zone list gives it in that currency, times the years, rounded to 0.01 once — the figures a
+ * client is shown (a tariff's term is its listed price for the period, `convert`ed alike).
+ */
+export function domainTermAmount(perYear: number, years: number, currency: Currency): number {
+  return money(convert(perYear, currency) * years);
+}
+
 function queryCurrency(ctx: RouteContext): Currency {
   const id = queryInteger(ctx.query, 'currency_id');
   return id === undefined ? findCurrency(ctx.state, 1) : findCurrency(ctx.state, id);

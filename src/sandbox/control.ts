@@ -4,7 +4,7 @@
  * part of the provider's API (no token, English messages, only on the sandbox's own server).
  */
 
-import { convert } from './catalog.js';
+import { convert, domainTermAmount } from './catalog.js';
 import { addCalendarPeriod, addDays, formatDate, formatDateTime, parseDateTime } from './dates.js';
 import { shortLink } from './links.js';
 import { money, type Order, type SandboxState } from './state.js';
@@ -111,16 +111,23 @@ export function completeOrder(state: SandboxState, orderId: number, now: Date): 
   return order;
 }
 
-/** BYN price of one more period of the order: the renewal tariff for a domain, else its tariff. */
-function renewalPrice(state: SandboxState, order: Order): number {
+/**
+ * The price of one more period of the order in its currency (BYN when the currency is gone): the
+ * renewal tariff for a domain, priced as a new domain order is, else its tariff.
+ */
+function renewalAmount(state: SandboxState, order: Order): number {
   const details = order.details;
+  const currency = state.currencies.find((c) => c.currency_id === order.currency_id) ?? BYN;
   if (details.kind === 'domain') {
     const zone = state.zones.find((z) => z.actual_renew_tariff_id === details.renew_tariff_id);
-    return money((zone?.renew_price ?? 0) * order.period_unit_count);
+    return domainTermAmount(zone?.renew_price ?? 0, order.period_unit_count, currency);
   }
   const tariff = state.tariffs.find((t) => t.tariff_id === details.tariff_id);
-  return tariff?.prices.find((p) => p.period === order.period_unit_count)?.price ?? 0;
+  return convert(tariff?.prices.find((p) => p.period === order.period_unit_count)?.price ?? 0, currency);
 }
+
+/** The rate of BYN itself, for an order whose currency is no longer listed. */
+const BYN = { currency_id: 1, currency_code: 'BYN', currency_name: 'BYN', rate: 1 };
 
 export interface CreatedInvoice {
   invoice_id: number;
@@ -139,8 +146,7 @@ export function createInvoice(
   linkBase: string,
 ): CreatedInvoice {
   const order = ownOrder(state, orderId);
-  const currency = state.currencies.find((c) => c.currency_id === order.currency_id);
-  const price = renewalPrice(state, order);
+  const amount = renewalAmount(state, order);
   const invoiceId = state.nextIds.invoice++;
   const invoiceNumber = `СФ-${formatDate(now).slice(6)}-${invoiceId}`;
   state.invoices.push({
@@ -150,7 +156,7 @@ export function createInvoice(
     order_id: orderId,
     creation_date: formatDate(now),
     expiration_date: formatDate(addDays(now, 5)),
-    amount: currency ? convert(price, currency) : price,
+    amount,
     currency_id: order.currency_id,
     state: 'WaitingForPayment',
   });

@@ -1,7 +1,7 @@
 /** Order lists (all orders and per kind) and order creation (which also creates an invoice). */
 
 import { badRequest, messages } from './api-errors.js';
-import { convert, findCurrency } from './catalog.js';
+import { convert, domainTermAmount, findCurrency } from './catalog.js';
 import type { RouteContext } from './context.js';
 import { addDays, dayKey, formatDate, formatDateTime } from './dates.js';
 import { isTaken } from './domain-rules.js';
@@ -178,7 +178,10 @@ function createOrder(ctx: RouteContext, kind: OrderKind): object {
     order_id: orderId,
     creation_date: formatDate(now),
     expiration_date: formatDate(addDays(now, 5)),
-    amount: convert(price.price, currency),
+    amount:
+      zone === undefined
+        ? convert(price.price, currency)
+        : domainTermAmount(zone.registration_price, period, currency),
     currency_id: currency.currency_id,
     state: 'WaitingForPayment',
   });

@@ -142,6 +142,19 @@ function inPriceList(
   };
 }
 
+/**
+ * A domain tariff in another currency as its orders are invoiced (`domainTermAmount`): the yearly
+ * price converted at `rate`, then times the years — so the list, the zone list and the invoice
+ * agree to the kopeck.
+ */
+function domainInCurrency(tariff: Tariff, currencyId: number, rate: number): PriceListTariff {
+  const perYear = money((tariff.prices.find((p) => p.period === 1)?.price ?? 0) / rate);
+  return {
+    ...inPriceList(tariff, currencyId, 1),
+    prices: tariff.prices.map((p) => ({ period: p.period, price: money(perYear * p.period) })),
+  };
+}
+
 export function priceLists(tariffs: Tariff[]): PriceList[] {
   const services = tariffs.filter((t) => t.kind !== 'domain');
   const domains = tariffs.filter((t) => t.kind === 'domain');
@@ -169,7 +182,7 @@ export function priceLists(tariffs: Tariff[]): PriceList[] {
           as_of_date: '01.09.2026',
           tariffs: domains
             .filter((t) => foreignZones.has(t.tariff_id))
-            .map((t) => inPriceList(t, 2, 1 / 3.2)),
+            .map((t) => domainInCurrency(t, 2, 3.2)),
         },
       ],
     },

@@ -4,8 +4,10 @@
  * table) and sent by the same exactly-once submit (order-submit.ts). The form has no session:
  * its once-only key and the orders listed before the call are kept with the account's chat
  * (`chatData.putAppOrder`), so a key sent again, or left half-done by a killed process, is
- * answered or settled, never sent twice. The chat the account belongs to gets the invoice link
- * (a port the bot implements).
+ * answered or settled, never sent twice. While a key is being sent it is claimed in storage
+ * (`OnceKeys`: lowdb, or Redis shared by every instance), so two taps reaching two instances at
+ * once send it once. The chat the account belongs to gets the invoice link (a port the bot
+ * implements).
  */
 import type { PartnerApi } from '../api/index.js';
 import { readSavedCustomer } from '../core/customer-answers.js';
@@ -14,6 +16,8 @@ import type { ProductKind } from '../core/product-kinds.js';
 import type { Role } from '../core/team.js';
 import { errorForLog, type Logger } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
+import { createLowdbOnceKeys, type OnceKeys } from '../storage/once-keys.js';
+import { runOnce } from './once-only.js';
 import {
   type AppOrder,
   type BuildRefusal,
@@ -95,6 +99,10 @@ export interface OrderPlacingDeps {
   watches: CreatedInvoiceNotes | undefined;
   report: OrderReportPort | undefined;
   logger: Logger;
+  /** Where a key is claimed while it is sent (storage's); this process's memory when not given. */
+  onceKeys?: OnceKeys;
+  /** How long a second confirm of a key being sent waits for it before it is told `submitting`. */
+  waitMs?: number;
 }
 
 export interface OrderPlacing {
@@ -102,8 +110,7 @@ export interface OrderPlacing {
 }
 
 export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
-  /** Keys being sent by this process now (`chat:key`). */
-  const sending = new Set<string>();
+  const onceKeys = deps.onceKeys ?? createLowdbOnceKeys();
 
   async function reportCreated(input: PlaceOrder, built: BuiltOrder, created: CreatedOrder) {
     const { api, chatId } = input;
@@ -217,14 +224,15 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
 
   return {
     async place(input) {
-      const id = `${input.chatId}:${input.key}`;
-      if (sending.has(id)) return { kind: 'submitting' };
-      sending.add(id);
-      try {
-        return await placeOnce(input);
-      } finally {
-        sending.delete(id);
-      }
+      // The claim is the in-flight guard only: the outcome is the key's record with the chat
+      // (`putAppOrder`), so a second confirm that waited runs `placeOnce` and is answered from it.
+      const once = await runOnce(
+        onceKeys,
+        `order:${input.chatId}:${input.key}`,
+        async () => ({ value: await placeOnce(input), keep: false }),
+        deps.waitMs === undefined ? {} : { waitMs: deps.waitMs },
+      );
+      return once.kind === 'busy' ? { kind: 'submitting' } : once.value;
     },
   };
 }

@@ -4,7 +4,7 @@
  * back when its other half fails — then recorded as one history entry and reported to the chat
  * the account belongs to (the report, its Undo and live check are the chat's: a port).
  */
-import type { PartnerApi } from '../api/index.js';
+import { ApiHttpError, type PartnerApi } from '../api/index.js';
 import { heldBackBy } from '../core/dns-change.js';
 import type { HistoryAuthor, HistoryEntry } from '../core/dns-history.js';
 import { readListedRecords } from '../core/dns-plan.js';
@@ -12,8 +12,10 @@ import type { Role } from '../core/team.js';
 import { planZoneEdits, type ZoneEdit, type ZoneEditPlan } from '../core/zone-edits.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
-import { type ChangesOutcome, runChanges } from './dns-apply.js';
+import { createLowdbOnceKeys, type OnceKeys } from '../storage/once-keys.js';
+import { type ChangeFailure, type ChangesOutcome, runChanges } from './dns-apply.js';
 import type { DnsRecorder } from './dns-journal.js';
+import { runOnce } from './once-only.js';
 
 /** The partner API calls planning and applying make. */
 export type ZoneEditApi = Pick<PartnerApi, 'listDnsRecords' | 'addDnsRecord' | 'deleteDnsRecord'>;
@@ -54,11 +56,60 @@ export interface EditsApply {
 
 export type EditsResult =
   | { status: 'applied'; plan: ZoneEditPlan; outcome: ChangesOutcome; entry: HistoryEntry | undefined }
-  | { status: 'problems' | 'needsForce' | 'empty'; plan: ZoneEditPlan };
+  | { status: 'problems' | 'needsForce' | 'empty'; plan: ZoneEditPlan }
+  /** The same key is being applied (here or on another instance) and has not ended yet. */
+  | { status: 'inProgress' };
 
-/** How long an Apply's key is remembered, and how many are. */
+/** How long an Apply's key is remembered. */
 const KEY_TTL_MS = 15 * 60_000;
-const MAX_KEYS = 1_000;
+
+/**
+ * An applied result as kept with its key (JSON): the provider's refusals keep what the answer
+ * words (status and message), the history entry stays out (it names the member).
+ */
+function storedResult(result: EditsResult): unknown {
+  if (result.status !== 'applied') return result;
+  const failures = result.outcome.failures.map((failure) =>
+    failure.heldBack
+      ? failure
+      : {
+          ...failure,
+          error:
+            failure.error instanceof ApiHttpError
+              ? { ...failure.error.toJSON(), status: failure.error.status }
+              : { name: 'Error' },
+        },
+  );
+  return { ...result, outcome: { ...result.outcome, failures }, entry: undefined };
+}
+
+/** A kept result back, its refusals as the errors they were (the endpoint words them by kind). */
+function revivedResult(stored: unknown): EditsResult {
+  const result = stored as EditsResult;
+  if (result.status !== 'applied') return result;
+  const failures = result.outcome.failures.map((failure): ChangeFailure => {
+    if (failure.heldBack) return failure;
+    const error = failure.error as {
+      status?: number;
+      operation?: string;
+      method?: string;
+      path?: string;
+      providerMessage?: string;
+    };
+    return {
+      ...failure,
+      error:
+        error.status === undefined
+          ? new Error('change failed')
+          : new ApiHttpError(
+              { operation: error.operation ?? '', method: error.method ?? '', path: error.path ?? '' },
+              error.status,
+              error.providerMessage,
+            ),
+    };
+  });
+  return { ...result, outcome: { ...result.outcome, failures } };
+}
 
 /** Plans edits against what is listed now; nothing is written. */
 export async function planEdits(
@@ -73,18 +124,15 @@ export function createZoneEditing(deps: {
   recorder: DnsRecorder;
   reports: EditsReportPort | undefined;
   logger: Logger;
-  now?: () => number;
+  /**
+   * Where Apply keys are claimed and their results kept (storage's: lowdb, or Redis shared by
+   * every instance); this process's memory when not given.
+   */
+  onceKeys?: OnceKeys;
+  /** How long a repeat waits for a running Apply of its key before it is told `inProgress`. */
+  waitMs?: number;
 }) {
-  const now = deps.now ?? Date.now;
-  /** Applies by key, kept while they run and a while after: a double tap or a retry joins the first. */
-  const applies = new Map<string, { at: number; result: Promise<EditsResult> }>();
-
-  const forgetOld = () => {
-    for (const [key, kept] of applies) {
-      if (applies.size <= MAX_KEYS && now() - kept.at < KEY_TTL_MS) break;
-      applies.delete(key);
-    }
-  };
+  const onceKeys = deps.onceKeys ?? createLowdbOnceKeys();
 
   const run = async (request: EditsApply): Promise<EditsResult> => {
     const plan = await planEdits(request.api, request.orderId, request.edits);
@@ -115,22 +163,27 @@ export function createZoneEditing(deps: {
 
   return {
     plan: planEdits,
-    /** Applies the edits once per key (per account chat); a plan refused is not remembered. */
-    apply(request: EditsApply): Promise<EditsResult> {
-      forgetOld();
-      const key = `${request.who.chatId}:${request.key}`;
-      const kept = applies.get(key);
-      if (kept) return kept.result;
-      const result = run(request);
-      applies.set(key, { at: now(), result });
-      // Only what was applied is kept: a refusal or a failure may be tried again with the same key.
-      result.then(
-        (done) => {
-          if (done.status !== 'applied') applies.delete(key);
+    /**
+     * Applies the edits once per key (per account chat), on every instance sharing the store: a
+     * repeat while the first runs waits for its result. Only what was applied is kept: a refusal
+     * or a failure may be tried again with the same key.
+     */
+    async apply(request: EditsApply): Promise<EditsResult> {
+      const once = await runOnce(
+        onceKeys,
+        `apply:${request.who.chatId}:${request.key}`,
+        async () => {
+          const value = await run(request);
+          return { value, keep: value.status === 'applied' };
         },
-        () => applies.delete(key),
+        {
+          keepMs: KEY_TTL_MS,
+          store: storedResult,
+          revive: revivedResult,
+          ...(deps.waitMs === undefined ? {} : { waitMs: deps.waitMs }),
+        },
       );
-      return result;
+      return once.kind === 'busy' ? { status: 'inProgress' } : once.value;
     },
   };
 }

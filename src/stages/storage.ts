@@ -7,6 +7,7 @@ import { type ChatData, createChatData } from '../storage/chat-data.js';
 import { type Keyring, loadKeyring } from '../storage/crypto.js';
 import { lockDataDir } from '../storage/data-dir-lock.js';
 import { createDnsHistory, type DnsHistory } from '../storage/dns-history.js';
+import type { OnceKeys } from '../storage/once-keys.js';
 import { closeRedis, connectRedis } from '../storage/redis-connection.js';
 import { createStores } from '../storage/stores.js';
 import { createWatchData, type WatchData } from '../storage/watch-data.js';
@@ -20,6 +21,8 @@ export interface OpenedStorage {
   watchData: WatchData;
   /** The DNS change history behind `/dns <domain> history` and the Undo buttons, per token. */
   dnsHistory: DnsHistory;
+  /** What makes the Mini App's Apply and order submit once-only, shared by every instance. */
+  onceKeys: OnceKeys;
   /** Chats with stored data (the metrics' gauge). */
   chatCount(): Promise<number>;
   /** Resolves when storage answers (readiness): Redis PING, or DATA_DIR writable. */
@@ -75,12 +78,14 @@ export async function openStorage(config: Config, logger: Logger): Promise<Opene
       onUnreadable: (event) =>
         logger.warn({ entryId: event.entryId, err: event.error.message }, 'dns history author unreadable'),
     }),
+    onceKeys: stores.onceKeys,
     chatCount: () => stores.chats.count(),
     check: () => (redis ? redis.ping() : access(config.DATA_DIR, constants.W_OK)),
     async close() {
       await stores.chats.close();
       await stores.watches.close();
       await stores.dnsHistory.close();
+      await stores.onceKeys.close();
       await releaseDataDir();
       if (redis) await closeRedis(redis);
     },

@@ -1,14 +1,16 @@
 /**
  * Which backend the bot's stores run on, decided in one place: with a Redis connection every
  * store is on Redis (several processes share the state), without one every store is lowdb files
- * under `dataDir` (one process, see `data-dir-lock.ts`). One choice for all, so chats, watches
- * and the DNS history never end up on different backends.
+ * under `dataDir` (one process, see `data-dir-lock.ts`). One choice for all, so chats, watches,
+ * the DNS history and the once-only keys never end up on different backends.
  */
 import type { Redis } from 'ioredis';
 import type { ChatStore } from './chat-store.js';
 import { createLowdbDnsHistoryStore, type DnsHistoryStore } from './dns-history-store.js';
 import { createLowdbStore } from './lowdb-store.js';
+import { createLowdbOnceKeys, type OnceKeys } from './once-keys.js';
 import { createRedisDnsHistoryStore } from './redis-dns-history-store.js';
+import { createRedisOnceKeys } from './redis-once-keys.js';
 import { createRedisStore } from './redis-store.js';
 import { createRedisWatchStore } from './redis-watch-store.js';
 import { createLowdbWatchStore, type WatchStore } from './watch-store.js';
@@ -18,6 +20,8 @@ export interface Stores {
   chats: ChatStore;
   watches: WatchStore;
   dnsHistory: DnsHistoryStore;
+  /** The Mini App's Apply and order keys: claimed while they run, their outcomes kept. */
+  onceKeys: OnceKeys;
 }
 
 /** Options of `createStores`. */
@@ -38,11 +42,13 @@ export function createStores(options: StoresOptions): Stores {
       chats: createRedisStore({ redis, prefix }),
       watches: createRedisWatchStore({ redis, prefix }),
       dnsHistory: createRedisDnsHistoryStore({ redis, prefix }),
+      onceKeys: createRedisOnceKeys({ redis, prefix }),
     };
   }
   return {
     chats: createLowdbStore({ dataDir }),
     watches: createLowdbWatchStore({ dataDir }),
     dnsHistory: createLowdbDnsHistoryStore({ dataDir }),
+    onceKeys: createLowdbOnceKeys({ dataDir }),
   };
 }

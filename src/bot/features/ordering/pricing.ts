@@ -1,7 +1,7 @@
 import type { Tariff } from '../../../api/index.js';
 import { STEP } from '../../../core/customer-answers.js';
 import { formatMoney } from '../../../core/format.js';
-import { findPeriodPrice } from '../../../core/tariff-periods.js';
+import { findPeriodPrice, priceOfTerm } from '../../../core/tariff-periods.js';
 import type { StepEnv } from '../../forms/types.js';
 import { formatPeriod } from '../catalog/views.js';
 
@@ -40,7 +40,8 @@ export function periodPriceLines(
   const unit = periodUnit(env, price.periodType);
   const lines = [t('order:summaryTerm', { period })];
   if (price.perUnit !== undefined) {
-    const total = Math.round(price.perUnit * price.period * 100) / 100;
+    // The invoice's figure: the per-unit price times the count, rounded once (as the form shows it).
+    const total = priceOfTerm({ perPeriod: price.perUnit }, price.period) ?? 0;
     lines.push(
       price.period === 1
         ? t('order:summaryPriceOne', { price: money(price.perUnit), period })
