@@ -35,7 +35,14 @@ export async function startPlayground(env: Record<string, string> = {}): Promise
   const dataDir = mkdtempSync(join(tmpdir(), 'playground-'));
   const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'playground', 'main.js')], {
     cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PLAYGROUND_PORT: '0', ...env },
+    // Free ports: several playgrounds run at once in the tests.
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PLAYGROUND_PORT: '0',
+      PLAYGROUND_APP_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];
