@@ -96,8 +96,7 @@ export async function benchWebhookThroughput(
   const server = await startBotServer({
     port: 0,
     host: '127.0.0.1',
-    webhookPath: WEBHOOK_PATH,
-    secret: SECRET,
+    webhook: { path: WEBHOOK_PATH, secret: SECRET },
     logger,
     health: () => ({ mode: 'webhook' }),
     onUpdate: (update) => {

@@ -7,8 +7,9 @@
  * Plain JavaScript: it must run before anything is compiled and without devDependencies.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { lastModified } from './last-modified.mjs';
 
 const root = process.cwd();
 /** The built file the command runs. */
@@ -23,16 +24,6 @@ const COMMAND =
 /** What the build reads: a change to any of these makes `dist/` stale. */
 const INPUTS = ['src', 'app', 'tsconfig.json', 'tsconfig.build.json'];
 
-/** The newest modification time among `entry` and everything below it (0 when absent). */
-function newest(entry) {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = 0;
-  for (const name of readdirSync(entry)) latest = Math.max(latest, newest(path.join(entry, name)));
-  return latest;
-}
-
 function fail(line) {
   process.stderr.write(`${COMMAND}: ${line}\n`);
   process.exit(1);
@@ -45,7 +36,7 @@ if (!hasSources) {
   if (built === 0) fail(`${MAIN} is missing and there is no src/ to build it from.`);
   process.exit(0);
 }
-const sources = Math.max(...INPUTS.map((input) => newest(path.join(root, input))));
+const sources = Math.max(...INPUTS.map((input) => lastModified(path.join(root, input))));
 if (built !== 0 && built >= sources) process.exit(0);
 
 if (!existsSync(path.join(root, 'node_modules'))) {

@@ -63,6 +63,10 @@ const PLACEHOLDERS = {
   },
 } as const satisfies Record<string, { values: readonly string[]; message: string }>;
 
+/** One line, as every config error: without the secret anyone who learns the URL could post updates. */
+const WEBHOOK_SECRET_REQUIRED =
+  'is required when WEBHOOK_URL is set: 16-256 random characters of A-Z, a-z, 0-9, _ and -, which Telegram sends with every update';
+
 const isPlaceholder = (key: keyof typeof PLACEHOLDERS, value: string | undefined): boolean =>
   value !== undefined && (PLACEHOLDERS[key].values as readonly string[]).includes(value.replace(/\/+$/, ''));
 
@@ -269,16 +273,38 @@ const configSchema = z
         });
       }
       if (env.WEBHOOK_URL !== undefined && env.WEBHOOK_SECRET === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['WEBHOOK_SECRET'],
-          message: 'is required when WEBHOOK_URL is set',
-        });
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET'], message: WEBHOOK_SECRET_REQUIRED });
       }
     },
     // Also when other keys are wrong: one start names every problem, not the first batch only.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-  );
+  )
+  // Runs only once every key passed: the two webhook keys become one value, so nothing after
+  // the config tests WEBHOOK_URL again, and webhook mode cannot be read without its secret.
+  .transform(({ WEBHOOK_URL, WEBHOOK_SECRET, ...rest }, ctx) => {
+    let updates: UpdateMode = { mode: 'polling' };
+    if (WEBHOOK_URL !== undefined) {
+      if (WEBHOOK_SECRET === undefined) {
+        // Refused above already; said again only so that the type holds.
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET'], message: WEBHOOK_SECRET_REQUIRED });
+        return z.NEVER;
+      }
+      updates = {
+        mode: 'webhook',
+        url: WEBHOOK_URL,
+        path: new URL(WEBHOOK_URL).pathname,
+        secret: WEBHOOK_SECRET,
+      };
+    }
+    return { ...rest, updates };
+  });
+
+/**
+ * How updates reach the bot, read once from WEBHOOK_URL and WEBHOOK_SECRET: our own long polling,
+ * or Telegram posting to `url` (served at `path`) with `secret` in every post's header. Webhook
+ * mode has no value without its secret: none is generated, the operator gives it.
+ */
+export type UpdateMode = { mode: 'polling' } | { mode: 'webhook'; url: string; path: string; secret: string };
 
 /** The bot's configuration, parsed once from the environment. */
 export type Config = z.output<typeof configSchema>;

@@ -29,10 +29,11 @@ function routeTakes(route: HttpRoute, method: string | undefined, path: string):
 export interface BotServerOptions {
   port: number;
   host?: string;
-  /** Path Telegram posts updates to (webhook mode); absent in polling mode. */
-  webhookPath?: string | undefined;
-  /** `X-Telegram-Bot-Api-Secret-Token` every webhook request must carry. */
-  secret?: string | undefined;
+  /**
+   * Webhook mode: the path Telegram posts updates to, and the `X-Telegram-Bot-Api-Secret-Token`
+   * every post must carry; absent in polling mode.
+   */
+  webhook?: { path: string; secret: string } | undefined;
   /** Takes an update after the request was answered; must not throw. */
   onUpdate(update: Update): void;
   logger: Logger;
@@ -222,14 +223,12 @@ export async function startBotServer(options: BotServerOptions): Promise<BotServ
       await route.handle(req, res);
       return;
     }
-    if (options.webhookPath === undefined || path !== options.webhookPath || req.method !== 'POST') {
+    const { webhook } = options;
+    if (webhook === undefined || path !== webhook.path || req.method !== 'POST') {
       res.writeHead(404).end();
       return;
     }
-    if (
-      options.secret !== undefined &&
-      !sameSecret(req.headers['x-telegram-bot-api-secret-token'], options.secret)
-    ) {
+    if (!sameSecret(req.headers['x-telegram-bot-api-secret-token'], webhook.secret)) {
       refusals.refuse('wrongSecret');
       res.writeHead(403).end();
       return;

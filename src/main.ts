@@ -78,13 +78,11 @@ export async function main(
     liveChecks: liveCheck.liveChecks,
     metrics,
   });
-  const mode = config.WEBHOOK_URL ? 'webhook' : 'polling';
   const readiness = createReadiness({
-    mode,
+    updates: config.updates,
     pollWindowMs: config.READINESS_POLL_WINDOW_S * 1000,
     checkStorage: () => storage.check(),
     webhookInfo: () => bot.telegram.getWebhookInfo(),
-    webhookUrl: config.WEBHOOK_URL,
   });
   const dispatch = createUpdateDispatch(bot, metrics, logger, inflight);
   // HTTP routes beside /healthz, /readyz, /metrics and the webhook, one line each.
@@ -120,7 +118,7 @@ export async function main(
       }),
     }),
   ];
-  const server = await serveHttp({ config, logger, mode, dispatch, metrics, readiness, routes });
+  const server = await serveHttp({ config, logger, dispatch, metrics, readiness, routes });
 
   let polling: LongPolling | undefined;
   const { stop, stopping } = createStop({
@@ -140,7 +138,10 @@ export async function main(
   bot.botInfo = await bot.telegram.getMe();
   readiness.started();
   await registerCommandMenus(bot.telegram, translations, logger);
-  logger.info({ username: bot.botInfo.username, mode, port: server.port }, 'bot started');
+  logger.info(
+    { username: bot.botInfo.username, mode: config.updates.mode, port: server.port },
+    'bot started',
+  );
   for (const part of background) if (!stopping()) await part.start?.();
   await receiveUpdates({
     config,

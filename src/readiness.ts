@@ -3,9 +3,11 @@
  * (`/healthz`) only says the process answers; readiness says Telegram and storage answer too, so a
  * platform sends traffic (or counts an instance as up) only when partners would get answers.
  */
+import type { UpdateMode } from './config.js';
 
 export interface ReadinessOptions {
-  mode: 'polling' | 'webhook';
+  /** Polling is ready when getUpdates answers; a webhook when Telegram has our URL and no error. */
+  updates: UpdateMode;
   /** Polling: a `getUpdates` must have been answered within this window. */
   pollWindowMs: number;
   /** Resolves when storage answers (Redis PING, the data dir writable); rejects otherwise. */
@@ -16,8 +18,6 @@ export interface ReadinessOptions {
     last_error_date?: number | undefined;
     last_error_message?: string | undefined;
   }>;
-  /** The URL the bot set (webhook mode). */
-  webhookUrl?: string | undefined;
   now?: () => number;
 }
 
@@ -60,12 +60,12 @@ export function createReadiness(options: ReadinessOptions): Readiness {
     }
   }
 
-  async function webhookReason(): Promise<string | undefined> {
+  async function webhookReason(url: string): Promise<string | undefined> {
     if (webhook && now() - webhook.at < WEBHOOK_INFO_TTL_MS) return webhook.reason;
     let reason: string | undefined;
     try {
       const info = await options.webhookInfo?.();
-      if (!info || info.url !== options.webhookUrl) reason = 'Telegram has another webhook URL set';
+      if (!info || info.url !== url) reason = 'Telegram has another webhook URL set';
       else if (
         info.last_error_date !== undefined &&
         now() - info.last_error_date * 1000 < WEBHOOK_ERROR_WINDOW_MS
@@ -95,13 +95,13 @@ export function createReadiness(options: ReadinessOptions): Readiness {
       const reasons: string[] = [];
       const storage = await storageReason();
       if (storage) reasons.push(storage);
-      if (options.mode === 'polling') {
+      if (options.updates.mode === 'polling') {
         const seconds = Math.round(options.pollWindowMs / 1000);
         if (polledAt === undefined || now() - polledAt > options.pollWindowMs) {
           reasons.push(`Telegram has answered no getUpdates in the last ${seconds} s`);
         }
       } else {
-        const hook = await webhookReason();
+        const hook = await webhookReason(options.updates.url);
         if (hook) reasons.push(hook);
       }
       return reasons;

@@ -23,7 +23,7 @@ import {
 import { ENDPOINTS } from './endpoints.js';
 import { isJsonRequest, PAGE_CSP, readJsonBody, securityHeaders, sendJson } from './http-io.js';
 import { checkInitData, type InitDataRefusal, initDataOfHeader } from './init-data.js';
-import { locateAppFile, sendAppFile } from './static-files.js';
+import { isAppBuilt, locateAppFile, sendAppFile, sendNotBuiltPage } from './static-files.js';
 
 /** Translates a key in a language (main passes the bot's loaded translations). */
 export type MiniAppTranslate = (locale: Locale, key: string, options?: Record<string, unknown>) => string;
@@ -186,7 +186,12 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
     const relative = url.pathname.slice(deps.basePath.length);
     const file = deps.appDir === undefined ? undefined : await locateAppFile(deps.appDir, relative);
     if (file !== undefined && (await sendAppFile(res, file))) return;
-    const text = deps.translate(localeOf(req, undefined, deps.defaultLocale), 'miniapp:error.notFound');
+    const locale = localeOf(req, undefined, deps.defaultLocale);
+    if (!(await isAppBuilt(deps.appDir))) {
+      const say = (key: string) => deps.translate(locale, `miniapp:error.${key}`);
+      return sendNotBuiltPage(res, locale, say('notBuiltTitle'), say('notBuilt'));
+    }
+    const text = deps.translate(locale, 'miniapp:error.notFound');
     res
       .writeHead(404, { ...securityHeaders(PAGE_CSP), 'content-type': 'text/plain; charset=utf-8' })
       .end(`${text}\n`);

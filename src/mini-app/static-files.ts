@@ -1,7 +1,8 @@
 /*
  * The built app's files (dist/app), under the Mini App's path. Only regular files inside the
  * folder are served: a path is decoded once, `..`, `\` and NUL are refused before it is joined,
- * and the file's real path (symbolic links followed) must still be inside the real folder.
+ * and the file's real path (symbolic links followed) must still be inside the real folder. An app
+ * not built answers a page that says so and what to run, not a bare "nothing here".
  */
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
@@ -64,4 +65,40 @@ export async function sendAppFile(res: ServerResponse, file: string): Promise<bo
     createReadStream(file).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
   });
   return true;
+}
+
+/** Whether `root` holds a built app (its index.html): a fresh clone has none until a build. */
+export async function isAppBuilt(root: string | undefined): Promise<boolean> {
+  if (root === undefined) return false;
+  try {
+    return (await stat(join(root, 'index.html'))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(
+    /[&<>"]/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] ?? char,
+  );
+
+/**
+ * The page for every path of an app that is not built (503, not cached, so a reload after the
+ * build shows the app): what is wrong and what to run, in the user's language.
+ */
+export function sendNotBuiltPage(res: ServerResponse, lang: string, title: string, text: string): void {
+  const page = `<!doctype html>
+<html lang="${escapeHtml(lang)}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title></head>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></body></html>
+`;
+  res
+    .writeHead(503, {
+      ...securityHeaders(PAGE_CSP),
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+    })
+    .end(page);
 }

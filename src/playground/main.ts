@@ -6,13 +6,13 @@
  * page opens it in a panel, as Telegram's web client does.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeStartError, main } from '../main.js';
 import { APP_DIR } from '../mini-app/index.js';
 import { sandboxInstant } from '../sandbox/dates.js';
 import { startKeptSandbox } from '../sandbox/persist.js';
+import { choosePlaygroundAppPort } from './app-port.js';
 import { startBotApiServer } from './bot-api/index.js';
 import { CHATS, PEOPLE, TEAM_GROUP } from './people.js';
 import { startPlaygroundWeb } from './web.js';
@@ -23,35 +23,20 @@ const PLAYGROUND_NOTIFY_INTERVAL_S = '5';
 /** The Mini App's short name here, as if given to @BotFather: groups get t.me/<bot>/editor. */
 const PLAYGROUND_MINI_APP_SHORT_NAME = 'editor';
 
-/** A port free on 127.0.0.1 now: listened on as 0, read, and closed. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
 /**
- * Where the bot serves its Mini App here, unless the env says: on its own PORT (a free one when
- * unset or 0, so that the address is known before the bot starts), under /app/ on 127.0.0.1, with
- * a short name, so that the bot shows its buttons in private chats and in the bound group.
+ * Where the bot serves its Mini App here, unless the env says: on its own port, the same every run
+ * (PLAYGROUND_APP_PORT, known before the bot starts), under /app/ on 127.0.0.1, with a short
+ * name, so that the bot shows its buttons in private chats and in the bound group.
  */
 export async function playgroundMiniApp(
   env: Record<string, string | undefined>,
-): Promise<{ port: string; url: string; shortName: string }> {
-  const port = Number(env.PORT) > 0 ? String(env.PORT) : String(await freePort());
+): Promise<{ port: string; url: string; shortName: string; notice?: string }> {
+  const { port, notice } = await choosePlaygroundAppPort(env.PLAYGROUND_APP_PORT);
   return {
-    port,
+    port: String(port),
     url: env.MINI_APP_URL || `http://127.0.0.1:${port}/app/`,
     shortName: env.MINI_APP_SHORT_NAME || PLAYGROUND_MINI_APP_SHORT_NAME,
+    ...(notice ? { notice } : {}),
   };
 }
 
@@ -89,9 +74,11 @@ export async function playground(env: Record<string, string | undefined>): Promi
     miniApp: { url: miniApp.url, shortName: miniApp.shortName },
   });
   process.stdout.write(describePlayground(web.url));
+  if (miniApp.notice) process.stdout.write(`${miniApp.notice}\n\n`);
   if (!existsSync(path.join(APP_DIR, 'index.html'))) {
+    // `npm run dev` and `npm run playground` build it first; this is a run from dist/ or a failed build.
     process.stdout.write(
-      'The Mini App is not built: `npm run build` makes it, for its buttons to open it.\n\n',
+      'The Mini App is not built (dist/app): `npm run build:app` makes it, for its buttons to open it.\n\n',
     );
   }
   await main(

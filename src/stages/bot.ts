@@ -57,7 +57,7 @@ export function buildBot(deps: BotStageDeps): ReturnType<typeof createBot> {
             redis,
             prefix: config.REDIS_PREFIX,
             // Behind a load balancer two instances may get one chat's updates a moment apart.
-            reorderWindowMs: config.WEBHOOK_URL ? REORDER_WINDOW_MS : 0,
+            reorderWindowMs: config.updates.mode === 'webhook' ? REORDER_WINDOW_MS : 0,
             onLate: (chatId, updateId) =>
               logger.warn({ chatId, updateId }, 'update arrived after a later one of its chat'),
           }),

@@ -68,9 +68,9 @@ export async function receiveUpdates(deps: {
   onPolling(polling: LongPolling): void;
 }): Promise<void> {
   const { config, bot } = deps;
-  if (config.WEBHOOK_URL) {
-    await bot.telegram.setWebhook(config.WEBHOOK_URL, {
-      ...(config.WEBHOOK_SECRET ? { secret_token: config.WEBHOOK_SECRET } : {}),
+  if (config.updates.mode === 'webhook') {
+    await bot.telegram.setWebhook(config.updates.url, {
+      secret_token: config.updates.secret,
       allowed_updates: ALLOWED_UPDATES,
     });
     return;

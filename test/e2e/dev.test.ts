@@ -39,6 +39,7 @@ function run(args: string[], env: Record<string, string>): Run {
       SANDBOX_PORT: '0',
       SANDBOX_DNS_PORT: '0',
       PORT: '0',
+      PLAYGROUND_APP_PORT: '0',
       ...env,
     },
     workDir,

@@ -27,21 +27,49 @@ export interface RunningPlayground {
   stop(): Promise<number | null>;
 }
 
+/** Another way in than `node dist/playground/main.js`: a command (`npm run dev`) in a folder. */
+export interface PlaygroundLaunch {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** How long it may take to print the address (a build first takes longer), in ms. */
+  timeoutMs: number;
+}
+
 /**
  * `node dist/playground/main.js` with no BOT_TOKEN, its own data dir and free ports, as `npm run
- * playground` starts it; resolves once it prints the address to open.
+ * playground` starts it (or `launch`, in a process group of its own); resolves once it prints
+ * the address to open.
  */
-export async function startPlayground(env: Record<string, string> = {}): Promise<RunningPlayground> {
+export async function startPlayground(
+  env: Record<string, string> = {},
+  launch?: PlaygroundLaunch,
+): Promise<RunningPlayground> {
   const dataDir = mkdtempSync(join(tmpdir(), 'playground-'));
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'playground', 'main.js')], {
-    cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PLAYGROUND_PORT: '0', ...env },
+  const [command, args] = launch
+    ? [launch.command, launch.args]
+    : [process.execPath, [join(process.cwd(), 'dist', 'playground', 'main.js')]];
+  const child = spawn(command, args, {
+    cwd: launch?.cwd ?? process.cwd(),
+    // Free ports: several playgrounds run at once in the tests.
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PLAYGROUND_PORT: '0',
+      PLAYGROUND_APP_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // npm runs the program as its child: a stop reaches both through the group.
+    detached: launch !== undefined,
   });
   const chunks: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address printed:\n${chunks.join('')}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no address printed:\n${chunks.join('')}`)),
+      launch?.timeoutMs ?? 20_000,
+    );
     const onData = (chunk: Buffer) => {
       chunks.push(chunk.toString());
       const found = /open (http:\/\/127\.0\.0\.1:\d+\/) in a browser/.exec(chunks.join(''));
@@ -59,7 +87,8 @@ export async function startPlayground(env: Record<string, string> = {}): Promise
     child,
     output: () => chunks.join(''),
     async stop() {
-      child.kill('SIGTERM');
+      if (launch && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      else child.kill('SIGTERM');
       const code = await exited;
       rmSync(dataDir, { recursive: true, force: true });
       return code;
@@ -107,8 +136,9 @@ export interface PlaygroundSandbox {
  */
 export async function openConnected(
   env: Record<string, string> = {},
+  launch?: PlaygroundLaunch,
 ): Promise<{ playground: RunningPlayground; browser: Browser; page: Page; sandbox: PlaygroundSandbox }> {
-  const playground = await startPlayground(env);
+  const playground = await startPlayground(env, launch);
   const browser = await launchChromium();
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
   await page.goto(playground.url);

@@ -30,8 +30,7 @@ async function start(refusalLogIntervalMs = 60_000, routes: HttpRoute[] = []): P
   server = await startBotServer({
     port: 0,
     host: '127.0.0.1',
-    webhookPath: PATH,
-    secret: SECRET,
+    webhook: { path: PATH, secret: SECRET },
     logger: createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } }),
     health: () => ({}),
     onUpdate: (update) => void updates.push(update),

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       DNS_CHECK_PORT: 53,
       READINESS_POLL_WINDOW_S: 60,
       MINI_APP_INIT_DATA_MAX_AGE_S: 3_600,
+      updates: { mode: 'polling' },
     });
   });
 
@@ -60,7 +61,7 @@ describe('loadConfig', () => {
     });
     expect(config.ENCRYPTION_KEYS).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
-    expect(config.WEBHOOK_URL).toBeUndefined();
+    expect(config.updates).toEqual({ mode: 'polling' });
     expect(config.ALLOWED_USER_IDS).toBeUndefined();
     expect(config.PORT).toBe(8080);
     expect(config.DEFAULT_LOCALE).toBe('ru');
@@ -105,8 +106,7 @@ describe('loadConfig', () => {
 
   it('accepts .env.example once BOT_TOKEN and PARTNER_API_URL are filled in (every other key is harmless)', () => {
     const config = loadConfig({ ...envExample(), ...MINIMAL });
-    expect(config.WEBHOOK_URL).toBeUndefined();
-    expect(config.WEBHOOK_SECRET).toBeUndefined();
+    expect(config.updates).toEqual({ mode: 'polling' });
     expect(config.STORAGE).toBe('lowdb');
     expect(config.TELEGRAM_API_ROOT).toBe('https://api.telegram.org');
   });
@@ -150,8 +150,12 @@ describe('loadConfig', () => {
       ENCRYPTION_KEYS: 'k1:AAAA',
       STORAGE: 'redis',
       REDIS_URL: 'rediss://cache.example:6380',
-      WEBHOOK_URL: 'https://bot.example.by/hook',
-      WEBHOOK_SECRET: 'a'.repeat(16),
+      updates: {
+        mode: 'webhook',
+        url: 'https://bot.example.by/hook',
+        path: '/hook',
+        secret: 'a'.repeat(16),
+      },
       PORT: 0,
       DEFAULT_LOCALE: 'en',
       LOG_LEVEL: 'silent',
@@ -268,6 +272,32 @@ describe('loadConfig', () => {
         ].sort(),
       );
     });
+  });
+
+  it('reads the update mode once: polling without WEBHOOK_URL, a webhook only with its secret', () => {
+    expect(loadConfig({ ...MINIMAL, WEBHOOK_SECRET: 'a'.repeat(16) }).updates).toEqual({ mode: 'polling' });
+    expect(
+      loadConfig({
+        ...MINIMAL,
+        WEBHOOK_URL: 'https://bot.example.by/tg/hook',
+        WEBHOOK_SECRET: 's'.repeat(20),
+      }).updates,
+    ).toEqual({
+      mode: 'webhook',
+      url: 'https://bot.example.by/tg/hook',
+      path: '/tg/hook',
+      secret: 's'.repeat(20),
+    });
+    for (const secret of [undefined, '', '  ']) {
+      const error = configError({
+        ...MINIMAL,
+        WEBHOOK_URL: 'https://bot.example.by/tg/hook',
+        WEBHOOK_SECRET: secret,
+      });
+      expect(error.problems).toEqual([
+        'WEBHOOK_SECRET is required when WEBHOOK_URL is set: 16-256 random characters of A-Z, a-z, 0-9, _ and -, which Telegram sends with every update',
+      ]);
+    }
   });
 
   it('explains why STORAGE=redis needs ENCRYPTION_KEYS, in one line', () => {
