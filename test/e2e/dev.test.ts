@@ -83,7 +83,13 @@ describe('npm run dev', () => {
 
   it('prints the same one line as npm start when Telegram refuses BOT_TOKEN, no stack', async () => {
     const dev = run([TSX_CLI, DEV_TS], { BOT_TOKEN: WRONG_TOKEN });
-    const start = run([MAIN_JS], { BOT_TOKEN: WRONG_TOKEN, PARTNER_API_URL: 'http://127.0.0.1:9' });
+    // A DATA_DIR of its own: started at the same moment on one folder, the second to lock it would
+    // say the folder is in use instead of what Telegram said.
+    const start = run([MAIN_JS], {
+      BOT_TOKEN: WRONG_TOKEN,
+      PARTNER_API_URL: 'http://127.0.0.1:9',
+      DATA_DIR: join(workDir, 'start-data'),
+    });
     expect(await dev.exited).toBe(1);
     expect(await start.exited).toBe(1);
     expect(dev.stderr().trim()).toBe(REFUSED);
