@@ -8,14 +8,18 @@ import { el } from './dom.js';
 import { patchOf } from './fields.js';
 import type { Words } from './words.js';
 
-/** An example value per type, as the chat writes it (a type core adds fails `tsc` here until it has one). */
+/**
+ * An example value per type, as the chat writes it (BIND's order, core's `recordDataText`; the
+ * one-line add's order, `mx.example.by 10`, is taken too). A type core adds fails `tsc` here until
+ * it has one.
+ */
 const EXAMPLE: Record<DnsType, string> = {
   A: '192.0.2.10',
   AAAA: '2001:db8::10',
   CNAME: 'mysite.by.',
   MX: '10 mx.example.by.',
   TXT: '"v=spf1 -all"',
-  SRV: '10 5 5060 sip.example.by.',
+  SRV: '_sip _tcp 10 5 5060 sip.example.by.',
   NS: 'ns1.example.by.',
 };
 

@@ -151,11 +151,40 @@ function readTxtText(line: string, start: number, ttlWords: Token[]): TxtRead {
   return { ok: true, text: parts.join(''), trailing };
 }
 
+const NUMBER_WORD = /^[+-]?\d+$/;
+
+/**
+ * The one-line form's field words in the form's order, from words written in it or in BIND's,
+ * the order `data` writes (a type's zone layout: its owner labels, then its rdata): MX
+ * `mx.example.by 10` or `10 mx.example.by`; SRV `_sip _tcp sip.example.by 5060 10 60` or `_sip
+ * _tcp 10 60 5060 sip.example.by`. A name is never a number (a host name's last label is not all
+ * digits), so where the numbers stand tells the order: words that fit the form's order (numbers
+ * where its numbers are, no number where a name is) are read in it, as they always were; words
+ * that fit only BIND's (plain decimals where its numbers are, as BIND writes them) are put in the
+ * form's order; any other words are left as they are, for the checks to name the field at fault
+ * in the form's order.
+ */
+function formOrderWords(type: DnsType, words: readonly string[]): readonly string[] {
+  const { fields, zone } = DNS_RECORD_TYPES[type];
+  const form = fields.map((field) => field.name);
+  const bind = [...zone.owner, ...zone.rdata];
+  if (words.length !== form.length || bind.every((name, i) => name === form[i])) return words;
+  const isNumber = (name: string) => fields.find((field) => field.name === name)?.kind === 'uint16';
+  const fits = (order: readonly string[], number: RegExp) =>
+    order.every((name, i) => {
+      const word = words[i] ?? '';
+      return isNumber(name) ? number.test(word) : !NUMBER_WORD.test(word);
+    });
+  if (fits(form, NUMBER_WORD) || !fits(bind, /^\d+$/)) return words;
+  return form.map((name) => words[bind.indexOf(name)] ?? '');
+}
+
 /**
  * Parses the text after `add`: `<TYPE> <host> <fields…> [<ttl>]`, TYPE in any case, ttl 3600 when
  * not given. Every field is checked (validateRecord) before the caller makes any API call; a
  * refused line names the field ('type', 'host', 'ipv4', …, 'ttl', 'extra') and gives the form.
- * An MX written in zone-file order (`MX @ 10 mail.example.com`) is read too.
+ * The fields may also be written in BIND's order, as the chat and the editor show a record (`MX @
+ * 10 mail.example.com`, `SRV @ _sip _tcp 10 60 5060 sip.example.com`; see formOrderWords).
  */
 export function parseDnsLine(text: string): DnsLineResult {
   const tokens = tokenize(text);
@@ -217,7 +246,7 @@ export function parseDnsLine(text: string): DnsLineResult {
   const ttlText = ttlWords[0]?.text.slice('ttl='.length) ?? trailing[0]?.text;
   const ttl = ttlText === undefined ? DEFAULT_TTL : integer('ttl', ttlText);
   const host = hostToken.text;
-  values = [...(DNS_RECORD_TYPES[type].lineWords?.(values) ?? values)];
+  values = [...formOrderWords(type, values)];
   const read: Record<string, string | number> = {};
   specs.forEach((spec, i) => {
     const word = values[i] ?? '';

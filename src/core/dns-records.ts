@@ -108,7 +108,7 @@ export interface FieldSpec {
  * form, equality (comparableValue), the one-line form (words in field order, a `text` field free
  * text to the end of the line) and the zone-file codecs (by kind). What is particular to a type
  * sits here: its one-line form, how it is built, how its data reads to a person, its zone-file
- * layout, the other word order its one-line form accepts, and how the provider lists it.
+ * layout (whose order the one-line form also accepts), and how the provider lists it.
  */
 export interface RecordTypeDescriptor<T extends DnsType> {
   /** In the order of the one-line form and the guided form. */
@@ -117,15 +117,17 @@ export interface RecordTypeDescriptor<T extends DnsType> {
   form: string;
   /** The record from its host, ttl and field values (numbers already read). */
   build(host: string, ttl: number, values: Readonly<Record<string, string | number>>): RecordOf<T>;
-  /** The data part as a person reads it: `10 mx.example.by`, `"v=spf1 -all"`. */
+  /**
+   * The data part as the chat and the Mini App's editor both write it, BIND's order (`10
+   * mx.example.by`, `_sip _tcp 10 60 5060 sip.example.by`, `"v=spf1 -all"`); the one-line form
+   * reads it back (`formOrderWords` in dns-line.ts).
+   */
   data(record: RecordOf<T>): string;
   /**
    * The zone-file layout: the fields the owner name carries before the host (SRV's `_sip._tcp`),
    * then the rdata fields in their zone-file order.
    */
   zone: { owner: readonly string[]; rdata: readonly string[] };
-  /** The one-line field words in form order, when written in another order the form accepts. */
-  lineWords?(words: readonly string[]): readonly string[];
   /** The record from a listed value's host and data; undefined when not understood. */
   fromListed(host: string, ttl: number, data: ListedData): RecordOf<T> | undefined;
   /**
@@ -224,11 +226,6 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
         ? { field: 'priority', reason: 'nullMx' }
         : undefined,
     note: (r) => (r.mail_server === '.' ? 'nullMx' : undefined),
-    // Zone files put the priority first; a number where the server belongs means that order.
-    lineWords: ([server = '', priority = '', ...rest]) =>
-      /^\d+$/.test(server) && !/^[+-]?\d+$/.test(priority)
-        ? [priority, server, ...rest]
-        : [server, priority, ...rest],
     // The sandbox lists `<priority> <server>`; `<server> <priority>` is read too.
     fromListed: (host, ttl, { parts }) => {
       const [first = '', second = ''] = parts;
@@ -246,7 +243,8 @@ export const DNS_RECORD_TYPES: { [T in DnsType]: RecordTypeDescriptor<T> } = {
     fields: [{ name: 'text', kind: 'text' }],
     form: 'TXT <host> <text…> [ttl=<n>]',
     build: (host, ttl, v) => ({ type: 'TXT', host, ttl, text: str(v, 'text') }),
-    data: (r) => `"${r.text}"`,
+    // Quoted as the one-line form reads a quoted text back: `\"` and `\\` escaped.
+    data: (r) => `"${r.text.replace(/[\\"]/g, '\\$&')}"`,
     zone: { owner: [], rdata: ['text'] },
     // Verbatim, unless wholly in double quotes (one or more strings), which are then removed.
     fromListed: (host, ttl, d) => ({
@@ -327,7 +325,7 @@ export const DNS_FIELDS: Record<DnsType, readonly string[]> = perRecordType((typ
   DNS_RECORD_TYPES[type].fields.map((f) => f.name),
 );
 
-/** The data part of a record as a person reads it (the descriptor's `data`). */
+/** The data part of a record as the chat and the editor write it, BIND's order (the descriptor's `data`). */
 export function recordDataText<T extends DnsType>(record: RecordOf<T>): string {
   const descriptor: RecordTypeDescriptor<T> = descriptorOf(record.type);
   return descriptor.data(record);

@@ -1,7 +1,7 @@
 import { type ChangeRefusal, checkPlan, needsDeleteFirst, sameHost } from './dns-change.js';
-import { type DnsLineReason, formatDnsLine, parseDnsLine } from './dns-line.js';
+import { type DnsLineReason, parseDnsLine } from './dns-line.js';
 import { type ListedRecord, needsForce, type PlannedChange } from './dns-plan.js';
-import { DEFAULT_TTL, type DnsRecordData, ownerName, sameRecord, validateRecord } from './dns-records.js';
+import { type DnsRecordData, ownerName, recordDataText, sameRecord, validateRecord } from './dns-records.js';
 import { isApexNs } from './zone-provider.js';
 
 /*
@@ -12,7 +12,10 @@ import { isApexNs } from './zone-provider.js';
  * first.
  */
 
-/** A record as a table row: its type, host, the one-line form's data between host and TTL, the TTL. */
+/**
+ * A record as a table row: its type, host, data and TTL; the data as the chat writes it
+ * (`recordDataText`, BIND's order), which the chat's one-line form reads back between host and TTL.
+ */
 export interface ZoneRow {
   type: string;
   host: string;
@@ -26,19 +29,15 @@ export type ZoneEdit =
   | { op: 'add'; row: ZoneRow }
   | { op: 'delete'; id: number };
 
-/** A record as its row: the data is what the chat's one-line form writes after the host. */
+/** A record as its row: the data is what the chat shows of it (`10 mx.example.by`). */
 export function rowOfRecord(record: DnsRecordData): ZoneRow {
-  // Written with the default TTL, the line carries no TTL of its own: the TTL is a column.
-  const line = formatDnsLine({ ...record, ttl: DEFAULT_TTL });
-  return {
-    type: record.type,
-    host: record.host,
-    data: line.slice(record.type.length + record.host.length + 2),
-    ttl: record.ttl,
-  };
+  return { type: record.type, host: record.host, data: recordDataText(record), ttl: record.ttl };
 }
 
-/** A row read as the chat reads a line, then its TTL checked as every TTL is. */
+/**
+ * A row read as the chat reads a line (its data in BIND's order, as rowOfRecord writes it, or in
+ * the one-line form's order: parseDnsLine takes both), then its TTL checked as every TTL is.
+ */
 export function readRow(
   row: ZoneRow,
 ): { ok: true; record: DnsRecordData } | { ok: false; field: string; reason: DnsLineReason } {

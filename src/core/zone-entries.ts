@@ -110,11 +110,10 @@ const utf8 = new TextDecoder('utf-8');
 const utf8Encoder = new TextEncoder();
 
 /**
- * Decodes the content of zone-file character strings (quotes already removed): `\DDD` is a byte,
- * `\X` is X, everything else stands for its UTF-8 bytes; the bytes are then read as UTF-8, so a
- * BIND dump of Cyrillic text (`\208\159…`) comes back as text.
+ * The bytes of zone-file character strings' content (quotes already removed): `\DDD` is a byte,
+ * `\X` is X, everything else stands for its UTF-8 bytes.
  */
-export function decodeZoneText(raw: string): string {
+function zoneTextBytes(raw: string): number[] {
   const bytes: number[] = [];
   for (let i = 0; i < raw.length; i++) {
     const char = raw[i] ?? '';
@@ -132,7 +131,50 @@ export function decodeZoneText(raw: string): string {
     if (piece.length === 2) i++;
     bytes.push(...utf8Encoder.encode(piece));
   }
-  return utf8.decode(new Uint8Array(bytes));
+  return bytes;
+}
+
+/**
+ * Decodes the content of zone-file character strings (see zoneTextBytes), the bytes read as UTF-8,
+ * so a BIND dump of Cyrillic text (`\208\159…`) comes back as text. Lenient: a byte of no UTF-8
+ * character becomes U+FFFD (for the provider's listing, read as it is); an import reads with
+ * readZoneText, which refuses it.
+ */
+export function decodeZoneText(raw: string): string {
+  return utf8.decode(new Uint8Array(zoneTextBytes(raw)));
+}
+
+/** A byte as BIND writes it in a character string: `\000`. */
+const byteEscape = (byte: number): string => `\\${String(byte).padStart(3, '0')}`;
+
+/**
+ * The text of zone-file character strings (see zoneTextBytes), or the first byte that is not
+ * text, as BIND writes it: a byte of no UTF-8 character (`\255`; a broken sequence is named by
+ * its first byte). A control character (`\000`, `\010`) is a character, so it is text here: a
+ * string carries it, and the export writes it back as the same escape.
+ */
+export function readZoneText(raw: string): { ok: true; text: string } | { ok: false; byte: string } {
+  const bytes = zoneTextBytes(raw);
+  // ignoreBOM: a text that starts with U+FEFF keeps it, as BIND keeps its bytes.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let text = '';
+  /** Where the character being decoded began. */
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    let piece: string;
+    try {
+      piece =
+        i < bytes.length
+          ? decoder.decode(new Uint8Array([bytes[i] ?? 0]), { stream: true })
+          : decoder.decode();
+    } catch {
+      return { ok: false, byte: byteEscape(bytes[start] ?? 0) };
+    }
+    if (piece === '') continue;
+    text += piece;
+    start = i + 1;
+  }
+  return { ok: true, text };
 }
 
 /**

@@ -13,8 +13,8 @@ import {
   validateRecord,
 } from './dns-records.js';
 import {
-  decodeZoneText,
   readTtl,
+  readZoneText,
   scanEntry,
   withoutComment,
   type ZoneEntry,
@@ -62,6 +62,11 @@ export type SkipReason =
   | { key: 'class'; params: { class: string } }
   | { key: 'outside'; params: { owner: string; domain: string } }
   | { key: 'directive'; params: { directive: string } }
+  /**
+   * A TXT whose text holds a byte of no UTF-8 character (`\255`: see readZoneText), as BIND writes
+   * it: the provider takes a TXT as a string of characters, so it could not be carried over unchanged.
+   */
+  | { key: 'notText'; params: { byte: string } }
   /** The same record as an earlier line's (BIND keeps one): the line it repeats. */
   | { key: 'duplicate'; params: { line: number } }
   | {
@@ -144,7 +149,10 @@ function readRdata(
     const joined = rdata.every((token) => !token.quoted)
       ? rdata.map((token) => token.text).join(' ')
       : rdata.map((token) => token.text).join('');
-    return descriptor.build(owner, ttl, { [textField]: decodeZoneText(joined) });
+    // The provider takes a TXT as a string of characters: a byte that is none is not carried over changed.
+    const text = readZoneText(joined);
+    if (!text.ok) return { kind: 'problem', reason: { key: 'notText', params: { byte: text.byte } } };
+    return descriptor.build(owner, ttl, { [textField]: text.text });
   }
   const missing = wanted[rdata.length];
   if (missing !== undefined) return fieldProblem(missing, 'missing');

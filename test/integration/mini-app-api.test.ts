@@ -508,7 +508,7 @@ describe('the zone editor writes through the services the chat runs', () => {
     expect(plan.json).toMatchObject({ problems: [], needsForce: false, summary: 'Change: 2 · Delete: 1' });
     expect((plan.json?.lines as { text: string }[] | undefined)?.map((l) => l.text)).toEqual([
       'Change: A www 93.125.99.10 · TTL 3600 → A www 93.125.99.20 · TTL 3600',
-      'Change: TXT _dmarc v=DMARC1; p=none; rua=mailto:dmarc@mysite.by · TTL 3600 → TXT _dmarc v=DMARC1; p=none; rua=mailto:dmarc@mysite.by · TTL 600',
+      'Change: TXT _dmarc "v=DMARC1; p=none; rua=mailto:dmarc@mysite.by" · TTL 3600 → TXT _dmarc "v=DMARC1; p=none; rua=mailto:dmarc@mysite.by" · TTL 600',
       'Delete: CNAME ftp mysite.by · TTL 3600',
     ]);
 

@@ -7,7 +7,7 @@ import {
   readTxtAnswer,
   readValues,
 } from '../../src/core/dns-line.js';
-import { DNS_TYPES, type DnsRecordData, validateRecord } from '../../src/core/dns-records.js';
+import { DNS_TYPES, type DnsRecordData, recordDataText, validateRecord } from '../../src/core/dns-records.js';
 import { dkimArb, hostArbitrary, recordArbitrary } from '../helpers/dns-arbitraries.js';
 
 /** A line that reads: its record, whether or not it stated a TTL (asserted on its own below). */
@@ -55,6 +55,16 @@ describe('parseDnsLine and formatDnsLine', () => {
     fc.assert(
       fc.property(recordArb, (record) => {
         expect(parseDnsLine(formatDnsLine(record))).toEqual(okLine(record));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads back every record from its data as the chat shows it (BIND’s order)', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const line = `${record.type} ${record.host} ${recordDataText(record)} ttl=${record.ttl}`;
+        expect(parseDnsLine(line)).toEqual(okLine(record));
       }),
       { numRuns: 2000 },
     );
@@ -112,6 +122,24 @@ describe('parseDnsLine: the forms of docs/dns.md', () => {
         priority: 10,
         weight: 60,
       },
+    ],
+    [
+      'SRV @ _sip _tcp 10 60 5060 sip.mysite.by 300',
+      {
+        type: 'SRV',
+        host: '@',
+        ttl: 300,
+        service: '_sip',
+        protocol: '_tcp',
+        target: 'sip.mysite.by',
+        port: 5060,
+        priority: 10,
+        weight: 60,
+      },
+    ],
+    [
+      'MX @ 10 mx1.sandbox-host.by',
+      { type: 'MX', host: '@', ttl: 3600, mail_server: 'mx1.sandbox-host.by', priority: 10 },
     ],
     ['A почта 192.0.2.7', { type: 'A', host: 'почта', ttl: 3600, ipv4: '192.0.2.7' }],
     ['CNAME * пример.бел.', { type: 'CNAME', host: '*', ttl: 3600, canonical: 'пример.бел.' }],

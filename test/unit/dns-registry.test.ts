@@ -149,6 +149,7 @@ describe('skipped-line reasons in words', () => {
     outside: { key: 'outside', params: { owner: 'www.other.by.', domain: 'example.by' } },
     directive: { key: 'directive', params: { directive: '$INCLUDE' } },
     duplicate: { key: 'duplicate', params: { line: 12 } },
+    notText: { key: 'notText', params: { byte: '\\000' } },
     soa: { key: 'soa', params: {} },
     apexNs: { key: 'apexNs', params: {} },
     nsGlue: { key: 'nsGlue', params: {} },

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatDnsLine } from '../../src/core/dns-line.js';
 import type { ListedRecord } from '../../src/core/dns-plan.js';
-import { sameRecord } from '../../src/core/dns-records.js';
+import { type DnsRecordData, recordDataText, sameRecord } from '../../src/core/dns-records.js';
 import { planZoneEdits, readRow, rowOfRecord, type ZoneEdit } from '../../src/core/zone-edits.js';
 import { hostArbitrary, recordArbitrary } from '../helpers/dns-arbitraries.js';
 
@@ -38,8 +39,57 @@ describe('a zone edited as a table', () => {
 
   it('shows the data as the chat writes it, the TTL apart', () => {
     const [, , mx, txt] = ZONE;
-    expect(mx && rowOfRecord(mx.record)).toEqual(row('MX', '@', 'mx.mysite.by 10'));
-    expect(txt && rowOfRecord(txt.record)).toEqual(row('TXT', '@', 'v=spf1 mx ~all', 600));
+    expect(mx && rowOfRecord(mx.record)).toEqual(row('MX', '@', '10 mx.mysite.by'));
+    expect(txt && rowOfRecord(txt.record)).toEqual(row('TXT', '@', '"v=spf1 mx ~all"', 600));
+    const srv: DnsRecordData = {
+      type: 'SRV',
+      host: '@',
+      ttl: 3600,
+      service: '_sip',
+      protocol: '_tcp',
+      target: 'sip.mysite.by',
+      port: 5060,
+      priority: 10,
+      weight: 60,
+    };
+    expect(rowOfRecord(srv)).toEqual(row('SRV', '@', '_sip _tcp 10 60 5060 sip.mysite.by'));
+  });
+
+  it('a row is the chat’s writing of its record, and reads back to the same row (any record)', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const shown = rowOfRecord(record);
+        expect(shown.data).toBe(recordDataText(record));
+        const read = readRow(shown);
+        expect(read.ok && rowOfRecord(read.record)).toEqual(shown);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a cell also takes the one-line add’s order, as the chat’s line does', () => {
+    fc.assert(
+      fc.property(recordArb, (record) => {
+        const line = formatDnsLine({ ...record, ttl: 3600 });
+        const data = line.slice(record.type.length + record.host.length + 2);
+        const read = readRow({ type: record.type, host: record.host, data, ttl: record.ttl });
+        expect(read.ok && sameRecord(read.record, record)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    const read = (type: string, data: string) => {
+      const result = readRow(row(type, '@', data));
+      return result.ok ? rowOfRecord(result.record).data : result;
+    };
+    expect(read('MX', 'mx.mysite.by 10')).toBe('10 mx.mysite.by');
+    expect(read('SRV', '_sip _tcp sip.mysite.by 5060 10 60')).toBe('_sip _tcp 10 60 5060 sip.mysite.by');
+    expect(read('SRV', '_sip _tcp 10 60 5060 .')).toBe('_sip _tcp 10 60 5060 .');
+    // Neither order: the checks name the field at fault in the one-line form's order.
+    expect(read('SRV', '_sip _tcp 10 60 x sip.mysite.by')).toEqual({
+      ok: false,
+      field: 'target',
+      reason: 'domain',
+    });
   });
 
   it("changes www's address and a TTL, deletes one record: adds first, then the deletes", () => {
