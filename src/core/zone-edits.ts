@@ -1,4 +1,4 @@
-import { type ChangeRefusal, checkPlan, needsDeleteFirst, sameHost } from './dns-change.js';
+import { type ChangeLine, type ChangeRefusal, checkPlan, needsDeleteFirst, sameHost } from './dns-change.js';
 import { type DnsLineReason, formatDnsLine, parseDnsLine } from './dns-line.js';
 import { type ListedRecord, needsForce, type PlannedChange } from './dns-plan.js';
 import { DEFAULT_TTL, type DnsRecordData, ownerName, sameRecord, validateRecord } from './dns-records.js';
@@ -66,13 +66,15 @@ export type EditProblem = { edit: number } & (
   | { reason: 'cnameBeside'; host: string; types: string[] }
 );
 
-/** One line of the plan as the partner reads it (the chat's words: added, changed, deleted). */
-export type EditLine =
-  | { op: 'change'; before: DnsRecordData; after: DnsRecordData }
-  | { op: 'add' | 'delete'; record: DnsRecordData };
+/**
+ * One line of the plan as the partner reads it: the chat's `ChangeLine`, under the name the Mini
+ * App's words still import.
+ * @deprecated Use `ChangeLine` (core/dns-change.ts); this alias goes when src/mini-app does.
+ */
+export type EditLine = ChangeLine;
 
 export interface ZoneEditPlan {
-  lines: EditLine[];
+  lines: ChangeLine[];
   /** The provider calls, in the order that leaves no gap. */
   calls: PlannedChange[];
   problems: EditProblem[];
@@ -85,7 +87,7 @@ export interface ZoneEditPlan {
 /** The plan of a table's edits over the records listed now. Nothing is written. */
 export function planZoneEdits(current: readonly ListedRecord[], edits: readonly ZoneEdit[]): ZoneEditPlan {
   const problems: EditProblem[] = [];
-  const lines: EditLine[] = [];
+  const lines: ChangeLine[] = [];
   const remove: ListedRecord[] = [];
   const add: DnsRecordData[] = [];
   /** Which edit put each added record in (for the CNAME rules' problem). */
