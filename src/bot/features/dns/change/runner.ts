@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Markup, type MiddlewareFn } from 'telegraf';
 import { ApiInterruptedError, type PartnerApi } from '../../../../api/index.js';
 import {
-  orderedCalls,
+  deletesFirst,
+  orderCalls,
   type PendingChange,
   pairChanges,
   type RecordChangePlan,
@@ -84,7 +85,7 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
           ? ctx.t(removed.length === 0 ? 'dnschange:added' : 'dnschange:changed', { lines: lines[0] })
           : ctx.t('dnschange:changedMany'),
         ...(lines.length === 1 ? [] : lines),
-        ...(pending.deleteFirst ? [ctx.t('dnschange:deletedFirst')] : []),
+        ...(deletesFirst(pending.calls) ? [ctx.t('dnschange:deletedFirst')] : []),
       ],
       4000,
     );
@@ -197,9 +198,8 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
       const pending: PendingChange = {
         id: randomBytes(4).toString('base64url'),
         orderId,
-        calls: orderedCalls(plan),
+        calls: orderCalls(plan.remove, plan.add),
         done: 0,
-        deleteFirst: plan.deleteFirst,
       };
       return proceed(ctx, pending, false);
     },
