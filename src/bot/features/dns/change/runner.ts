@@ -19,10 +19,9 @@ import type { BotContext } from '../../../context.js';
 import { styled } from '../../../kit/bot-api-today.js';
 import { describeError } from '../../../middlewares/errors.js';
 import { encodeCallback } from '../../../registry.js';
-import { announce } from '../../team/announce.js';
 import { undoButtons } from '../history/record.js';
-import { checkChangeLive } from '../live-check/live-check.js';
 import type { DnsPorts } from '../ports.js';
+import { endRecordChange } from '../record-change-end.js';
 import { copyValueButton, describeChangeLines, describeRecord } from '../views.js';
 
 /** How a change run ended: made (and reported), or stopped and reported with what stands now. */
@@ -97,16 +96,14 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
         [Markup.button.callback(ctx.t('dnschange:backButton'), encodeCallback('dns', pending.orderId))],
       ].filter((row) => row.length > 0),
     );
-    const sent = await ctx.reply(text, { parse_mode: 'HTML', ...keyboard });
-    await announce(ctx, 'dnsChanged', { record: lines.join('; '), orderId: pending.orderId });
-    await checkChangeLive(
-      ports.liveChecks,
-      ctx,
-      sent,
-      { html: text, keyboard: keyboard.reply_markup },
-      pending.orderId,
-      { added, removed },
-    );
+    await endRecordChange(ctx, ports.liveChecks, {
+      orderId: pending.orderId,
+      html: text,
+      keyboard,
+      announce: 'dnsChanged',
+      record: lines.join('; '),
+      change: { added, removed },
+    });
   };
 
   /** A call was refused: nothing changed, or what stands now and the button to finish. */
