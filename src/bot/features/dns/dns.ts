@@ -2,7 +2,7 @@ import { Composer, Markup } from 'telegraf';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
-import type { BotContext } from '../../context.js';
+import type { BotContext, BotSession } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderEngine } from '../../forms/engine.js';
 import { commandWords } from '../../kit/arguments.js';
@@ -28,6 +28,23 @@ export { type DomainRef, resolveDomainOrder } from './domain.js';
 export { createDnsJournal } from './history/record.js';
 export type { DnsPorts } from './ports.js';
 export { createDnsRecordList, type ShowAdded, type ShowRecords } from './records/records.js';
+
+/**
+ * The previews a DNS question keeps open in the session until its button, by the topic of its
+ * "No" (`dismiss`): "No" closes its own, `/cancel` and a new command close them all (`closeOpen`).
+ */
+const OPEN_PREVIEWS = {
+  zone: 'dnsImport',
+  ns: 'nsPending',
+  preset: 'dnsPreset',
+  bulk: 'dnsBulk',
+  set: 'dnsSet',
+} as const satisfies Record<string, keyof BotSession>;
+
+/** The preview a "No" of this topic closes, if its topic keeps one (`records` and `undo` do not). */
+function previewOf(topic: string): (typeof OPEN_PREVIEWS)[keyof typeof OPEN_PREVIEWS] | undefined {
+  return Object.hasOwn(OPEN_PREVIEWS, topic) ? OPEN_PREVIEWS[topic as keyof typeof OPEN_PREVIEWS] : undefined;
+}
 
 /** What a domain picked from the list opens. */
 export type DomainJob = 'dns' | 'ns' | 'cert';
@@ -106,11 +123,8 @@ export function createDnsFeature(deps: {
     const message = ctx.callbackQuery?.message;
     const question = message && 'text' in message ? escapeHtml(message.text) : '';
     const note = ctx.t(`dns:kept.${topic}`, { defaultValue: ctx.t('dns:kept.records') });
-    if (ctx.session.dnsImport && topic === 'zone') ctx.session.dnsImport = undefined;
-    if (ctx.session.nsPending && topic === 'ns') ctx.session.nsPending = undefined;
-    if (topic === 'preset') ctx.session.dnsPreset = undefined;
-    if (topic === 'bulk') ctx.session.dnsBulk = undefined;
-    if (topic === 'set') ctx.session.dnsSet = undefined;
+    const preview = previewOf(topic);
+    if (preview !== undefined) ctx.session[preview] = undefined;
     await ctx
       .editMessageText(question ? `${question}\n\n<i>${note}</i>` : note, { parse_mode: 'HTML' })
       .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
@@ -174,18 +188,9 @@ export function createDnsFeature(deps: {
     settle: deps.changes.settle,
     closeOpen(ctx) {
       const { session } = ctx;
-      const open = [
-        session.dnsImport,
-        session.dnsPreset,
-        session.dnsBulk,
-        session.nsPending,
-        session.dnsSet,
-      ].some((preview) => preview !== undefined);
-      session.dnsSet = undefined;
-      session.dnsImport = undefined;
-      session.dnsPreset = undefined;
-      session.dnsBulk = undefined;
-      session.nsPending = undefined;
+      const previews = Object.values(OPEN_PREVIEWS);
+      const open = previews.some((preview) => session[preview] !== undefined);
+      for (const preview of previews) session[preview] = undefined;
       return open;
     },
   };
