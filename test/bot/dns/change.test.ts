@@ -220,6 +220,18 @@ describe('set and del in one line', () => {
     );
   });
 
+  it('delete and presets, in any case, are del and preset; a word not in the table is told', async () => {
+    const site = await movingSite('alias');
+    const del = all(await h.send(`/dns ${site.domain} del A www`));
+    expect(del).toContain('93.125.99.10');
+    expect(all(await h.send(`/dns ${site.domain} DELETE A www`))).toBe(del);
+    const preset = all(await h.send(`/dns ${site.domain} preset`));
+    expect(all(await h.send(`/dns ${site.domain} Presets`))).toBe(preset);
+    expect(all(await h.send(`/dns ${site.domain} constructor`))).toContain(
+      'Не понял «constructor» после домена',
+    );
+  });
+
   it('set over several records previews and asks first', async () => {
     const site = await movingSite('setmany');
     await h.api().addDnsRecord(site.orderId, { kind: 'a', host: 'www', ipv4: '93.125.99.11', ttl: 3600 });
