@@ -1,7 +1,7 @@
-import { needsDeleteFirst, orderedCalls, planValueReplace } from './dns-change.js';
+import { changesToApply, deletesFirst, orderCalls, planValueReplace } from './dns-change.js';
 import { comparableValue } from './dns-fields.js';
 import { parseDnsLine, readValues } from './dns-line.js';
-import { changesToApply, type ListedRecord, type PlannedChange } from './dns-plan.js';
+import type { ListedRecord, PlannedChange } from './dns-plan.js';
 import {
   invalidPresetRecord,
   type PresetDefinition,
@@ -173,9 +173,8 @@ export interface BulkDomainPlan {
   existing: number;
   skip?: BulkSkip | undefined;
   /**
-   * Set by a replace, whose `add[i]` replaces `remove[i]`: its calls go gap-free (orderedCalls),
-   * the adds first unless this says a CNAME's delete must go first. Absent (add, delete, preset):
-   * the deletes go first, as changesToApply gives them.
+   * Set by a replace, whose `add[i]` replaces `remove[i]`: whether a CNAME's delete goes before
+   * its name's add (`deletesFirst`). Every kind's calls go in the one order (`orderCalls`).
    */
   deleteFirst?: boolean | undefined;
 }
@@ -241,7 +240,7 @@ function planReplace(
   if (real.length === 0) return none('present');
   const remove = real.map((c) => c.old);
   const add = real.map((c) => c.next);
-  return { ...target, add, remove, existing, deleteFirst: needsDeleteFirst(remove, add) };
+  return { ...target, add, remove, existing, deleteFirst: deletesFirst(orderCalls(remove, add)) };
 }
 
 /** What Apply does to one domain: its changes, or why it is left alone (`limit`: over the delete limit). */
@@ -251,17 +250,16 @@ export type BulkDecision =
 
 /**
  * Each domain through the one gate (changesToApply): a domain whose plan deletes more than the
- * limit allows is left alone unless `force`, which only the partner's separate button sets. A
- * replace's calls then go in the gap-free order (orderedCalls): the new records are there before
- * the old ones go, so every name keeps answering during the move.
+ * limit allows is left alone unless `force`, which only the partner's separate button sets. The
+ * calls go in the one gap-free order: the new records of a name are there before its old ones
+ * go, so every name keeps answering during the move (but where a CNAME comes or goes).
  */
 export function decideBulk(plans: readonly BulkDomainPlan[], options: { force: boolean }): BulkDecision[] {
   return plans.map((plan) => {
     if (plan.skip) return { orderId: plan.orderId, skip: plan.skip };
     const changes = changesToApply(plan, options);
     if (changes === 'needsForce') return { orderId: plan.orderId, skip: 'limit' };
-    if (plan.deleteFirst === undefined) return { orderId: plan.orderId, changes };
-    return { orderId: plan.orderId, changes: orderedCalls({ ...plan, deleteFirst: plan.deleteFirst }) };
+    return { orderId: plan.orderId, changes };
   });
 }
 

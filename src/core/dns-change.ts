@@ -1,6 +1,6 @@
 import { comparableValue } from './dns-fields.js';
 import type { RecordChange } from './dns-history.js';
-import type { ListedRecord, PlannedChange } from './dns-plan.js';
+import { type ImportPlan, type ListedRecord, needsForce, type PlannedChange } from './dns-plan.js';
 import {
   DNS_RECORD_TYPES,
   type DnsRecordData,
@@ -18,11 +18,14 @@ import {
  * record of its name (RFC 1034 §3.6.2) — the delete goes first, and the partner is told.
  */
 
-/** What a change does: records deleted (by the ids they have now) and added, in a safe order. */
+/**
+ * What a change does: records deleted (by the ids they have now) and added; its calls go in the
+ * one gap-free order (`orderCalls`).
+ */
 export interface RecordChangePlan {
   remove: ListedRecord[];
   add: DnsRecordData[];
-  /** The deletes must come first: a CNAME would stand beside another record of its name. */
+  /** A delete goes before an add of its name (a CNAME comes or goes there): the partner is told. */
   deleteFirst: boolean;
 }
 
@@ -115,11 +118,11 @@ export function checkPlan(
       };
     }
   }
-  return { ok: true, plan: { remove, add, deleteFirst: needsDeleteFirst(remove, add) } };
+  return { ok: true, plan: { remove, add, deleteFirst: deletesFirst(orderCalls(remove, add)) } };
 }
 
 /** Old and new at one name with a CNAME on either side cannot stand together, even for a moment. */
-export function needsDeleteFirst(remove: readonly ListedRecord[], add: readonly DnsRecordData[]): boolean {
+function needsDeleteFirst(remove: readonly ListedRecord[], add: readonly DnsRecordData[]): boolean {
   return add.some((a) =>
     remove.some(
       (r) => sameHost(ownerName(r.record), ownerName(a)) && (a.type === 'CNAME' || r.record.type === 'CNAME'),
@@ -196,13 +199,55 @@ export function planValueReplace(
 }
 
 /**
- * The calls of a plan in the order that leaves no gap: the adds, then the deletes — or the
- * deletes first where the plan says so.
+ * The one order of a plan's provider calls, for every face (the chat's change, `set`, replace,
+ * import, preset, undo, bulk, and the Mini App's Apply). Per name (its owner name, as sameHost
+ * compares it): a delete that must go first — old and new at one name with a CNAME on either
+ * side, which cannot stand together even for a moment — then the adds, then the other deletes.
+ * So a name that answers before and after answers at every moment between, but where a CNAME
+ * comes or goes (and the partner is told: `deletesFirst`). Names do not depend on each other, so
+ * the calls go as three runs over the whole plan: the first deletes, the adds, the rest.
  */
-export function orderedCalls(plan: RecordChangePlan): PlannedChange[] {
-  const deletes = plan.remove.map((r): PlannedChange => ({ op: 'delete', id: r.id, record: r.record }));
-  const adds = plan.add.map((record): PlannedChange => ({ op: 'add', record }));
-  return plan.deleteFirst ? [...deletes, ...adds] : [...adds, ...deletes];
+export function orderCalls(remove: readonly ListedRecord[], add: readonly DnsRecordData[]): PlannedChange[] {
+  const first = remove.filter((r) =>
+    needsDeleteFirst(
+      [r],
+      add.filter((a) => sameHost(ownerName(a), ownerName(r.record))),
+    ),
+  );
+  const asDelete = (r: ListedRecord): PlannedChange => ({ op: 'delete', id: r.id, record: r.record });
+  return [
+    ...first.map(asDelete),
+    ...add.map((record): PlannedChange => ({ op: 'add', record })),
+    ...remove.filter((r) => !first.includes(r)).map(asDelete),
+  ];
+}
+
+/**
+ * Whether some delete comes before an add at its name: for that moment the name answered
+ * nothing, and the partner is told. Read from the calls themselves, so a change stored in an
+ * older order is described as it was made.
+ */
+export function deletesFirst(calls: readonly PlannedChange[]): boolean {
+  return calls.some(
+    (call, index) =>
+      call.op === 'delete' &&
+      calls
+        .slice(index + 1)
+        .some((later) => later.op === 'add' && sameHost(ownerName(later.record), ownerName(call.record))),
+  );
+}
+
+/**
+ * The one gate of every apply that touches several records (an import, a preset, a bulk): the
+ * calls to make, in the one gap-free order (`orderCalls`), or `'needsForce'` when the plan deletes
+ * more than the limit allows and the partner has not chosen it explicitly.
+ */
+export function changesToApply(
+  plan: Pick<ImportPlan, 'add' | 'remove' | 'existing'>,
+  options: { force: boolean },
+): PlannedChange[] | 'needsForce' {
+  if (needsForce(plan) && !options.force) return 'needsForce';
+  return orderCalls(plan.remove, plan.add);
 }
 
 /**
@@ -227,17 +272,23 @@ export interface PendingChange {
   /** Short id, for the "finish" button of a change that stopped half-way. */
   id: string;
   orderId: number;
-  /** The calls, in the order `orderedCalls` gave them. */
+  /**
+   * The calls, in the order `orderCalls` gave them — or, for a change stored by an older version,
+   * the order it gave then (the whole plan's deletes first when one name needed it): finishing
+   * goes on in the stored order, and `deletesFirst(calls)` tells what was done. Such a change may
+   * still carry the `deleteFirst` flag it was stored with; nothing reads it.
+   */
   calls: PlannedChange[];
   /** How many of `calls` the provider has accepted, in order. */
   done: number;
-  /** Whether the deletes went first (the partner is told: the name answered nothing a moment). */
-  deleteFirst: boolean;
   /** A call failed: the partner was told and holds the button to finish; no update retries it. */
   stalled?: boolean | undefined;
 }
 
-/** One line of a change as a partner reads it: a record that became another, or one added or deleted. */
+/**
+ * One line of a change as a partner reads it: a record that became another, or one added or
+ * deleted — in the chat's report and history and in the Mini App's plan alike.
+ */
 export type ChangeLine =
   | { op: 'change'; before: DnsRecordData; after: DnsRecordData }
   | { op: 'add' | 'delete'; record: DnsRecordData };

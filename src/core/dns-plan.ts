@@ -115,23 +115,6 @@ export interface AppliedChange {
   record: DnsRecordData;
 }
 
-/**
- * The one gate of every apply that touches several records (an import, a preset): the changes to
- * make, or `'needsForce'` when the plan deletes more than the limit allows and the partner has not
- * chosen it explicitly. Deletions come first: a replaced record goes before its replacement, so a
- * name never holds both (the provider may refuse a CNAME beside another record of its name).
- */
-export function changesToApply(
-  plan: Pick<ImportPlan, 'add' | 'remove' | 'existing'>,
-  options: { force: boolean },
-): PlannedChange[] | 'needsForce' {
-  if (needsForce(plan) && !options.force) return 'needsForce';
-  return [
-    ...plan.remove.map((r): PlannedChange => ({ op: 'delete', id: r.id, record: r.record })),
-    ...plan.add.map((record): PlannedChange => ({ op: 'add', record })),
-  ];
-}
-
 /** What to add and delete so that the current records become the wanted ones; `unchanged` are current items kept. */
 export interface ZoneDiff<T> {
   toAdd: DnsRecordData[];

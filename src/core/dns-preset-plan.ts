@@ -127,7 +127,7 @@ export function isConflict(conflicts: readonly PresetConflict[], record: DnsReco
  * The plan of a preset against the records as listed: each of its records that is there already
  * (same content, any ttl) is kept, the others are added; the listed records it replaces (its
  * conflicts) are deleted unless they are its own. Nothing else is touched. The delete limit is
- * applied where every plan is applied, by `changesToApply` (dns-plan.ts).
+ * applied where every plan is applied, by `changesToApply` (dns-change.ts).
  */
 export function planPreset(
   target: { nonce: string; orderId: number; domain: string; presetId: string },

@@ -1,4 +1,4 @@
-import { type ChangeRefusal, checkPlan, needsDeleteFirst, sameHost } from './dns-change.js';
+import { type ChangeLine, type ChangeRefusal, checkPlan, orderCalls, sameHost } from './dns-change.js';
 import { type DnsLineReason, parseDnsLine } from './dns-line.js';
 import { type ListedRecord, needsForce, type PlannedChange } from './dns-plan.js';
 import { type DnsRecordData, ownerName, recordDataText, sameRecord, validateRecord } from './dns-records.js';
@@ -8,8 +8,7 @@ import { isApexNs } from './zone-provider.js';
  * A zone edited as a table (the Mini App's editor): rows changed in place, added and deleted,
  * collected into one plan and checked by the same rules as the chat — the one-line grammar for
  * every row, no CNAME beside another record of its name, the apex name servers left to /ns, the
- * delete limit — and made without a gap: the adds before the deletes, but where a CNAME must go
- * first.
+ * delete limit — and made in the one gap-free order the chat's changes take (`orderCalls`).
  */
 
 /**
@@ -65,14 +64,9 @@ export type EditProblem = { edit: number } & (
   | { reason: 'cnameBeside'; host: string; types: string[] }
 );
 
-/** One line of the plan as the partner reads it (the chat's words: added, changed, deleted). */
-export type EditLine =
-  | { op: 'change'; before: DnsRecordData; after: DnsRecordData }
-  | { op: 'add' | 'delete'; record: DnsRecordData };
-
 export interface ZoneEditPlan {
-  lines: EditLine[];
-  /** The provider calls, in the order that leaves no gap. */
+  lines: ChangeLine[];
+  /** The provider calls, in the one gap-free order (`orderCalls`, as the chat's). */
   calls: PlannedChange[];
   problems: EditProblem[];
   /** How many records were listed when the plan was made. */
@@ -84,7 +78,7 @@ export interface ZoneEditPlan {
 /** The plan of a table's edits over the records listed now. Nothing is written. */
 export function planZoneEdits(current: readonly ListedRecord[], edits: readonly ZoneEdit[]): ZoneEditPlan {
   const problems: EditProblem[] = [];
-  const lines: EditLine[] = [];
+  const lines: ChangeLine[] = [];
   const remove: ListedRecord[] = [];
   const add: DnsRecordData[] = [];
   /** Which edit put each added record in (for the CNAME rules' problem). */
@@ -141,7 +135,7 @@ export function planZoneEdits(current: readonly ListedRecord[], edits: readonly 
   }
   return {
     lines,
-    calls: gapFreeCalls(remove, add),
+    calls: orderCalls(remove, add),
     problems,
     existing: current.length,
     needsForce: needsForce({ remove, existing: current.length }),
@@ -174,26 +168,4 @@ function cnameProblem(
   const kept = current.filter((c) => !remove.includes(c)).map((c) => c.record);
   const beside = [...kept, ...add].filter((r) => here(r) && r !== cname).map((r) => r.type);
   return { edit: editOf(cname), reason: 'cnameBeside', host: refusal.host, types: [...new Set(beside)] };
-}
-
-/**
- * The calls in an order that leaves no gap: a delete that must go first (old and new at one name
- * with a CNAME on either side) goes first; then every add; then the other deletes.
- */
-export function gapFreeCalls(
-  remove: readonly ListedRecord[],
-  add: readonly DnsRecordData[],
-): PlannedChange[] {
-  const first = remove.filter((r) =>
-    needsDeleteFirst(
-      [r],
-      add.filter((a) => sameHost(ownerName(a), ownerName(r.record))),
-    ),
-  );
-  const asDelete = (r: ListedRecord): PlannedChange => ({ op: 'delete', id: r.id, record: r.record });
-  return [
-    ...first.map(asDelete),
-    ...add.map((record): PlannedChange => ({ op: 'add', record })),
-    ...remove.filter((r) => !first.includes(r)).map(asDelete),
-  ];
 }

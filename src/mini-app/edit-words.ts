@@ -4,8 +4,9 @@
  * for what only the app says. Plain text: the app shows it as text, never as HTML.
  */
 import { ApiHttpError } from '../api/errors.js';
+import type { ChangeLine } from '../core/dns-change.js';
 import { describeFieldReason, fieldName, type WordsOf } from '../core/dns-words.js';
-import { type EditLine, type EditProblem, rowOfRecord, type ZoneRow } from '../core/zone-edits.js';
+import { type EditProblem, rowOfRecord, type ZoneRow } from '../core/zone-edits.js';
 import type { ChangeFailure } from '../services/dns-apply.js';
 
 /** A row as one line: `A www 93.125.99.10 · TTL 3600`. */
@@ -14,7 +15,7 @@ export function rowText(row: ZoneRow): string {
 }
 
 /** One line of the plan, as the app shows it and the rows it is about. */
-export function describeEditLine(t: WordsOf, line: EditLine) {
+export function describeEditLine(t: WordsOf, line: ChangeLine) {
   if (line.op === 'change') {
     const before = rowOfRecord(line.before);
     const after = rowOfRecord(line.after);
@@ -30,7 +31,7 @@ export function describeEditLine(t: WordsOf, line: EditLine) {
 }
 
 /** The counts: «Добавить: 1 · Изменить: 1 · Удалить: 1», the empty ones left out. */
-export function describeCounts(t: WordsOf, lines: readonly EditLine[]): string {
+export function describeCounts(t: WordsOf, lines: readonly ChangeLine[]): string {
   const parts = (['add', 'change', 'delete'] as const).flatMap((op) => {
     const count = lines.filter((line) => line.op === op).length;
     return count === 0 ? [] : [`${t(`miniapp:plan.${op}`)}: ${count}`];

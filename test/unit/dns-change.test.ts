@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   heldBackBy,
   matchRecords,
-  orderedCalls,
+  orderCalls,
   pairChanges,
   planRecordChange,
   planRecordSet,
@@ -28,7 +28,7 @@ const listed = (records: DnsRecordData[]): ListedRecord[] =>
 /** What the zone holds after the calls, made one at a time; `holds` sees every moment. */
 function replay(
   records: ListedRecord[],
-  calls: ReturnType<typeof orderedCalls>,
+  calls: ReturnType<typeof orderCalls>,
   holds: (now: DnsRecordData[]) => void,
 ) {
   let now = records.map((r) => ({ ...r }));
@@ -48,7 +48,7 @@ describe('a change of a record', () => {
     const result = planRecordChange(zone, zone[0] as ListedRecord, a('www', '192.0.2.55'));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const calls = orderedCalls(result.plan);
+    const calls = orderCalls(result.plan.remove, result.plan.add);
     expect(calls.map((c) => c.op)).toEqual(['add', 'delete']);
     const after = replay(zone, calls, (now) =>
       expect(now.filter((r) => r.type === 'A' && r.host === 'www').length).toBeGreaterThan(0),
@@ -69,7 +69,8 @@ describe('a change of a record', () => {
     const cnames = listed([cname('shop', 'old.example.net.'), a('@', '192.0.2.1')]);
     const result = planRecordChange(cnames, cnames[0] as ListedRecord, cname('shop', 'new.example.net.'));
     expect(result.ok && result.plan.deleteFirst).toBe(true);
-    if (result.ok) expect(orderedCalls(result.plan).map((c) => c.op)).toEqual(['delete', 'add']);
+    if (result.ok)
+      expect(orderCalls(result.plan.remove, result.plan.add).map((c) => c.op)).toEqual(['delete', 'add']);
   });
 
   it('refuses a CNAME beside records of its name that stay, naming their types, and never at the apex', () => {
@@ -109,7 +110,7 @@ describe('set: the records of a type and host become exactly the ones given', ()
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.plan.remove.map((r) => r.id)).toEqual([30001, 30002]);
-    const after = replay(zone, orderedCalls(result.plan), () => undefined);
+    const after = replay(zone, orderCalls(result.plan.remove, result.plan.add), () => undefined);
     expect(after).toEqual([a('@', '192.0.2.1'), a('WWW', '192.0.2.9')]);
   });
 
@@ -138,7 +139,7 @@ describe('set: the records of a type and host become exactly the ones given', ()
             return;
           }
           const hadWww = zoneRecords.some((r) => r.host === 'www');
-          const after = replay(zone, orderedCalls(result.plan), (now) => {
+          const after = replay(zone, orderCalls(result.plan.remove, result.plan.add), (now) => {
             if (hadWww) expect(now.some((r) => r.host === 'www')).toBe(true);
           });
           const www = after.filter((r) => r.host === 'www');

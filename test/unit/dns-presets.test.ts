@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changesToApply, type ListedRecord, needsForce } from '../../src/core/dns-plan.js';
+import { changesToApply } from '../../src/core/dns-change.js';
+import { type ListedRecord, needsForce } from '../../src/core/dns-plan.js';
 import {
   invalidPresetRecord,
   isConflict,

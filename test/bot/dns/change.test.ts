@@ -161,6 +161,50 @@ describe('changing a record', () => {
   });
 });
 
+describe('a change stored by an older version', () => {
+  it('is finished in the order it was stored (every delete first) and told as it was made', async () => {
+    const site = await movingSite('stored');
+    const listed = await h.api().listDnsRecords(site.orderId);
+    const shopId = listed.find((r) => r.type === 'CNAME')?.record_id ?? 0;
+    // Before the one gap-free order, a plan with one CNAME's change put every delete first, and
+    // the session kept that order and a `deleteFirst` flag. The first call was made, then a kill.
+    // (Written as a plain object, as documents of that time were: the store still reads them.)
+    await h.api().deleteDnsRecord(site.orderId, 'a', site.wwwId);
+    const www = { type: 'A', host: 'www', ttl: 3600, ipv4: '93.125.99.10' } as const;
+    const shop = { type: 'CNAME', host: 'shop', ttl: 3600, canonical: 'shops.example.net' } as const;
+    await h.store.update(en.chatId, (doc) => ({
+      ...doc,
+      session: {
+        dnsChange: {
+          id: 'old1',
+          orderId: site.orderId,
+          calls: [
+            { op: 'delete', id: site.wwwId, record: www },
+            { op: 'delete', id: shopId, record: shop },
+            { op: 'add', record: { ...shop, canonical: 'new-shops.example.net' } },
+            { op: 'add', record: { ...www, ipv4: '192.0.2.99' } },
+          ],
+          done: 1,
+          deleteFirst: true,
+        },
+      },
+    }));
+    const from = h.sandbox.requests.length;
+    const calls = await h.send('/help', en);
+    expect(writesSince(from).map((w) => w.split('/').slice(0, 1)[0]?.trim())).toEqual([
+      'DELETE',
+      'POST',
+      'POST',
+    ]);
+    expect(all(calls)).toContain('The bot restarted in the middle of a record change — I finished it.');
+    expect(all(calls)).toContain('for a moment the name answered nothing');
+    const values = await listedValues(site.orderId);
+    expect(values).toContain('A www 192.0.2.99');
+    expect(values).not.toContain('A www 93.125.99.10');
+    expect(values.filter((v) => v.startsWith('CNAME shop'))).toEqual(['CNAME shop new-shops.example.net']);
+  });
+});
+
 describe('set and del in one line', () => {
   it('set points www to the new server in one message; the same TTL-only set is a change', async () => {
     const site = await movingSite('set');
@@ -173,6 +217,18 @@ describe('set and del in one line', () => {
     );
     expect(all(await h.send(`/dns ${site.domain} set A www 192.0.2.55 300`, en))).toContain(
       'Nothing to change',
+    );
+  });
+
+  it('delete and presets, in any case, are del and preset; a word not in the table is told', async () => {
+    const site = await movingSite('alias');
+    const del = all(await h.send(`/dns ${site.domain} del A www`));
+    expect(del).toContain('93.125.99.10');
+    expect(all(await h.send(`/dns ${site.domain} DELETE A www`))).toBe(del);
+    const preset = all(await h.send(`/dns ${site.domain} preset`));
+    expect(all(await h.send(`/dns ${site.domain} Presets`))).toBe(preset);
+    expect(all(await h.send(`/dns ${site.domain} constructor`))).toContain(
+      'Не понял «constructor» после домена',
     );
   });
 

@@ -91,12 +91,13 @@ describe('/dns <domain> preset', () => {
     ).toHaveLength(1);
     expect(applied.filter((c) => c.method === 'editMessageText')).toHaveLength(5);
     expect(all(applied)).toContain('Готово: 5 из 5 изменений применено.');
+    // The one gap-free order: @ gets its new records before the old ones go.
     expect(writesSince(from)).toEqual([
-      `DELETE /v1/domains/${orderId}/dns/records/mx/${idOf('@ 10 mx.other.by')}`,
-      `DELETE /v1/domains/${orderId}/dns/records/txt/${idOf('@ v=spf1 include:_spf.other.by -all')}`,
       `POST /v1/domains/${orderId}/dns/records/mx`,
       `POST /v1/domains/${orderId}/dns/records/txt`,
       `POST /v1/domains/${orderId}/dns/records/txt`,
+      `DELETE /v1/domains/${orderId}/dns/records/mx/${idOf('@ 10 mx.other.by')}`,
+      `DELETE /v1/domains/${orderId}/dns/records/txt/${idOf('@ v=spf1 include:_spf.other.by -all')}`,
     ]);
     expect(await listedValues(orderId)).toEqual([
       'A www 192.0.2.1',

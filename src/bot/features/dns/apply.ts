@@ -1,11 +1,7 @@
 import { Markup } from 'telegraf';
+import { changesToApply } from '../../../core/dns-change.js';
 import type { HistoryKind } from '../../../core/dns-history.js';
-import {
-  type AppliedChange,
-  changesToApply,
-  type ImportPlan,
-  type PlannedChange,
-} from '../../../core/dns-plan.js';
+import type { AppliedChange, ImportPlan, PlannedChange } from '../../../core/dns-plan.js';
 import { type ChangeFailure, runChanges } from '../../../services/dns-apply.js';
 import type { BotContext } from '../../context.js';
 import { styled } from '../../kit/bot-api-today.js';

@@ -2,7 +2,7 @@ import { Composer, Markup } from 'telegraf';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
-import type { BotContext } from '../../context.js';
+import type { BotContext, BotSession } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import type { OrderEngine } from '../../forms/engine.js';
 import { commandWords } from '../../kit/arguments.js';
@@ -15,7 +15,7 @@ import { createPlanApplier } from './apply.js';
 import { createDnsBulk } from './bulk/bulk.js';
 import { createDnsChanges } from './change/change.js';
 import type { ChangeRunner } from './change/runner.js';
-import { resolveDomainOrder } from './domain.js';
+import { type DomainRef, resolveDomainOrder } from './domain.js';
 import { createDnsHistoryScreens } from './history/history.js';
 import { checkOnDemand } from './live-check/check-command.js';
 import { createDnsNameServers } from './name-servers/name-servers.js';
@@ -28,6 +28,69 @@ export { type DomainRef, resolveDomainOrder } from './domain.js';
 export { createDnsJournal } from './history/record.js';
 export type { DnsPorts } from './ports.js';
 export { createDnsRecordList, type ShowAdded, type ShowRecords } from './records/records.js';
+
+/**
+ * The previews a DNS question keeps open in the session until its button, by the topic of its
+ * "No" (`dismiss`): "No" closes its own, `/cancel` and a new command close them all (`closeOpen`).
+ */
+const OPEN_PREVIEWS = {
+  zone: 'dnsImport',
+  ns: 'nsPending',
+  preset: 'dnsPreset',
+  bulk: 'dnsBulk',
+  set: 'dnsSet',
+} as const satisfies Record<string, keyof BotSession>;
+
+/** The preview a "No" of this topic closes, if its topic keeps one (`records` and `undo` do not). */
+function previewOf(topic: string): (typeof OPEN_PREVIEWS)[keyof typeof OPEN_PREVIEWS] | undefined {
+  return Object.hasOwn(OPEN_PREVIEWS, topic) ? OPEN_PREVIEWS[topic as keyof typeof OPEN_PREVIEWS] : undefined;
+}
+
+/** The parts of the DNS feature a `/dns` word reaches. */
+interface DnsParts {
+  records: ReturnType<typeof createDnsRecords>;
+  changes: ReturnType<typeof createDnsChanges>;
+  zoneFile: ReturnType<typeof createDnsZoneFile>;
+  history: ReturnType<typeof createDnsHistoryScreens>;
+  presets: ReturnType<typeof createDnsPresets>;
+  ports: DnsPorts;
+}
+
+/** What a word does: its domain resolved, the words after it, and the rest of the line as typed. */
+type DnsWordRun = (
+  parts: DnsParts,
+  ctx: BotContext,
+  ref: DomainRef,
+  line: { words: readonly string[]; rest: string },
+) => Promise<unknown>;
+
+const deleteWord: DnsWordRun = (parts, ctx, ref, line) =>
+  parts.changes.deleteFromWords(ctx, ref, line.words, line.rest);
+const presetWord: DnsWordRun = (parts, ctx, ref) => parts.presets.choose(ctx, ref);
+
+/**
+ * `/dns <domain> <word> …`, by word (an alias is one more key to the same run). `/dns` alone picks
+ * a domain, `/dns <domain>` lists its records, and `/dns bulk` comes before any domain; a word
+ * not here is told with one example for the domain typed.
+ */
+const DNS_WORDS = {
+  // The rest of the line as typed: a TXT text keeps its spaces.
+  add: (parts, ctx, ref, line) => parts.records.addFromLine(ctx, ref, line.rest),
+  set: (parts, ctx, ref, line) => parts.changes.setFromLine(ctx, ref, line.rest),
+  del: deleteWord,
+  delete: deleteWord,
+  export: (parts, ctx, ref) => parts.zoneFile.exportRecords(ctx, ref),
+  import: (parts, ctx, ref) => parts.zoneFile.askImport(ctx, ref.orderId),
+  history: (parts, ctx, ref) => parts.history.showHistory(ctx, ref),
+  preset: presetWord,
+  presets: presetWord,
+  check: (parts, ctx, ref, line) => checkOnDemand(parts.ports.liveChecks, ctx, ref, line.words),
+} as const satisfies Record<string, DnsWordRun>;
+
+/** The run of a `/dns` word, if it is one (an own key: `constructor` is not a word). */
+function runOfWord(word: string): DnsWordRun | undefined {
+  return Object.hasOwn(DNS_WORDS, word) ? DNS_WORDS[word as keyof typeof DNS_WORDS] : undefined;
+}
 
 /** What a domain picked from the list opens. */
 export type DomainJob = 'dns' | 'ns' | 'cert';
@@ -100,17 +163,15 @@ export function createDnsFeature(deps: {
     presetForBulk: (ctx, draft) => bulk.presetChosen(ctx, draft),
   });
   const bulk = createDnsBulk({ router: callbacks, askPresetParams: presets.askParams, ports });
+  const parts: DnsParts = { records, changes, zoneFile, history, presets, ports };
 
   // "No" on a DNS confirmation: the question stays, says nothing changed, and loses its buttons.
   callbacks.on('dismiss', async (ctx, topic) => {
     const message = ctx.callbackQuery?.message;
     const question = message && 'text' in message ? escapeHtml(message.text) : '';
     const note = ctx.t(`dns:kept.${topic}`, { defaultValue: ctx.t('dns:kept.records') });
-    if (ctx.session.dnsImport && topic === 'zone') ctx.session.dnsImport = undefined;
-    if (ctx.session.nsPending && topic === 'ns') ctx.session.nsPending = undefined;
-    if (topic === 'preset') ctx.session.dnsPreset = undefined;
-    if (topic === 'bulk') ctx.session.dnsBulk = undefined;
-    if (topic === 'set') ctx.session.dnsSet = undefined;
+    const preview = previewOf(topic);
+    if (preview !== undefined) ctx.session[preview] = undefined;
     await ctx
       .editMessageText(question ? `${question}\n\n<i>${note}</i>` : note, { parse_mode: 'HTML' })
       .catch(() => ctx.editMessageReplyMarkup(undefined).catch(() => undefined));
@@ -124,20 +185,10 @@ export function createDnsFeature(deps: {
     const ref = await resolveDomainOrder(ctx, words[0]);
     const action = words[1]?.toLowerCase();
     if (action === undefined) return records.showRecords(ctx, ref.orderId);
-    if (action === 'add') {
-      // The rest of the line as typed (TXT text keeps its spaces).
-      return records.addFromLine(ctx, ref, ctx.payload.trim().replace(/^\S+\s+add\s*/i, ''));
-    }
+    const run = runOfWord(action);
     // The rest of the line as typed, after the action word.
-    const rest = () => ctx.payload.trim().replace(/^\S+\s+\S+\s*/, '');
-    if (action === 'set') return changes.setFromLine(ctx, ref, rest());
-    if (action === 'del' || action === 'delete')
-      return changes.deleteFromWords(ctx, ref, words.slice(2), rest());
-    if (action === 'export') return zoneFile.exportRecords(ctx, ref);
-    if (action === 'import') return zoneFile.askImport(ctx, ref.orderId);
-    if (action === 'history') return history.showHistory(ctx, ref);
-    if (action === 'preset' || action === 'presets') return presets.choose(ctx, ref);
-    if (action === 'check') return checkOnDemand(ports.liveChecks, ctx, ref, words.slice(2));
+    const rest = ctx.payload.trim().replace(/^\S+\s+\S+\s*/, '');
+    if (run) return run(parts, ctx, ref, { words: words.slice(2), rest });
     // One example for the domain typed, not every form of the command.
     throw new UserInputError('dns:badAction', {
       word: escapeHtml(echoInput(words[1] ?? '')),
@@ -174,18 +225,9 @@ export function createDnsFeature(deps: {
     settle: deps.changes.settle,
     closeOpen(ctx) {
       const { session } = ctx;
-      const open = [
-        session.dnsImport,
-        session.dnsPreset,
-        session.dnsBulk,
-        session.nsPending,
-        session.dnsSet,
-      ].some((preview) => preview !== undefined);
-      session.dnsSet = undefined;
-      session.dnsImport = undefined;
-      session.dnsPreset = undefined;
-      session.dnsBulk = undefined;
-      session.nsPending = undefined;
+      const previews = Object.values(OPEN_PREVIEWS);
+      const open = previews.some((preview) => session[preview] !== undefined);
+      for (const preview of previews) session[preview] = undefined;
       return open;
     },
   };

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Markup, type MiddlewareFn } from 'telegraf';
 import { ApiInterruptedError, type PartnerApi } from '../../../../api/index.js';
 import {
-  orderedCalls,
+  deletesFirst,
+  orderCalls,
   type PendingChange,
   pairChanges,
   type RecordChangePlan,
@@ -18,10 +19,9 @@ import type { BotContext } from '../../../context.js';
 import { styled } from '../../../kit/bot-api-today.js';
 import { describeError } from '../../../middlewares/errors.js';
 import { encodeCallback } from '../../../registry.js';
-import { announce } from '../../team/announce.js';
 import { undoButtons } from '../history/record.js';
-import { checkChangeLive } from '../live-check/live-check.js';
 import type { DnsPorts } from '../ports.js';
+import { endRecordChange } from '../record-change-end.js';
 import { copyValueButton, describeChangeLines, describeRecord } from '../views.js';
 
 /** How a change run ended: made (and reported), or stopped and reported with what stands now. */
@@ -84,7 +84,7 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
           ? ctx.t(removed.length === 0 ? 'dnschange:added' : 'dnschange:changed', { lines: lines[0] })
           : ctx.t('dnschange:changedMany'),
         ...(lines.length === 1 ? [] : lines),
-        ...(pending.deleteFirst ? [ctx.t('dnschange:deletedFirst')] : []),
+        ...(deletesFirst(pending.calls) ? [ctx.t('dnschange:deletedFirst')] : []),
       ],
       4000,
     );
@@ -96,16 +96,14 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
         [Markup.button.callback(ctx.t('dnschange:backButton'), encodeCallback('dns', pending.orderId))],
       ].filter((row) => row.length > 0),
     );
-    const sent = await ctx.reply(text, { parse_mode: 'HTML', ...keyboard });
-    await announce(ctx, 'dnsChanged', { record: lines.join('; '), orderId: pending.orderId });
-    await checkChangeLive(
-      ports.liveChecks,
-      ctx,
-      sent,
-      { html: text, keyboard: keyboard.reply_markup },
-      pending.orderId,
-      { added, removed },
-    );
+    await endRecordChange(ctx, ports.liveChecks, {
+      orderId: pending.orderId,
+      html: text,
+      keyboard,
+      announce: 'dnsChanged',
+      record: lines.join('; '),
+      change: { added, removed },
+    });
   };
 
   /** A call was refused: nothing changed, or what stands now and the button to finish. */
@@ -197,9 +195,8 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
       const pending: PendingChange = {
         id: randomBytes(4).toString('base64url'),
         orderId,
-        calls: orderedCalls(plan),
+        calls: orderCalls(plan.remove, plan.add),
         done: 0,
-        deleteFirst: plan.deleteFirst,
       };
       return proceed(ctx, pending, false);
     },

@@ -1,6 +1,6 @@
 import { Markup } from 'telegraf';
 import type { PartnerApi } from '../../../../api/index.js';
-import { needsDeleteFirst, orderedCalls } from '../../../../core/dns-change.js';
+import { orderCalls } from '../../../../core/dns-change.js';
 import {
   type HistoryChange,
   type HistoryEntry,
@@ -152,7 +152,7 @@ export function createDnsHistoryScreens(deps: {
         // Gap-free, as the change itself was: the records come back before the others go (a
         // CNAME's delete first), with no message of their own.
         const { remove, add } = result.plan;
-        const changes = orderedCalls({ remove, add, deleteFirst: needsDeleteFirst(remove, add) });
+        const changes = orderCalls(remove, add);
         total = changes.length;
         const outcome = await applyChanges(ctx, orderId, changes);
         failures.push(...outcome.failures.map((failure) => describeFailure(ctx, failure)));

@@ -12,11 +12,10 @@ import { type MiniAppLinks, miniAppButton } from '../../../kit/mini-app-button.j
 import type { PagedLists } from '../../../kit/paged-list.js';
 import type { CallbackRegistrar } from '../../../registry.js';
 import { encodeCallback } from '../../../registry.js';
-import { announce } from '../../team/announce.js';
 import { type DomainRef, refOfOrder } from '../domain.js';
 import { undoButtons } from '../history/record.js';
-import { checkChangeLive } from '../live-check/live-check.js';
 import type { DnsPorts } from '../ports.js';
+import { endRecordChange } from '../record-change-end.js';
 import {
   copyValueButton,
   describeLineProblem,
@@ -142,13 +141,14 @@ export function createDnsRecordList(deps: {
         ),
       ],
     ];
-    const html = ctx.t('dns:added', { record: shown });
-    const keyboard = Markup.inlineKeyboard(rows.filter((row) => row.length > 0));
-    const sent = await ctx.reply(html, { parse_mode: 'HTML', ...keyboard });
     // Both adds (one line and the guided form) end here, right after the add call succeeded.
-    await announce(ctx, 'dnsAdded', { record: shown, orderId });
-    await checkChangeLive(ports.liveChecks, ctx, sent, { html, keyboard: keyboard.reply_markup }, orderId, {
-      added: [record],
+    await endRecordChange(ctx, ports.liveChecks, {
+      orderId,
+      html: ctx.t('dns:added', { record: shown }),
+      keyboard: Markup.inlineKeyboard(rows.filter((row) => row.length > 0)),
+      announce: 'dnsAdded',
+      record: shown,
+      change: { added: [record] },
     });
   };
   return { showRecords, showAdded };
@@ -211,23 +211,17 @@ export function createDnsRecords(deps: {
     const record = parseListedRecord(listed);
     const entry =
       record && (await ports.journal.record(ctx, orderId, 'delete', { records: [{ op: 'delete', record }] }));
-    // The record itself, as the partner knows it, not its id.
-    const text = ctx.t('dns:deleted', {
-      record: record ? describeRecord(ctx.t, record) : escapeHtml(listed.value),
-    });
-    const keyboard = entry ? Markup.inlineKeyboard([undoButtons(ctx.t, orderId, entry)]) : undefined;
-    const sent = await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ?? {}) });
-    await announce(ctx, 'dnsDeleted', { record: renderRecord(ctx.t, listed), orderId });
-    await checkChangeLive(
-      ports.liveChecks,
-      ctx,
-      sent,
-      { html: text, keyboard: keyboard?.reply_markup },
+    await endRecordChange(ctx, ports.liveChecks, {
       orderId,
-      {
-        removed: record ? [record] : [],
-      },
-    );
+      // The record itself, as the partner knows it, not its id.
+      html: ctx.t('dns:deleted', {
+        record: record ? describeRecord(ctx.t, record) : escapeHtml(listed.value),
+      }),
+      keyboard: entry ? Markup.inlineKeyboard([undoButtons(ctx.t, orderId, entry)]) : undefined,
+      announce: 'dnsDeleted',
+      record: renderRecord(ctx.t, listed),
+      change: { removed: record ? [record] : [] },
+    });
     await showRecords(ctx, orderId);
   });
 
