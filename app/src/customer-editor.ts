@@ -6,16 +6,34 @@
  * digit, a postal code by its country) and its problem shown under it. Save is Telegram's main
  * button (or a button in the page); a refusal marks each field and buzzes; leaving unsaved asks.
  * The order form reuses it for its customer step: `whois` adds the zone's WHOIS fields.
+ *
+ * Its parts: the state and its rules (customer-state.ts), the page (customer-form-view.ts), one
+ * field (customer-field.ts), the server calls (customer-calls.ts); here they are wired together.
  */
 
 import type { CustomerWhois as Whois } from '../../src/core/customer-form.js';
-import type { CustomerType } from '../../src/core/requisites.js';
-import type { Answer, Answers, CustomerForm, PastedCustomer, Saved } from '../../src/mini-app/contract.js';
+import type { CustomerForm, PastedCustomer, Saved } from '../../src/mini-app/contract.js';
 import { ApiCallError, type AppApi, failureText } from './api.js';
+import { type CustomerCalls, customerCalls } from './customer-calls.js';
 import { type FieldView, fieldView } from './customer-field.js';
-import { el } from './dom.js';
-import { messages } from './messages.js';
-import { applyControl, ask, confirmClosing, haptic } from './telegram.js';
+import {
+  type CustomerPage,
+  choiceBoxes,
+  customerPage,
+  fieldSections,
+  typeOptions,
+} from './customer-form-view.js';
+import {
+  type CustomerState,
+  chooseType,
+  fillFrom,
+  noteEdit,
+  problemOf,
+  refuseAtSave,
+  sayProblems,
+  startCustomerState,
+} from './customer-state.js';
+import { type ApplyControl, applyControl, ask, confirmClosing, haptic } from './telegram.js';
 import type { Words } from './words.js';
 
 export interface CustomerEditorOptions {
@@ -37,302 +55,194 @@ export interface CustomerEditor {
   leave(): Promise<boolean>;
 }
 
-const CHOICES = ['postalSame', 'bankWanted'] as const;
+/** The editor at work: what it was opened with, its state, page, fields, calls and Save. */
+interface Editing {
+  options: CustomerEditorOptions;
+  words: Words;
+  state: CustomerState;
+  page: CustomerPage;
+  /** The fields shown, as the last form listed them. */
+  views: FieldView[];
+  calls: CustomerCalls;
+  control: ApplyControl;
+}
 
 export function customerEditor(options: CustomerEditorOptions): CustomerEditor {
   const { api, words } = options;
-  const whois = options.whois === undefined ? {} : { whois: options.whois };
-  let type: CustomerType | undefined;
-  const choices = { postalSame: true, bankWanted: false };
-  /** Everything typed, by answer id: a field the form no longer shows keeps its answer. */
-  const typed = new Map<string, Answer>();
-  let views: FieldView[] = [];
-  // A field's problem: the live check's, else the pasted card's (why it is empty), else Save's.
-  let checked = new Map<string, string>();
-  let refusedAtSave = new Map<string, string>();
-  const refusedInCard = new Map((options.card?.refused ?? []).map((p) => [p.id, p.message]));
-  let dirty = options.card !== undefined;
-  let loaded = false;
-  let saving = false;
-  let done = false;
-  let countryTouched = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let checkSeq = 0;
-  let formSeq = 0;
-  let lastSaid = '';
-
-  const title = el(
-    'h1',
-    { id: 'customer-title' },
-    options.card ? words.newFromCard : options.id ? words.customerTitle : words.newCustomer,
-  );
-  const loading = el('p', { role: 'status' }, words.loading);
-  const typeSelect = el('select', { id: 'customer-type' }, el('option', { value: '' }, words.chooseType));
-  const choicesBox = el('div', { class: 'choices' });
-  const fieldsBox = el('div', { class: 'fields' });
-  const form = el(
-    'form',
-    { class: 'customer', novalidate: '', 'aria-labelledby': 'customer-title' },
-    el('div', { class: 'field' }, el('label', { for: 'customer-type' }, words.customerType), typeSelect),
-    choicesBox,
-    fieldsBox,
-  );
-  const said = messages();
-  const fallback = el('button', { type: 'button', class: 'apply' });
-  const control = applyControl(fallback, words.save, () => void save());
-  const cardNote =
-    options.card && options.card.refused.length > 0
-      ? [
-          el(
-            'div',
-            { class: 'note' },
-            el('p', {}, words.cardRefused),
-            el('ul', {}, ...options.card.refused.map((p) => el('li', {}, p.message))),
-          ),
-        ]
-      : [];
-  const section = el(
-    'section',
-    { class: 'customer-editor', 'aria-labelledby': 'customer-title' },
-    title,
-    ...cardNote,
-    loading,
-    form,
-    fallback,
-    ...said.elements,
-  );
-
-  const refresh = () => {
-    if (done) return;
-    control.set({
-      visible: loaded && type !== undefined,
-      enabled: !saving,
-      busy: saving,
-      text: saving ? words.saving : words.save,
-    });
-    form.inert = saving;
+  const state = startCustomerState(options.card);
+  const page = customerPage(words, options);
+  const ed: Editing = {
+    options,
+    words,
+    state,
+    page,
+    views: [],
+    calls: customerCalls(
+      api,
+      options.whois,
+      state,
+      () => ed.views.map((v) => v.field.id),
+      (hints) => checked(ed, hints),
+    ),
+    control: applyControl(page.fallback, words.save, () => void save(ed)),
   };
-
-  const markDirty = () => {
-    if (!dirty) confirmClosing(true);
-    dirty = true;
-  };
-
-  /** The answers of the fields shown, and the choices where the type has them. */
-  const answersNow = (): Answers => {
-    const answers: Answers = {};
-    for (const view of views) {
-      const value = typed.get(view.field.id);
-      if (value !== undefined) answers[view.field.id] = value;
-    }
-    if (type !== undefined && type !== 'natural') for (const id of CHOICES) answers[id] = choices[id];
-    return answers;
-  };
-
-  const showProblems = (buzz: boolean) => {
-    const shown: string[] = [];
-    for (const view of views) {
-      const id = view.field.id;
-      const text = checked.get(id) ?? refusedInCard.get(id) ?? refusedAtSave.get(id) ?? '';
-      view.setProblem(text);
-      if (text !== '') shown.push(`${id} ${text}`);
-    }
-    const now = shown.join('\n');
-    if (buzz && now !== '' && now !== lastSaid) haptic('error');
-    lastSaid = now;
-  };
-
-  const askForm = (): Promise<CustomerForm> =>
-    api.post('customer/form', { type: type ?? 'natural', ...choices, ...whois, answers: answersNow() });
-
-  /** Checks what is typed, 300 ms after the last key; a postal code's hint follows its country. */
-  const scheduleCheck = (delay = 300) => {
-    clearTimeout(timer);
-    const mine = ++checkSeq;
-    timer = setTimeout(async () => {
-      if (type === undefined) return;
-      try {
-        const answer = await api.post('customer/check', { type, answers: answersNow(), ...whois });
-        if (mine !== checkSeq) return;
-        checked = new Map(answer.problems.map((p) => [p.id, p.message]));
-        if (countryTouched) {
-          countryTouched = false;
-          const hints = new Map((await askForm()).fields.map((f) => [f.id, f.hint]));
-          for (const view of views) view.setHint(hints.get(view.field.id) ?? view.field.hint);
-        }
-      } catch {
-        // A check that failed says nothing: Save checks everything again.
-        return;
-      }
-      showProblems(true);
-    }, delay);
-  };
-
-  const edited = (view: FieldView) => {
-    const id = view.field.id;
-    const value = view.value();
-    if (value === undefined) typed.delete(id);
-    else typed.set(id, value);
-    refusedAtSave.delete(id);
-    refusedInCard.delete(id);
-    if (view.field.kind === 'country') countryTouched = true;
-    markDirty();
-    showProblems(false);
-    scheduleCheck();
-  };
-
-  const renderChoices = (answer: CustomerForm) => {
-    choicesBox.replaceChildren(
-      ...answer.choices.map((choice) => {
-        const box = el('input', { type: 'checkbox', id: `choice-${choice.id}` });
-        box.checked = choices[choice.id];
-        box.addEventListener('change', () => {
-          choices[choice.id] = box.checked;
-          markDirty();
-          void loadForm();
-        });
-        return el('div', { class: 'choice' }, box, el('label', { for: `choice-${choice.id}` }, choice.label));
-      }),
-    );
-  };
-
-  const renderFields = (answer: CustomerForm) => {
-    views = answer.fields.map((field, index) => fieldView(words, field, String(index), typed.get(field.id)));
-    const sections = [...new Set(views.map((v) => v.field.section))];
-    fieldsBox.replaceChildren(
-      ...sections.map((section) => {
-        const mine = views.filter((v) => v.field.section === section);
-        return el(
-          'fieldset',
-          {},
-          el('legend', {}, mine[0]?.field.sectionName ?? ''),
-          ...mine.map((v) => v.element),
-        );
-      }),
-    );
-    for (const view of views) {
-      view.control.addEventListener(view.field.kind === 'boolean' ? 'change' : 'input', () => edited(view));
-    }
-  };
-
-  /** The customer types the server offers (the select's options). */
-  let offered: CustomerType[] = [];
-
-  /** Asks the server for the fields of the type and choices, and shows them with what was typed. */
-  const loadForm = async () => {
-    const mine = ++formSeq;
-    const answer = await askForm();
-    if (mine !== formSeq || done) return;
-    if (typeSelect.options.length === 1) {
-      offered = answer.types.map((t) => t.type);
-      typeSelect.append(...answer.types.map((t) => el('option', { value: t.type }, t.name)));
-    }
-    typeSelect.value = type ?? '';
-    if (type === undefined) {
-      views = [];
-      choicesBox.replaceChildren();
-      fieldsBox.replaceChildren();
-    } else {
-      renderChoices(answer);
-      renderFields(answer);
-    }
-    showProblems(false);
-    refresh();
-  };
-
-  typeSelect.addEventListener('change', () => {
-    type = offered.find((t) => t === typeSelect.value);
-    checked = new Map();
-    refusedAtSave = new Map();
-    markDirty();
-    void loadForm().then(() => scheduleCheck(0));
+  page.typeSelect.addEventListener('change', () => {
+    chooseType(state, page.typeSelect.value);
+    markDirty(ed);
+    void loadForm(ed).then(() => ed.calls.scheduleCheck(0));
   });
-  form.addEventListener('submit', (event) => {
+  page.form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void save();
+    void save(ed);
   });
-
-  const dispose = () => {
-    done = true;
-    clearTimeout(timer);
-    checkSeq++;
-    formSeq++;
-    control.dispose();
-    confirmClosing(false);
-  };
-
-  async function save(): Promise<void> {
-    if (saving || done || type === undefined) return;
-    clearTimeout(timer);
-    checkSeq++;
-    saving = true;
-    said.clear();
-    refresh();
-    try {
-      const saved = await api.post('customer/save', {
-        ...(options.id === undefined ? {} : { id: options.id }),
-        type,
-        answers: answersNow(),
-        ...whois,
-      });
-      haptic('success');
-      dispose();
-      options.onDone(saved);
-      return;
-    } catch (error) {
-      haptic('error');
-      if (error instanceof ApiCallError && error.code === 'badFields') {
-        refusedAtSave = new Map(error.fieldProblems.map((p) => [p.id, p.message]));
-        checked = new Map();
-        showProblems(false);
-        views.find((v) => refusedAtSave.has(v.field.id))?.control.focus();
-      }
-      said.alert(failureText(words, error));
-    } finally {
-      saving = false;
-      refresh();
-    }
-  }
-
-  /** What the editor starts from: a saved customer's answers, or a card's. */
-  const fill = (answers: Answers) => {
-    for (const [id, value] of Object.entries(answers)) {
-      if (id === 'postalSame' || id === 'bankWanted') {
-        if (typeof value === 'boolean') choices[id] = value;
-      } else if (value !== null && id !== 'customerType') typed.set(id, value);
-    }
-  };
-
-  void (async () => {
-    try {
-      if (options.id !== undefined) {
-        const saved = await api.get('customer', { id: options.id });
-        title.textContent = `${words.customerTitle}: ${saved.label}`;
-        type = saved.type ?? undefined;
-        fill(saved.answers);
-      } else if (options.card !== undefined) {
-        type = options.card.type;
-        fill(options.card.answers);
-        confirmClosing(true);
-      }
-      await loadForm();
-      loaded = true;
-      loading.remove();
-      if (type !== undefined && typed.size > 0) scheduleCheck(0);
-    } catch (error) {
-      loading.remove();
-      said.alert(failureText(words, error));
-    }
-    refresh();
-  })();
-
+  void start(ed);
   return {
-    element: section,
+    element: page.section,
     async leave() {
-      if (saving) return false;
-      if (dirty && !done && !(await ask(words.discardCustomer, words.leave))) return false;
-      dispose();
+      if (state.saving) return false;
+      if (state.dirty && !state.done && !(await ask(words.discardCustomer, words.leave))) return false;
+      dispose(ed);
       return true;
     },
   };
+}
+
+/** Save shows once the form is had and a type chosen; it turns busy, and the form inert, while saving. */
+function refresh({ state, page, control, words }: Editing): void {
+  if (state.done) return;
+  control.set({
+    visible: state.loaded && state.type !== undefined,
+    enabled: !state.saving,
+    busy: state.saving,
+    text: state.saving ? words.saving : words.save,
+  });
+  page.form.inert = state.saving;
+}
+
+/** The first change makes Telegram ask before closing. */
+function markDirty({ state }: Editing): void {
+  if (!state.dirty) confirmClosing(true);
+  state.dirty = true;
+}
+
+/** Shows each field's problem; `buzz`: a new set of problems buzzes (a live check's). */
+function showProblems({ state, views }: Editing, buzz: boolean): void {
+  const shown: string[] = [];
+  for (const view of views) {
+    const text = problemOf(state, view.field.id);
+    view.setProblem(text);
+    if (text !== '') shown.push(`${view.field.id} ${text}`);
+  }
+  if (sayProblems(state, shown) && buzz) haptic('error');
+}
+
+/** A live check answered (its verdict is in the state); a new country brought new hints. */
+function checked(ed: Editing, hints: Map<string, string> | undefined): void {
+  if (hints) for (const view of ed.views) view.setHint(hints.get(view.field.id) ?? view.field.hint);
+  showProblems(ed, true);
+}
+
+function edited(ed: Editing, view: FieldView): void {
+  noteEdit(ed.state, view.field.id, view.value(), view.field.kind === 'country');
+  markDirty(ed);
+  showProblems(ed, false);
+  ed.calls.scheduleCheck();
+}
+
+/** Asks the server for the fields of the type and choices, and shows them with what was typed. */
+async function loadForm(ed: Editing): Promise<void> {
+  const answer = await ed.calls.newestForm();
+  if (answer === undefined) return;
+  const { state, page } = ed;
+  if (page.typeSelect.options.length === 1) {
+    state.offered = answer.types.map((t) => t.type);
+    page.typeSelect.append(...typeOptions(answer.types));
+  }
+  page.typeSelect.value = state.type ?? '';
+  if (state.type === undefined) {
+    ed.views = [];
+    page.choicesBox.replaceChildren();
+    page.fieldsBox.replaceChildren();
+  } else showForm(ed, answer);
+  showProblems(ed, false);
+  refresh(ed);
+}
+
+/** The type's choices and fields, each field wired to the live check. */
+function showForm(ed: Editing, answer: CustomerForm): void {
+  const { state, page } = ed;
+  page.choicesBox.replaceChildren(
+    ...choiceBoxes(answer.choices, state.choices, (id, on) => {
+      state.choices[id] = on;
+      markDirty(ed);
+      void loadForm(ed);
+    }),
+  );
+  ed.views = answer.fields.map((field, index) =>
+    fieldView(ed.words, field, String(index), state.typed.get(field.id)),
+  );
+  page.fieldsBox.replaceChildren(...fieldSections(ed.views));
+  for (const view of ed.views) {
+    view.control.addEventListener(view.field.kind === 'boolean' ? 'change' : 'input', () => edited(ed, view));
+  }
+}
+
+function dispose({ state, calls, control }: Editing): void {
+  state.done = true;
+  calls.cancel();
+  control.dispose();
+  confirmClosing(false);
+}
+
+/** Saves the customer; a refusal marks its fields (the first one focused) and says why. */
+async function save(ed: Editing): Promise<void> {
+  const { state, page, options } = ed;
+  if (state.saving || state.done || state.type === undefined) return;
+  ed.calls.cancelCheck();
+  state.saving = true;
+  page.said.clear();
+  refresh(ed);
+  try {
+    const saved = await ed.calls.save(options.id, state.type);
+    haptic('success');
+    dispose(ed);
+    options.onDone(saved);
+    return;
+  } catch (error) {
+    haptic('error');
+    if (error instanceof ApiCallError && error.code === 'badFields') {
+      refuseAtSave(state, error.fieldProblems);
+      showProblems(ed, false);
+      ed.views.find((v) => state.refusedAtSave.has(v.field.id))?.control.focus();
+    }
+    page.said.alert(failureText(ed.words, error));
+  } finally {
+    state.saving = false;
+    refresh(ed);
+  }
+}
+
+/** Reads the saved customer (or takes the card's reading), then asks for its form and checks it. */
+async function start(ed: Editing): Promise<void> {
+  const { state, page, options, words } = ed;
+  try {
+    if (options.id !== undefined) {
+      const saved = await ed.calls.read(options.id);
+      page.title.textContent = `${words.customerTitle}: ${saved.label}`;
+      state.type = saved.type ?? undefined;
+      fillFrom(state, saved.answers);
+    } else if (options.card !== undefined) {
+      state.type = options.card.type;
+      fillFrom(state, options.card.answers);
+      confirmClosing(true);
+    }
+    await loadForm(ed);
+    state.loaded = true;
+    page.loading.remove();
+    if (state.type !== undefined && state.typed.size > 0) ed.calls.scheduleCheck(0);
+  } catch (error) {
+    page.loading.remove();
+    page.said.alert(failureText(words, error));
+  }
+  refresh(ed);
 }
