@@ -169,6 +169,30 @@ describe.skipIf(!hasChromium)('the playground and the zone editor at 390 × 780'
     expect(two.height).toBeGreaterThanOrEqual(one.height * 1.8);
   }, 30_000);
 
+  it('/dns: each record button shows the record’s value, one to a row', async () => {
+    const lists = phone
+      .getByRole('log')
+      .getByRole('article')
+      .filter({ hasText: /DNS-записи mysite\.by/ });
+    const before = await lists.count();
+    await partnerOn(phone).send('/dns mysite.by');
+    await expect.poll(() => lists.count()).toBe(before + 1);
+    await lists.last().getByRole('button', { name: /→/ }).first().waitFor();
+    // Measured in one go: the page redraws the log as events arrive.
+    const buttons = await lists.last().evaluate((message) =>
+      [...message.querySelectorAll('button')]
+        .filter((b) => b.textContent?.includes('→'))
+        .map((b) => ({
+          label: b.textContent ?? '',
+          cut: b.scrollWidth > b.clientWidth,
+          top: Math.round(b.getBoundingClientRect().top),
+        })),
+    );
+    expect(buttons.length).toBeGreaterThan(3);
+    for (const button of buttons) expect(button.cut, button.label).toBe(false);
+    expect(new Set(buttons.map((b) => b.top)).size).toBe(buttons.length);
+  }, 30_000);
+
   it('the group’s message box keeps its width beside «Пишет»', async () => {
     await phone.getByRole('button', { name: /Команда студии/ }).click();
     await phone.getByRole('combobox', { name: 'Пишет' }).waitFor();

@@ -52,6 +52,9 @@ export function createDnsRecordList(deps: {
   const records = lists.register({
     id: 'dns',
     perPage: 15,
+    // One to a row: a record's button is its value (`A www → 93.125.99.10`), and two to a row a
+    // phone's Telegram cuts it to «A www →», which tells records of one host apart by nothing.
+    buttonsPerRow: 1,
     async load(ctx, filter) {
       const ref = await refOfOrder(ctx, Number(filter));
       const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
