@@ -200,4 +200,49 @@ describe.skipIf(!hasChromium)('the playground and the zone editor at 390 × 780'
     expect(input.width).toBeGreaterThanOrEqual(150);
     await phone.getByRole('button', { name: /^Partner Bot/ }).click();
   }, 30_000);
+
+  it('the zone editor: every column and the «будет удалена» mark readable, TTL not under ✕', async () => {
+    await phone.getByRole('button', { name: /^Partner Bot/ }).click();
+    const partner = partnerOn(phone);
+    await partner.send('/dns mysite.by');
+    await bubble(/DNS-записи mysite\.by/)
+      .getByRole('button', { name: '🧩 Открыть редактор' })
+      .waitFor();
+    await partner.tap('🧩 Открыть редактор');
+    const panel = phone.getByRole('dialog', { name: 'Partner Test Bot' });
+    const app: FrameLocator = panel.frameLocator('iframe[title="Мини-приложение"]');
+    await app.getByRole('heading', { name: 'DNS-зона mysite.by' }).waitFor();
+    await app.getByRole('button', { name: 'Удалить CNAME ftp' }).click();
+    await app.getByRole('button', { name: 'Вернуть CNAME ftp' }).waitFor();
+    const frame = await boxOf(panel.locator('iframe'));
+    await shot(panel, 'editor');
+
+    // The headers all inside the app's width: nothing hidden off to the side.
+    for (const name of ['Тип', 'Хост', 'Значение', 'TTL, с']) {
+      const header = app.getByRole('columnheader', { name, exact: true });
+      expect(withinAcross(await boxOf(header), frame), name).toBe(true);
+    }
+    // Each TTL whole and left of the row's ✕ / ↩.
+    const ttls = app.getByRole('button', { name: /^TTL: / });
+    const actions = app.getByRole('button', { name: /^(Удалить|Вернуть) / });
+    const count = await ttls.count();
+    expect(count).toBeGreaterThan(3);
+    for (let i = 0; i < count; i++) {
+      const ttl = ttls.nth(i);
+      const name = (await ttl.getAttribute('aria-label')) ?? '';
+      const box = await boxOf(ttl);
+      const action = await boxOf(actions.nth(i));
+      expect(box.x + box.width, name).toBeLessThanOrEqual(action.x + 1);
+      expect(withinAcross(box, frame), name).toBe(true);
+      const cut = await ttl.evaluate((b) => b.scrollWidth > b.clientWidth);
+      expect(cut, name).toBe(false);
+    }
+    // The deleted row's mark is seen, inside the app.
+    const mark = app.getByText('будет удалена');
+    await expect(mark.isVisible()).resolves.toBe(true);
+    const markBox = await boxOf(mark);
+    expect(withinAcross(markBox, frame)).toBe(true);
+    const markCut = await mark.evaluate((m) => m.scrollWidth > m.clientWidth);
+    expect(markCut).toBe(false);
+  }, 60_000);
 });
