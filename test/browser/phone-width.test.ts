@@ -204,6 +204,9 @@ describe.skipIf(!hasChromium)('the playground and the zone editor at 390 × 780'
   it('the zone editor: every column and the «будет удалена» mark readable, TTL not under ✕', async () => {
     await phone.getByRole('button', { name: /^Partner Bot/ }).click();
     const partner = partnerOn(phone);
+    // www changed in the chat first: in the editor it keeps its place (by type, then host).
+    await partner.send('/dns mysite.by set A www 93.125.99.11');
+    await partner.sees(/www: 93\.125\.99\.10 → 93\.125\.99\.11/);
     await partner.send('/dns mysite.by');
     await bubble(/DNS-записи mysite\.by/)
       .getByRole('button', { name: '🧩 Открыть редактор' })
@@ -215,6 +218,13 @@ describe.skipIf(!hasChromium)('the playground and the zone editor at 390 × 780'
     await app.getByRole('button', { name: 'Удалить CNAME ftp' }).click();
     await app.getByRole('button', { name: 'Вернуть CNAME ftp' }).waitFor();
     const frame = await boxOf(panel.locator('iframe'));
+    const named = (await app
+      .getByRole('button', { name: /^TTL: / })
+      .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''))) as string[];
+    const order = named.map((label) => /^TTL: (\S+) (\S+)/.exec(label)?.slice(1, 3).join(' ') ?? label);
+    expect(order.slice(0, 2)).toEqual(['A @', 'A www']);
+    const key = (typeHost: string) => typeHost.toLowerCase();
+    expect(order.map(key)).toEqual([...order].map(key).sort());
     await shot(panel, 'editor');
 
     // The headers all inside the app's width: nothing hidden off to the side.

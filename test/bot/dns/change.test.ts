@@ -349,3 +349,26 @@ describe('a TXT changed by buttons', () => {
     expect(await listedValues(site.orderId)).toContain('TXT @ v=spf1 include:_spf.yandex.net ~all');
   });
 });
+
+describe('the list keeps one order', () => {
+  it('a record changed in the chat keeps its place: by type, then host, not at the end', async () => {
+    const site = await movingSite('order');
+    const recordButtons = async () =>
+      buttons(await h.send(`/dns ${site.domain}`))
+        .map((b) => b.text)
+        .filter((text) => text.includes(' → '));
+    expect(await recordButtons()).toEqual([
+      'A @ → 93.125.99.10',
+      'A www → 93.125.99.10',
+      'CNAME shop → shops.example.net',
+      'TXT @ → "v=spf1 -all"',
+    ]);
+    await h.send(`/dns ${site.domain} set A www 192.0.2.55`);
+    expect(await recordButtons()).toEqual([
+      'A @ → 93.125.99.10',
+      'A www → 192.0.2.55',
+      'CNAME shop → shops.example.net',
+      'TXT @ → "v=spf1 -all"',
+    ]);
+  });
+});
