@@ -2,7 +2,6 @@
  * The one order of a zone's records wherever a partner reads them (the chat's `/dns` list, the
  * Mini App's editor): by type, then host, then value. The provider lists records by id, and a
  * change is an add and a delete, so without this a record changed moved to the end of the list.
- * No imports: the Mini App's client bundles it too.
  */
 
 /** A record as the partner API lists it: `value` is `<host> <data>`. */
