@@ -94,6 +94,9 @@ export interface InlineQuery {
 }
 
 /** The server's whole state; the method families read and change it, and keep none of their own. */
+/** The bot's name as getMe gives it: the playground's chat with the bot and the Mini App's header say it. */
+export const BOT_FIRST_NAME = 'Partner Bot';
+
 export class BotApiState {
   readonly botInfo: BotInfo;
   /** What a client sees happen: the playground's page and tests follow it. */
@@ -136,7 +139,7 @@ export class BotApiState {
     this.botInfo = {
       id: Number.isSafeInteger(id) && id > 0 ? id : 7_000_000_001,
       is_bot: true,
-      first_name: 'Partner Test Bot',
+      first_name: BOT_FIRST_NAME,
       username: 'partner_test_bot',
       can_join_groups: true,
       can_read_all_group_messages: false,
