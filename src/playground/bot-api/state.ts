@@ -134,6 +134,8 @@ export class BotApiState {
     readonly localDir: string | undefined,
     /** The server's clock in ms (tests move it to check the 15 s reply window). */
     readonly now: () => number = Date.now,
+    /** What messages are dated by (the playground's sandbox clock); the machine's by default. */
+    private readonly messageClock: () => number = Date.now,
   ) {
     const id = Number.parseInt(token.split(':')[0] ?? '', 10);
     this.botInfo = {
@@ -269,11 +271,17 @@ export class BotApiState {
     });
   }
 
+  /** Now, in the seconds of a message's `date` (the playground's: the sandbox's clock). */
+  unixTime(): number {
+    return Math.floor(this.messageClock() / 1000);
+  }
+
   isFromBot(message: Json): boolean {
     return isRecord(message.from) && message.from.id === this.botInfo.id;
   }
 }
 
+/** Now in seconds, by the machine's clock (what no message carries: a webhook's last error). */
 export function unixTime(): number {
   return Math.floor(Date.now() / 1000);
 }
