@@ -305,6 +305,30 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(after.sandbox.unpaid.map((i) => i.id)).not.toContain(5012);
   }, 60_000);
 
+  it("dates the chat's messages by the sandbox's clock, in its zone", async () => {
+    await page.getByRole('button', { name: /^Partner Bot/ }).click();
+    const partner = partnerOn(page);
+    const clock = (now: string) =>
+      fetch(`${playground.url}api/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ now }),
+      });
+    const before = (
+      (await (await fetch(`${playground.url}api/state`)).json()) as { sandbox: { now: string } }
+    ).sandbox.now;
+    // The same day, another time of it: the reply is dated 04:07 Minsk time (or the minute after).
+    expect((await clock(`${before.slice(0, 10)} 04:07`)).status).toBe(200);
+    try {
+      await partner.send('/help');
+      await partner.sees('Что умеет бот');
+      const time = await partner.log.locator('.meta').last().textContent();
+      expect(time).toMatch(/^04:0[78]$/);
+    } finally {
+      await clock(before);
+    }
+  }, 60_000);
+
   it('switches to English: the page, the language the bot answers in, and its command menu', async () => {
     await page.getByRole('button', { name: /^Partner Bot/ }).click();
     await page.getByRole('combobox', { name: 'Язык / Language' }).selectOption('en');
