@@ -12,7 +12,10 @@ export interface PlaygroundPerson extends UserProfile {
 export interface PlaygroundChat {
   id: number;
   kind: 'private' | 'group';
+  /** Its Telegram title (what the bot sees), shown on the Russian page. */
   title: string;
+  /** Its name on the English page, where it differs. */
+  titleEn?: string;
   /** Who writes in this chat (the first one by default). */
   members: number[];
 }
@@ -47,6 +50,12 @@ export const TEAM_GROUP: ChatProfile = {
 export const CHATS: readonly PlaygroundChat[] = [
   // A private chat with a bot is named as the bot is (its getMe first_name), as Telegram names it.
   { id: PARTNER_ID, kind: 'private', title: BOT_FIRST_NAME, members: [PARTNER_ID] },
-  { id: TEAM_GROUP_ID, kind: 'group', title: TEAM_GROUP.title, members: TEAM_MEMBERS },
-  { id: CLIENT_ID, kind: 'private', title: 'Мария Клиент', members: [PARTNER_ID] },
+  {
+    id: TEAM_GROUP_ID,
+    kind: 'group',
+    title: TEAM_GROUP.title,
+    titleEn: 'Studio team',
+    members: TEAM_MEMBERS,
+  },
+  { id: CLIENT_ID, kind: 'private', title: 'Мария Клиент', titleEn: 'Maria (client)', members: [PARTNER_ID] },
 ];

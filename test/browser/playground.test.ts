@@ -335,9 +335,14 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     const input = page.getByRole('textbox', { name: 'Message' });
     await input.fill('/help');
     await input.press('Enter');
-    await page.getByRole('log').getByText('What the bot does').last().waitFor();
-    await page.getByRole('button', { name: 'Меню команд' }).click();
-    const menu = page.getByRole('navigation', { name: 'Меню команд' });
+    await page.getByRole('log', { name: 'Messages' }).getByText('What the bot does').last().waitFor();
+    // The page's own labels are English too: the chats' names, the screen readers' labels.
+    const chats = page.getByRole('list', { name: 'Chats' });
+    await chats.getByRole('button', { name: /^Studio team · 3 members/ }).waitFor();
+    await chats.getByRole('button', { name: /^Maria \(client\)/ }).waitFor();
+    await expect(page.getByRole('complementary', { name: 'Chats and sandbox' }).count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Command menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Command menu' });
     await menu.getByText('invoices: /invoices [order id]').waitFor();
     await page.getByRole('combobox', { name: 'Язык / Language' }).selectOption('ru');
   }, 60_000);
