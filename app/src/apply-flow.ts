@@ -4,19 +4,12 @@
  * edits or the force change), and asks again when the server says force is needed.
  */
 
-import type { Applied, Edit, Plan } from '../../src/mini-app/contract.js';
+import type { Applied } from '../../src/mini-app/contract.js';
 import { ApiCallError, type AppApi, failureText } from './api.js';
 import { base64url, keyFor, type PlanKey } from './apply-key.js';
-import type { Target } from './pending.js';
 import { ask, haptic } from './telegram.js';
 import type { Words } from './words.js';
-
-/** The plan the server gave for the pending edits as they are now. */
-export interface Planned {
-  edits: Edit[];
-  targets: Target[];
-  plan: Plan;
-}
+import type { Planned } from './zone-planner.js';
 
 export interface ApplyHooks {
   busy(on: boolean): void;

@@ -194,7 +194,10 @@ function dispose({ state, calls, control }: Editing): void {
   confirmClosing(false);
 }
 
-/** Saves the customer; a refusal marks its fields (the first one focused) and says why. */
+/**
+ * Saves the customer; a refusal marks its fields and says why, and the first field in trouble is
+ * scrolled to and focused.
+ */
 async function save(ed: Editing): Promise<void> {
   const { state, page, options } = ed;
   if (state.saving || state.done || state.type === undefined) return;
@@ -202,6 +205,7 @@ async function save(ed: Editing): Promise<void> {
   state.saving = true;
   page.said.clear();
   refresh(ed);
+  let firstRefused: FieldView | undefined;
   try {
     const saved = await ed.calls.save(options.id, state.type);
     haptic('success');
@@ -213,13 +217,16 @@ async function save(ed: Editing): Promise<void> {
     if (error instanceof ApiCallError && error.code === 'badFields') {
       refuseAtSave(state, error.fieldProblems);
       showProblems(ed, false);
-      ed.views.find((v) => state.refusedAtSave.has(v.field.id))?.control.focus();
+      firstRefused = ed.views.find((v) => state.refusedAtSave.has(v.field.id));
     }
     page.said.alert(failureText(ed.words, error));
   } finally {
     state.saving = false;
     refresh(ed);
   }
+  // Only now: a form inert while saving takes no focus. Centred, clear of the page's edges.
+  firstRefused?.element.scrollIntoView({ block: 'center' });
+  firstRefused?.control.focus({ preventScroll: true });
 }
 
 /** Reads the saved customer (or takes the card's reading), then asks for its form and checks it. */

@@ -1,7 +1,8 @@
 /*
  * One field of the customer editor: its label (optional ones say so), the input its kind needs
- * (a phone's keyboard for a phone, digits for a УНП, Yes/No for a boolean), the hint under it, and
- * its problem — an alert the input is described by, so a screen reader reads why with the field.
+ * (a phone's keyboard for a phone, digits for a УНП, Yes/No for a boolean, a country searched in
+ * a list of names), the hint under it, and its problem — an alert the input is described by, so a
+ * screen reader reads why with the field.
  */
 import type { FieldKind } from '../../src/core/requisites-fields.js';
 import type { Answer, FormField } from '../../src/mini-app/contract.js';
@@ -28,7 +29,7 @@ const INPUT_OF: Record<Exclude<FieldKind, 'boolean'>, Record<string, string>> = 
   email: { type: 'email', inputmode: 'email', autocapitalize: 'off', autocomplete: 'email' },
   phone: { type: 'tel', inputmode: 'tel', autocomplete: 'tel', placeholder: '+375291234567' },
   date: { inputmode: 'decimal' },
-  country: { autocapitalize: 'characters', maxlength: '2', placeholder: 'BY' },
+  country: { autocapitalize: 'words', spellcheck: 'false' },
   digits: { inputmode: 'numeric' },
   postalCode: { autocapitalize: 'characters' },
   swift: { autocapitalize: 'characters', spellcheck: 'false' },
@@ -68,6 +69,11 @@ export function fieldView(
     });
     control.value = typeof initial === 'string' ? initial : '';
   }
+  // A country is searched in the server's list by name (a combobox to a screen reader); the name
+  // chosen is sent as its code, and a name typed outside the list is left to the server to read.
+  const countries =
+    field.kind === 'country' && control instanceof HTMLInputElement ? field.options : undefined;
+  const list = countries && countryList(control as HTMLInputElement, `${id}-countries`, countries);
   const label = el(
     'label',
     { for: id },
@@ -75,7 +81,15 @@ export function fieldView(
     ...(field.optional ? [el('span', { class: 'optional' }, ` (${words.optional})`)] : []),
   );
   hint.hidden = field.hint === '';
-  const element = el('div', { class: 'field' }, label, control, hint, problem);
+  const element = el(
+    'div',
+    { class: 'field' },
+    label,
+    control,
+    ...(list ? [list.element] : []),
+    hint,
+    problem,
+  );
   return {
     field,
     element,
@@ -83,7 +97,8 @@ export function fieldView(
     value() {
       if (control instanceof HTMLSelectElement)
         return control.value === 'yes' ? true : control.value === 'no' ? false : undefined;
-      return control.value.trim() === '' ? undefined : control.value;
+      if (control.value.trim() === '') return undefined;
+      return list ? list.codeOf(control.value) : control.value;
     },
     setHint(text) {
       hint.textContent = text;
@@ -96,5 +111,24 @@ export function fieldView(
       control.setAttribute('aria-invalid', String(text !== ''));
       element.classList.toggle('invalid', text !== '');
     },
+  };
+}
+
+type CountryOption = NonNullable<FormField['options']>[number];
+
+/**
+ * The list a country input searches (a datalist of the countries' names, the input showing a
+ * saved code by its name), and the code of what is typed: a name of the list (in any case) is its
+ * code, anything else goes as typed.
+ */
+function countryList(input: HTMLInputElement, id: string, options: readonly CountryOption[]) {
+  const key = (text: string) => text.trim().toLowerCase().replace(/ё/g, 'е');
+  const byName = new Map(options.map((o) => [key(o.label), o.value]));
+  const shown = options.find((o) => o.value === input.value.trim().toUpperCase());
+  if (shown) input.value = shown.label;
+  input.setAttribute('list', id);
+  return {
+    element: el('datalist', { id }, ...options.map((o) => el('option', { value: o.label }))),
+    codeOf: (text: string) => byName.get(key(text)) ?? text,
   };
 }

@@ -137,6 +137,25 @@ export function planUndo(
   };
 }
 
+/** Why an entry of the history cannot be undone now, as the history screen and the undo say it. */
+export type UndoBlock = UndoRefusal | 'alreadyUndone';
+
+/**
+ * Whether `entry` can be undone cleanly against what stands now: undefined when it can, else why
+ * not — an undo of it is already in `entries` (the domain's history), or its plan is refused.
+ * The history screen offers «↩ Отменить» only where this is undefined; the undo itself plans
+ * again when tapped (the zone may change meanwhile).
+ */
+export function undoBlockOf(
+  entries: readonly HistoryEntry[],
+  entry: HistoryEntry,
+  now: { records?: readonly ListedRecord[]; nameServers?: readonly NameServerEntry[] },
+): UndoBlock | undefined {
+  if (entries.some((e) => e.undoes === entry.id)) return 'alreadyUndone';
+  const result = planUndo(entry.change, now);
+  return result.ok ? undefined : result.reason;
+}
+
 /** Adds an entry to a domain's history, newest last, keeping the latest `limit`. */
 export function appendBounded<T>(entries: readonly T[], entry: T, limit: number = HISTORY_LIMIT): T[] {
   return [...entries, entry].slice(-limit);

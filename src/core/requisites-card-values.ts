@@ -4,18 +4,8 @@
  * address line, a passport or a registration certificate line). They normalise what people write;
  * checkField (requisites-fields.ts) then decides whether the value is good.
  */
-
-const COUNTRIES: readonly (readonly [RegExp, string])[] = [
-  [/^(республика беларусь|беларусь|белоруссия|рб|belarus|republic of belarus)$/, 'BY'],
-  [/^(российская федерация|россия|рф|russia|russian federation)$/, 'RU'],
-  [/^(казахстан|республика казахстан|kazakhstan)$/, 'KZ'],
-  [/^(украина|ukraine)$/, 'UA'],
-  [/^(польша|poland)$/, 'PL'],
-  [/^(литва|lithuania)$/, 'LT'],
-  [/^(латвия|latvia)$/, 'LV'],
-  [/^(германия|germany)$/, 'DE'],
-  [/^(сша|usa|united states( of america)?)$/, 'US'],
-];
+import { countryCodeOf } from './countries.js';
+import { readPhone } from './phone-numbers.js';
 
 /** A label or a name as the patterns are written: lower case, ё as е, no dots or quotes, single spaces. */
 export function normalizeLabel(label: string): string {
@@ -25,13 +15,6 @@ export function normalizeLabel(label: string): string {
     .replace(/[.«»"()]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** A country code from a code or a country's name, or undefined. */
-export function countryCodeOf(text: string): string | undefined {
-  const key = normalizeLabel(text);
-  if (/^[a-z]{2}$/.test(key)) return key.toUpperCase();
-  return COUNTRIES.find(([pattern]) => pattern.test(key))?.[1];
 }
 
 /** `1.2.2020`, `01/02/2020`, `01-02-2020` → `01.02.2020`; the first date in the text. */
@@ -47,14 +30,10 @@ export function digitsIn(text: string): string | undefined {
   return /\d[\d ]*\d|\d/.exec(text)?.[0].replace(/ /g, '');
 }
 
-/** The first phone number of a value, in international form when it is a Belarusian one. */
+/** The first phone number of a value, in international form when it reads as one (core's rules). */
 export function phoneIn(text: string): string {
   const first = text.split(/[,;]|\s{2,}/)[0]?.trim() ?? '';
-  const digits = first.replace(/[^\d+]/g, '');
-  // A Belarusian number as dialled at home (8 029 …) is the same number in international form.
-  if (/^80\d{9}$/.test(digits)) return `+375${digits.slice(2)}`;
-  if (/^375\d{9}$/.test(digits)) return `+${digits}`;
-  return first;
+  return readPhone(first) ?? first;
 }
 
 /** The e-mail address in a value (a name or brackets around it dropped), or the value. */

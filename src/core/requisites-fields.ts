@@ -1,3 +1,5 @@
+import { countryCodeOf } from './countries.js';
+import { readPhone } from './phone-numbers.js';
 import {
   type Checksum,
   controlDigitsHold,
@@ -162,6 +164,17 @@ export function postalFormOf(country: string | undefined): { form: PostalForm; e
   return { form, example: POSTAL_FORMS[form].example };
 }
 
+/**
+ * A postal code as its country writes it, spaces typed inside it allowed: «220 030» is 220030,
+ * «00 950» in Poland 00-950 and «LT 01100» LT-01100 (a space where the form has a hyphen).
+ */
+function postalCodeIn(text: string, form: PostalForm): string | undefined {
+  const code = text.toUpperCase().replace(/\s+/g, ' ');
+  // A form that has spaces of its own (a British code) takes them as typed.
+  const spaced = form === 'other' ? [] : [code.replace(/ /g, ''), code.replace(/ /g, '-')];
+  return [code, ...spaced].find((c) => POSTAL_FORMS[form].pattern.test(c));
+}
+
 /** Well-formed values of the digit fields, shown in hints and errors. */
 const DIGITS_EXAMPLE = '123456789012345';
 
@@ -229,10 +242,8 @@ export function checkField(spec: FieldSpec, raw: string, context: FieldContext =
     case 'email':
       return isEmail(text) ? { ok: true, value: text } : { ok: false, reason: 'email' };
     case 'phone': {
-      const compact = text.replace(/[\s()-]/g, '');
-      return /^\+[1-9]\d{6,14}$/.test(compact)
-        ? { ok: true, value: compact }
-        : { ok: false, reason: 'phone' };
+      const phone = readPhone(text);
+      return phone === undefined ? { ok: false, reason: 'phone' } : { ok: true, value: phone };
     }
     case 'date': {
       const date = dayOf(text);
@@ -241,10 +252,10 @@ export function checkField(spec: FieldSpec, raw: string, context: FieldContext =
         return { ok: false, reason: 'pastDate' };
       return { ok: true, value: text };
     }
-    case 'country':
-      return /^[A-Za-z]{2}$/.test(text)
-        ? { ok: true, value: text.toUpperCase() }
-        : { ok: false, reason: 'country' };
+    case 'country': {
+      const code = countryCodeOf(text);
+      return code === undefined ? { ok: false, reason: 'country' } : { ok: true, value: code };
+    }
     case 'digits': {
       const digits = stripRegisterName(text, spec.register).replace(/\s/g, '');
       const lengths = spec.lengths ?? [];
@@ -262,9 +273,9 @@ export function checkField(spec: FieldSpec, raw: string, context: FieldContext =
       return { ok: true, value: digits };
     }
     case 'postalCode': {
-      const code = text.toUpperCase();
       const { form, example } = postalFormOf(context.country);
-      if (POSTAL_FORMS[form].pattern.test(code)) return { ok: true, value: code };
+      const code = postalCodeIn(text, form);
+      if (code !== undefined) return { ok: true, value: code };
       return {
         ok: false,
         reason: 'postalCode',

@@ -1,3 +1,4 @@
+import { countryCodeOf } from './countries.js';
 import {
   BANK_REQUISITES_FIELDS,
   type CustomerType,
@@ -6,7 +7,6 @@ import {
   whoisFields,
 } from './requisites.js';
 import {
-  countryCodeOf,
   dateIn,
   digitsIn,
   emailIn,

@@ -175,6 +175,8 @@ const customerForm = z.strictObject({
       /** The form its answer takes ('' when there is nothing to say). */
       hint: z.string(),
       kind: z.enum(FIELD_KINDS),
+      /** A country's: the countries to choose from, by code with their names (Belarus and Russia first). */
+      options: z.array(z.strictObject({ value: z.string(), label: z.string() })).optional(),
       optional: z.boolean(),
       section: z.enum(FORM_SECTIONS),
       sectionName: z.string(),

@@ -6,6 +6,7 @@
  * context); every word is the chat's (core's requisites words). No answer echoes a typed value
  * back into a log: refusals carry codes, and problems only the fields' names and examples.
  */
+import { countryOptions } from '../core/countries.js';
 import { customerLabelOf, readCustomerType, STEP, toAnswerId } from '../core/customer-answers.js';
 import {
   type AnswerProblem,
@@ -98,6 +99,7 @@ export function customerForm(call: CallOf<'customer/form'>): AnswerOf<'customer/
       label: lineLabel(call.t, spec.path),
       hint: describeFieldForm(call.t, spec, spec.kind === 'postalCode' ? countryFor(spec, typed) : undefined),
       kind: spec.kind,
+      ...(spec.kind === 'country' ? { options: countryOptions(call.locale) } : {}),
       optional: spec.optional === true,
       section,
       sectionName: call.t(`order:section.${section}`),

@@ -61,7 +61,8 @@ export async function playground(env: Record<string, string | undefined>): Promi
     ...(env.SANDBOX_TOKEN ? { token: env.SANDBOX_TOKEN } : {}),
     dns: { port: Number(env.SANDBOX_DNS_PORT || 0) },
   });
-  const botApi = await startBotApiServer();
+  // Messages are dated by the sandbox's clock: moved a month on, the chat's times move with it.
+  const botApi = await startBotApiServer({ messageClock: () => sandbox.instant().getTime() });
   const miniApp = await playgroundMiniApp(env);
   for (const person of PEOPLE) botApi.defineUser(person);
   botApi.defineChat(TEAM_GROUP);

@@ -2,7 +2,7 @@
  * Who is in the playground: a partner, the partner's team in a group, and a client to share an
  * invoice with. Fixed ids, so a restart finds the same chats in the bot's kept data.
  */
-import type { ChatProfile, UserProfile } from './bot-api/index.js';
+import { BOT_FIRST_NAME, type ChatProfile, type UserProfile } from './bot-api/index.js';
 
 export interface PlaygroundPerson extends UserProfile {
   /** What the page calls this person's part. */
@@ -12,7 +12,10 @@ export interface PlaygroundPerson extends UserProfile {
 export interface PlaygroundChat {
   id: number;
   kind: 'private' | 'group';
+  /** Its Telegram title (what the bot sees), shown on the Russian page. */
   title: string;
+  /** Its name on the English page, where it differs. */
+  titleEn?: string;
   /** Who writes in this chat (the first one by default). */
   members: number[];
 }
@@ -45,7 +48,14 @@ export const TEAM_GROUP: ChatProfile = {
  * invoice is shared through inline mode (`@bot …` in the input).
  */
 export const CHATS: readonly PlaygroundChat[] = [
-  { id: PARTNER_ID, kind: 'private', title: 'Partner Bot', members: [PARTNER_ID] },
-  { id: TEAM_GROUP_ID, kind: 'group', title: TEAM_GROUP.title, members: TEAM_MEMBERS },
-  { id: CLIENT_ID, kind: 'private', title: 'Мария Клиент', members: [PARTNER_ID] },
+  // A private chat with a bot is named as the bot is (its getMe first_name), as Telegram names it.
+  { id: PARTNER_ID, kind: 'private', title: BOT_FIRST_NAME, members: [PARTNER_ID] },
+  {
+    id: TEAM_GROUP_ID,
+    kind: 'group',
+    title: TEAM_GROUP.title,
+    titleEn: 'Studio team',
+    members: TEAM_MEMBERS,
+  },
+  { id: CLIENT_ID, kind: 'private', title: 'Мария Клиент', titleEn: 'Maria (client)', members: [PARTNER_ID] },
 ];

@@ -26,6 +26,8 @@ describe.skipIf(!hasChromium)('saved customers in the playground', () => {
   const panel = (): Locator => appPanel(page);
   const app = (): FrameLocator => appFrame(page);
   const field = (name: string) => app().getByRole('textbox', { name, exact: true });
+  /** A country is chosen from a list it searches: a combobox. */
+  const country = (name: string) => app().getByRole('combobox', { name, exact: true });
   const problem = (text: string | RegExp) => app().getByRole('alert').filter({ hasText: text });
   /** What the app shows reads as words: no answer ids, codes, or English left in. */
   const expectWordsOnly = async () => {
@@ -86,7 +88,7 @@ describe.skipIf(!hasChromium)('saved customers in the playground', () => {
 
     await field('Фамилия').fill('Сидоров');
     await field('Имя').fill('Сидор');
-    await field('Юридический адрес — код страны').fill('BY');
+    await country('Юридический адрес — код страны').fill('BY');
     await field('Юридический адрес — почтовый индекс').fill('220030');
     await field('Юридический адрес — область / регион').fill('Минская');
     await field('Юридический адрес — город').fill('Минск');

@@ -29,6 +29,8 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
   const panel = (): Locator => appPanel(page);
   const app = (): FrameLocator => appFrame(page);
   const field = (name: string) => app().getByRole('textbox', { name, exact: true });
+  /** A country is chosen from a list it searches: a combobox. */
+  const country = (name: string) => app().getByRole('combobox', { name, exact: true });
   const confirm = () => panel().getByRole('button', { name: 'Оформить заказ' });
   /** The create calls of domain orders the sandbox received. */
   const domainOrders = async () =>
@@ -78,7 +80,7 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
     await app().getByRole('combobox', { name: 'Тип заказчика' }).selectOption({ label: 'Физическое лицо' });
     await field('Фамилия').fill('Иванов');
     await field('Имя').fill('Иван');
-    await field('Адрес — код страны').fill('BY');
+    await country('Адрес — код страны').fill('BY');
     await field('Адрес — почтовый индекс').fill('220030');
     await field('Адрес — область / регион').fill('Минская');
     await field('Адрес — город').fill('Минск');
@@ -118,7 +120,7 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
     expect(await domainOrders()).toHaveLength(before);
 
     await app().getByRole('button', { name: 'Дополнить карточку заказчика' }).click();
-    await field('WHOIS — гражданство (код страны)').fill('BY');
+    await country('WHOIS — гражданство (код страны)').fill('BY');
     await field('WHOIS — серия документа').fill('MP');
     await field('WHOIS — номер документа').fill('1234567');
     await field('WHOIS — кем выдан').fill('Фрунзенский РУВД г. Минска');
@@ -182,7 +184,7 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
     await typeFreeDomain('tretiy-magazin.by');
     await app().getByRole('button', { name: 'Новый заказчик' }).click();
     await app().getByRole('combobox', { name: 'Тип заказчика' }).selectOption({ label: 'Физическое лицо' });
-    await field('WHOIS — гражданство (код страны)').waitFor({ timeout: 5_000 });
+    await country('WHOIS — гражданство (код страны)').waitFor({ timeout: 5_000 });
     await app().getByRole('button', { name: '← К заказу' }).click();
     // The type was chosen: leaving the unsaved customer is asked in Telegram's popup.
     await panel().getByRole('alertdialog').getByRole('button').first().click();

@@ -126,6 +126,9 @@ describe.skipIf(!hasChromium)('the Mini App in the playground’s panel', () => 
     expect(headers.slice(0, 4)).toEqual(['Тип', 'Хост', 'Значение', 'TTL, с']);
     await table.getByRole('row').filter({ hasText: '93.125.99.10' }).first().waitFor();
     await app().getByText('Аккаунт: личный · Роль: владелец').waitFor();
+    // The panel's header names the bot as the chat's header does (its getMe name).
+    const chatTitle = await page.locator('#chat-title').textContent();
+    await expect(panel().getByRole('heading').first().textContent()).resolves.toBe(chatTitle);
     // Phone-sized, over the chat.
     const box = await panel().boundingBox();
     expect(box?.width).toBeLessThanOrEqual(420);

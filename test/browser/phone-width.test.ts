@@ -9,7 +9,14 @@
  */
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, openConnected, partnerOn, type RunningPlayground } from '../helpers/playground.js';
+import {
+  appFrame,
+  appPanel,
+  hasChromium,
+  openConnected,
+  partnerOn,
+  type RunningPlayground,
+} from '../helpers/playground.js';
 
 const PHONE = { width: 390, height: 780 };
 const PARTNER = 100_001;
@@ -212,8 +219,8 @@ describe.skipIf(!hasChromium)('the playground and the zone editor at 390 × 780'
       .getByRole('button', { name: '🧩 Открыть редактор' })
       .waitFor();
     await partner.tap('🧩 Открыть редактор');
-    const panel = phone.getByRole('dialog', { name: 'Partner Test Bot' });
-    const app: FrameLocator = panel.frameLocator('iframe[title="Мини-приложение"]');
+    const panel = appPanel(phone);
+    const app: FrameLocator = appFrame(phone);
     await app.getByRole('heading', { name: 'DNS-зона mysite.by' }).waitFor();
     await app.getByRole('button', { name: 'Удалить CNAME ftp' }).click();
     await app.getByRole('button', { name: 'Вернуть CNAME ftp' }).waitFor();

@@ -305,15 +305,44 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     expect(after.sandbox.unpaid.map((i) => i.id)).not.toContain(5012);
   }, 60_000);
 
+  it("dates the chat's messages by the sandbox's clock, in its zone", async () => {
+    await page.getByRole('button', { name: /^Partner Bot/ }).click();
+    const partner = partnerOn(page);
+    const clock = (now: string) =>
+      fetch(`${playground.url}api/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ now }),
+      });
+    const before = (
+      (await (await fetch(`${playground.url}api/state`)).json()) as { sandbox: { now: string } }
+    ).sandbox.now;
+    // The same day, another time of it: the reply is dated 04:07 Minsk time (or the minute after).
+    expect((await clock(`${before.slice(0, 10)} 04:07`)).status).toBe(200);
+    try {
+      await partner.send('/help');
+      await partner.sees('Что умеет бот');
+      const time = await partner.log.locator('.meta').last().textContent();
+      expect(time).toMatch(/^04:0[78]$/);
+    } finally {
+      await clock(before);
+    }
+  }, 60_000);
+
   it('switches to English: the page, the language the bot answers in, and its command menu', async () => {
     await page.getByRole('button', { name: /^Partner Bot/ }).click();
     await page.getByRole('combobox', { name: 'Язык / Language' }).selectOption('en');
     const input = page.getByRole('textbox', { name: 'Message' });
     await input.fill('/help');
     await input.press('Enter');
-    await page.getByRole('log').getByText('What the bot does').last().waitFor();
-    await page.getByRole('button', { name: 'Меню команд' }).click();
-    const menu = page.getByRole('navigation', { name: 'Меню команд' });
+    await page.getByRole('log', { name: 'Messages' }).getByText('What the bot does').last().waitFor();
+    // The page's own labels are English too: the chats' names, the screen readers' labels.
+    const chats = page.getByRole('list', { name: 'Chats' });
+    await chats.getByRole('button', { name: /^Studio team · 3 members/ }).waitFor();
+    await chats.getByRole('button', { name: /^Maria \(client\)/ }).waitFor();
+    await expect(page.getByRole('complementary', { name: 'Chats and sandbox' }).count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Command menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Command menu' });
     await menu.getByText('invoices: /invoices [order id]').waitFor();
     await page.getByRole('combobox', { name: 'Язык / Language' }).selectOption('ru');
   }, 60_000);

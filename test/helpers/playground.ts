@@ -155,7 +155,7 @@ export async function openConnected(
 }
 
 /** The Mini App's panel on the playground's page, as Telegram's clients show it. */
-export const appPanel = (page: Page): Locator => page.getByRole('dialog', { name: 'Partner Test Bot' });
+export const appPanel = (page: Page): Locator => page.getByRole('dialog', { name: 'Partner Bot' });
 
 /** The app inside the panel. */
 export const appFrame = (page: Page): FrameLocator =>

@@ -106,6 +106,7 @@ describe('a partner’s saved customers, in their own chat', () => {
       hint: string;
       kind: string;
       optional: boolean;
+      options?: { value: string; label: string }[];
     }[];
     expect(fields.map((f) => f.id).slice(0, 3)).toEqual(['c:ucn', 'c:last_name', 'c:first_name']);
     expect(fields[0]).toMatchObject({
@@ -120,6 +121,15 @@ describe('a partner’s saved customers, in their own chat', () => {
       hint: 'для страны BY — 6 цифр, например 220030',
     });
     expect(fields.slice(-2).map((f) => f.id)).toEqual(['phone', 'email']);
+    // The country is a choice: the countries by code with their names, Belarus and Russia first.
+    const country = fields.find((f) => f.id === 'c:legal_address.country_code');
+    expect(country).toMatchObject({ label: 'Юридический адрес — код страны', kind: 'country' });
+    expect(country?.options?.slice(0, 3)).toEqual([
+      { value: 'BY', label: 'Беларусь' },
+      { value: 'RU', label: 'Россия' },
+      { value: 'AU', label: 'Австралия' },
+    ]);
+    expect(fields.filter((f) => 'options' in f).map((f) => f.id)).toEqual(['c:legal_address.country_code']);
     expect(form.json.choices).toEqual([
       { id: 'postalSame', label: 'Почтовый адрес совпадает с юридическим', value: true },
       { id: 'bankWanted', label: 'Указать банковские реквизиты', value: false },

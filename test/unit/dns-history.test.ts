@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   appendBounded,
   type HistoryChange,
+  type HistoryEntry,
   planUndo,
   type RecordChange,
   sameNameServers,
   type UndoPlan,
+  undoBlockOf,
 } from '../../src/core/dns-history.js';
 import type { ListedRecord } from '../../src/core/dns-plan.js';
 import { type DnsRecordData, sameRecord } from '../../src/core/dns-records.js';
@@ -224,5 +226,30 @@ describe('appendBounded', () => {
     expect(list).toHaveLength(100);
     expect(list[0]).toBe(30);
     expect(list.at(-1)).toBe(129);
+  });
+});
+
+describe('undoBlockOf: whether the history offers an undo', () => {
+  const www: DnsRecordData = { type: 'A', host: 'www', ttl: 3600, ipv4: '192.0.2.1' };
+  const entry = (id: string, change: HistoryChange, undoes?: string): HistoryEntry => ({
+    id,
+    at: '2026-11-28T10:00:00.000Z',
+    who: { chatId: 1, userId: 1, name: 'Анна' },
+    kind: undoes ? 'undo' : 'add',
+    change,
+    ...(undoes ? { undoes } : {}),
+  });
+  const added = entry('e1', { records: [{ op: 'add', record: www }] });
+
+  it('offers it where the plan applies cleanly against what stands now', () => {
+    expect(undoBlockOf([added], added, { records: [{ id: 7, record: www }] })).toBeUndefined();
+  });
+
+  it('says why not: the record gone, or an undo of the entry already made', () => {
+    expect(undoBlockOf([added], added, { records: [] })).toBe('gone');
+    const undo = entry('e2', { records: [{ op: 'delete', record: www }] }, 'e1');
+    // Undone already, even where the record stands again (added once more since).
+    expect(undoBlockOf([undo, added], added, { records: [{ id: 8, record: www }] })).toBe('alreadyUndone');
+    expect(undoBlockOf([undo, added], undo, { records: [] })).toBeUndefined();
   });
 });

@@ -292,9 +292,10 @@ describe('dates', () => {
 });
 
 describe('contacts, bank, names and free text', () => {
-  it('takes a phone in international form only', () => {
+  it('takes a phone in international form, or as dialled at home in Belarus', () => {
     expect(checkField(spec('phone'), '+375 (29) 123-45-67')).toEqual({ ok: true, value: '+375291234567' });
-    for (const bad of ['80291234567', '+0123456', '+12345', '-1', '😀', '+375 29 123 45 67 89 01 23']) {
+    expect(checkField(spec('phone'), '80291234567')).toEqual({ ok: true, value: '+375291234567' });
+    for (const bad of ['+0123456', '+12345', '-1', '😀', '+375 29 123 45 67 89 01 23']) {
       expect(accepts(spec('phone'), bad), bad).toBe(false);
     }
   });

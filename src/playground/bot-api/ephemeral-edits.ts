@@ -12,7 +12,7 @@ import { emitEphemeral, findEphemeral } from './ephemeral.js';
 import { badRequest, NOT_MODIFIED } from './failures.js';
 import { inlineMarkup } from './markup.js';
 import { applyTextEdit, formatText, sameJson, setOrDelete } from './messages.js';
-import { type BotApiState, ephemeralKey, type StoredEphemeral, unixTime } from './state.js';
+import { type BotApiState, ephemeralKey, type StoredEphemeral } from './state.js';
 import { type Json, stringOrUndefined, toInteger } from './wire.js';
 
 export function editEphemeralMessageText(state: BotApiState, p: Json): true {
@@ -82,7 +82,7 @@ function namedEphemeral(
 }
 
 function finishEphemeralEdit(state: BotApiState, stored: StoredEphemeral): true {
-  stored.message.edit_date = unixTime();
+  stored.message.edit_date = state.unixTime();
   emitEphemeral(state, stored);
   return true;
 }

@@ -10,7 +10,7 @@
 import { checkThread } from './chats.js';
 import { badRequest } from './failures.js';
 import { inlineMarkup, validateReplyMarkup } from './markup.js';
-import { type BotApiState, ephemeralKey, type StoredEphemeral, unixTime } from './state.js';
+import { type BotApiState, ephemeralKey, type StoredEphemeral } from './state.js';
 import { isRecord, type Json, recordOrUndefined, stringOrUndefined, toInteger } from './wire.js';
 
 /** An ephemeral message may be replied to within this long of being sent. */
@@ -73,7 +73,7 @@ export function postEphemeralMessage(
     message_id: 0,
     from: state.botUser(),
     chat,
-    date: unixTime(),
+    date: state.unixTime(),
     ...(threadId !== undefined ? { message_thread_id: threadId, is_topic_message: true } : {}),
     receiver_user: publicUser(state.user(receiverId, undefined)),
     ephemeral_message_id: state.takeEphemeralMessageId(chatId),

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { requireChat } from './chats.js';
 import { badRequest } from './failures.js';
 import { formatText, postBotMessage } from './messages.js';
-import { type BotApiState, type StoredFile, unixTime } from './state.js';
+import type { BotApiState, StoredFile } from './state.js';
 import { type Json, RecordedFile, writeJson } from './wire.js';
 
 /** Who sends a document with `sendDocument`, and how it is labelled. */
@@ -48,7 +48,7 @@ export function queueUserDocument(
     message_id: state.takeMessageId(chat.id as number, undefined),
     from,
     chat,
-    date: unixTime(),
+    date: state.unixTime(),
     document: {
       file_name: fileName,
       mime_type: opts.mimeType ?? guessMimeType(fileName),

@@ -75,6 +75,7 @@ export {
   startBotApiServer,
 } from './server.js';
 export {
+  BOT_FIRST_NAME,
   type BotInfo,
   type ChatProfile,
   DEFAULT_GROUP_CHAT_ID,

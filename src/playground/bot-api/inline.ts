@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { applyParseMode } from '../telegram-html.js';
 import { badRequest } from './failures.js';
 import { inlineMarkup, validInlineResults } from './markup.js';
-import { type BotApiState, messageKey, unixTime } from './state.js';
+import { type BotApiState, messageKey } from './state.js';
 import { type Json, recordOrUndefined } from './wire.js';
 
 /** Who types an inline query with `sendInlineQuery`, and where. */
@@ -54,7 +54,7 @@ export function queueChosenInlineResult(
     message_id: state.takeMessageId(chatId, undefined),
     from,
     chat: chatId === from.id ? state.chatForUser(from, 'private', chatId) : state.chatById(chatId),
-    date: unixTime(),
+    date: state.unixTime(),
     via_bot: state.botUser(),
     ...applyParseMode(String(content.message_text ?? ''), content.parse_mode, content.entities),
   };

@@ -17,7 +17,6 @@ import {
   chatIdOf,
   messageKey,
   type StoredMessage,
-  unixTime,
 } from './state.js';
 import { isRecord, type Json, stringOrUndefined } from './wire.js';
 
@@ -77,7 +76,7 @@ export function queueButtonPress(state: BotApiState, data: string, opts: PressBu
         message_id: state.takeMessageId(chatId, opts.messageId),
         from: state.botUser(),
         chat: state.chatById(chatId),
-        date: unixTime(),
+        date: state.unixTime(),
         text: '…',
         reply_markup: { inline_keyboard: [[{ text: data, callback_data: data }]] },
       };
@@ -130,7 +129,7 @@ export function queueSharedChat(
     message_id: state.takeMessageId(chat.id as number, undefined),
     from,
     chat,
-    date: unixTime(),
+    date: state.unixTime(),
     chat_shared: { request_id: requestId, chat_id: sharedChatId },
   };
   state.storeMessage(message, undefined);

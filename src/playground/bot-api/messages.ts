@@ -20,7 +20,7 @@ import {
 import { badRequest, NOT_MODIFIED } from './failures.js';
 import { CHAT_ACTIONS, inlineMarkup, replyKeyboardRows, validateReplyMarkup } from './markup.js';
 import { readRichMessage } from './rich.js';
-import { type BotApiState, chatIdOf, messageKey, type StoredMessage, unixTime } from './state.js';
+import { type BotApiState, chatIdOf, messageKey, type StoredMessage } from './state.js';
 import { isRecord, type Json, recordOrUndefined, stringOrUndefined, toInteger } from './wire.js';
 
 /** Who sends a text with `sendText`, and where. */
@@ -52,7 +52,7 @@ export function queueUserText(state: BotApiState, text: string, opts: SendTextOp
     message_id: ephemeral ? 0 : state.takeMessageId(chatId, opts.messageId),
     from,
     chat,
-    date: unixTime(),
+    date: state.unixTime(),
     text,
   };
   if (opts.threadId !== undefined) {
@@ -187,7 +187,7 @@ export function postBotMessage(state: BotApiState, chatId: number, fields: Json,
     message_id: state.takeMessageId(chatId, undefined),
     from: state.botUser(),
     chat: state.chatById(chatId),
-    date: unixTime(),
+    date: state.unixTime(),
     ...(threadId !== undefined ? { message_thread_id: threadId, is_topic_message: true } : {}),
     ...fields,
   };
@@ -232,7 +232,7 @@ export function editTarget(state: BotApiState, p: Json): StoredMessage {
 
 /** Date an edit and tell a client; an edit by inline_message_id answers true, not the message. */
 export function finishEdit(state: BotApiState, stored: StoredMessage, p: Json): Json | true {
-  stored.message.edit_date = unixTime();
+  stored.message.edit_date = state.unixTime();
   state.events.emit({ type: 'edited', chatId: chatIdOf(stored.message), message: stored.message });
   return p.inline_message_id !== undefined ? true : structuredClone(stored.message);
 }

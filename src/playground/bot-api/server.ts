@@ -133,6 +133,11 @@ export interface BotApiServerOptions {
    * message refused after 15 s.
    */
   now?: () => number;
+  /**
+   * What messages are dated by, in ms (default the machine's clock): the playground's sandbox
+   * clock, so the chat's times move with it. The reply window stays on `now`.
+   */
+  messageClock?: () => number;
 }
 
 /** The token the server accepts unless given another (its bot id is the part before the colon). */
@@ -155,8 +160,9 @@ class LocalBotApi implements BotApiServer {
     readonly token: string,
     localDir: string | undefined,
     now: (() => number) | undefined,
+    messageClock: (() => number) | undefined,
   ) {
-    this.state = new BotApiState(token, localDir, now);
+    this.state = new BotApiState(token, localDir, now, messageClock);
     this.botInfo = this.state.botInfo;
     this.longPoll = new LongPoll(this.state.updates);
     this.dispatcher = new Dispatcher(this.state, this.log, this.longPoll);
@@ -285,7 +291,12 @@ class LocalBotApi implements BotApiServer {
 
 /** Starts the local Bot API server on 127.0.0.1 (port 0 unless given). */
 export async function startBotApiServer(options: BotApiServerOptions = {}): Promise<BotApiServer> {
-  const server = new LocalBotApi(options.token ?? DEFAULT_TOKEN, options.local?.dir, options.now);
+  const server = new LocalBotApi(
+    options.token ?? DEFAULT_TOKEN,
+    options.local?.dir,
+    options.now,
+    options.messageClock,
+  );
   await server.listen(options.port ?? 0);
   return server;
 }

@@ -94,6 +94,9 @@ export interface InlineQuery {
 }
 
 /** The server's whole state; the method families read and change it, and keep none of their own. */
+/** The bot's name as getMe gives it: the playground's chat with the bot and the Mini App's header say it. */
+export const BOT_FIRST_NAME = 'Partner Bot';
+
 export class BotApiState {
   readonly botInfo: BotInfo;
   /** What a client sees happen: the playground's page and tests follow it. */
@@ -131,12 +134,14 @@ export class BotApiState {
     readonly localDir: string | undefined,
     /** The server's clock in ms (tests move it to check the 15 s reply window). */
     readonly now: () => number = Date.now,
+    /** What messages are dated by (the playground's sandbox clock); the machine's by default. */
+    private readonly messageClock: () => number = Date.now,
   ) {
     const id = Number.parseInt(token.split(':')[0] ?? '', 10);
     this.botInfo = {
       id: Number.isSafeInteger(id) && id > 0 ? id : 7_000_000_001,
       is_bot: true,
-      first_name: 'Partner Test Bot',
+      first_name: BOT_FIRST_NAME,
       username: 'partner_test_bot',
       can_join_groups: true,
       can_read_all_group_messages: false,
@@ -266,11 +271,17 @@ export class BotApiState {
     });
   }
 
+  /** Now, in the seconds of a message's `date` (the playground's: the sandbox's clock). */
+  unixTime(): number {
+    return Math.floor(this.messageClock() / 1000);
+  }
+
   isFromBot(message: Json): boolean {
     return isRecord(message.from) && message.from.id === this.botInfo.id;
   }
 }
 
+/** Now in seconds, by the machine's clock (what no message carries: a webhook's last error). */
 export function unixTime(): number {
   return Math.floor(Date.now() / 1000);
 }

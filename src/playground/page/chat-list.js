@@ -6,7 +6,7 @@ import { drawReplyKeyboard } from './composer.js';
 import { hideInline } from './inline-mode.js';
 import { drawLog } from './message-view.js';
 import { clearStatus } from './notices.js';
-import { $, chat, person, sender, state, words } from './state.js';
+import { $, chat, chatName, person, sender, state, words } from './state.js';
 
 export function drawChats() {
   const list = $('chats');
@@ -19,7 +19,7 @@ export function drawChats() {
       if (c.id === state.chatId) button.setAttribute('aria-current', 'true');
       const unread = state.unread.get(c.id) ?? 0;
       const detail = c.kind === 'group' ? ` · ${c.members.length} ${words().members}` : '';
-      button.textContent = `${c.title}${detail}${unread > 0 ? ` (${unread})` : ''}`;
+      button.textContent = `${chatName(c)}${detail}${unread > 0 ? ` (${unread})` : ''}`;
       button.addEventListener('click', () => openChat(c.id));
       item.append(button);
       return item;
@@ -31,7 +31,7 @@ export function openChat(chatId) {
   state.chatId = chatId;
   state.unread.set(chatId, 0);
   const current = chat(chatId);
-  $('chat-title').textContent = current.title;
+  $('chat-title').textContent = chatName(current);
   $('toast').hidden = true;
   clearStatus(chatId);
   const as = $('as');

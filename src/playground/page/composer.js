@@ -5,7 +5,7 @@
 import { askInline } from './inline-mode.js';
 import { drawLog } from './message-view.js';
 import { showError } from './notices.js';
-import { $, markButtonStyle, sender, state } from './state.js';
+import { $, chatName, markButtonStyle, sender, state } from './state.js';
 import { call } from './transport.js';
 
 async function send(text) {
@@ -92,7 +92,7 @@ function pickChat(request) {
     ...groups.map((group) => {
       const element = document.createElement('button');
       element.type = 'button';
-      element.textContent = `👥 ${group.title}`;
+      element.textContent = `👥 ${chatName(group)}`;
       element.addEventListener('click', () =>
         call('share', {
           chatId: state.chatId,

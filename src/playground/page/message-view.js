@@ -64,9 +64,11 @@ function bubble(message) {
   }
   const meta = document.createElement('div');
   meta.className = 'meta';
+  // In the sandbox's zone (Minsk), as its clock and the bot's own times are.
   const time = new Date(message.date * 1000).toLocaleTimeString(state.lang, {
     hour: '2-digit',
     minute: '2-digit',
+    timeZone: 'Europe/Minsk',
   });
   meta.textContent = message.edit_date ? `✎ ${time}` : time;
   item.append(meta);

@@ -41,6 +41,9 @@ export function person(id) {
   return state.info.people.find((p) => p.id === id);
 }
 
+/** A chat's name on the page, in its language (the bot knows the chat by its Telegram title). */
+export const chatName = (c) => (state.lang === 'en' && c.titleEn) || c.title;
+
 export function chat(id) {
   return state.info.chats.find((c) => c.id === id);
 }

@@ -177,7 +177,7 @@ describe('undo refused after a conflicting change', () => {
 });
 
 describe('the history screen', () => {
-  it('shows the latest changes with when, who and what, each with ↩ Отменить', async () => {
+  it('shows the latest changes with when, who and what, with ↩ Отменить where it applies cleanly', async () => {
     const orderId = await newDomain();
     expect(lastText(await h.send(`/dns ${orderId} history`))).toContain('история пуста');
     await h.send(`/dns ${orderId} add A one 192.0.2.71`);
@@ -192,17 +192,30 @@ describe('the history screen', () => {
     expect(text).toMatch(/\n1\. \d\d\.\d\d\.\d{4}, \d\d:\d\d · Анна · удаление записи\n− A one/);
     expect(text).toMatch(/\n2\. .* · Анна · добавление записи\n\+ AAAA two/);
     expect(text).toMatch(/\n3\. .* · Анна · добавление записи\n\+ A one/);
-    expect(buttons(screen).map((b) => b.text)).toEqual([
-      '↩ Отменить №1',
-      '↩ Отменить №2',
-      '↩ Отменить №3',
-      'Все записи',
-    ]);
+    // №3 added «A one», which №1 deleted since: its undo would not apply cleanly, so it is not
+    // offered, and the entry says why; the way back has the ⬅ the other ways back have.
+    expect(buttons(screen).map((b) => b.text)).toEqual(['↩ Отменить №1', '↩ Отменить №2', '⬅ Все записи']);
+    expect(text).toMatch(
+      /\n3\. .* · Анна · добавление записи\n\+ A one[^\n]*\n↩ Отменить уже нельзя: добавленную запись с тех пор удалили или изменили\./,
+    );
     // The records list leads to it too.
     const list = await h.send(`/dns ${orderId}`);
     expect(lastText(await h.press(buttonData(list, '🕘 История')))).toContain('🕘 История изменений');
     // No message holds the author's name in the data files in clear text.
     expect(await h.dataFilesContaining('Анна')).toEqual([]);
+  });
+
+  it('after an undo, the undone change says so and offers no second undo', async () => {
+    const orderId = await newDomain();
+    await h.send(`/dns ${orderId} add A undone 192.0.2.72`);
+    const first = await h.send(`/dns ${orderId} history`);
+    expect(buttons(first).map((b) => b.text)).toEqual(['↩ Отменить №1', '⬅ Все записи']);
+    const preview = await h.press(buttonData(first, '↩ Отменить №1'));
+    await h.press(buttonData(preview, '↩ Да, отменить'));
+    const screen = await h.send(`/dns ${orderId} history`);
+    // №1 is the undo (its own undo would add the record back); №2, the add, is undone already.
+    expect(buttons(screen).map((b) => b.text)).toEqual(['↩ Отменить №1', '⬅ Все записи']);
+    expect(lastText(screen)).toMatch(/\n2\. .* · добавление записи\n\+ A undone[^\n]*\n↩ Уже отменено\./);
   });
 
   it('shows the last 20 entries in one rich message, each with its undo', async () => {

@@ -64,32 +64,37 @@ type DnsWordRun = (
   line: { words: readonly string[]; rest: string },
 ) => Promise<unknown>;
 
-const deleteWord: DnsWordRun = (parts, ctx, ref, line) =>
-  parts.changes.deleteFromWords(ctx, ref, line.words, line.rest);
-const presetWord: DnsWordRun = (parts, ctx, ref) => parts.presets.choose(ctx, ref);
-
 /**
- * `/dns <domain> <word> …`, by word (an alias is one more key to the same run). `/dns` alone picks
- * a domain, `/dns <domain>` lists its records, and `/dns bulk` comes before any domain; a word
- * not here is told with one example for the domain typed.
+ * `/dns <domain> <word> …`, by word, in the order the refusal of an unknown word lists them.
+ * `/dns` alone picks a domain, `/dns <domain>` lists its records, and `/dns bulk` comes before any
+ * domain; a word not here (nor an alias below) is told with one example for the domain typed.
  */
 const DNS_WORDS = {
   // The rest of the line as typed: a TXT text keeps its spaces.
   add: (parts, ctx, ref, line) => parts.records.addFromLine(ctx, ref, line.rest),
   set: (parts, ctx, ref, line) => parts.changes.setFromLine(ctx, ref, line.rest),
-  del: deleteWord,
-  delete: deleteWord,
-  export: (parts, ctx, ref) => parts.zoneFile.exportRecords(ctx, ref),
+  del: (parts, ctx, ref, line) => parts.changes.deleteFromWords(ctx, ref, line.words, line.rest),
   import: (parts, ctx, ref) => parts.zoneFile.askImport(ctx, ref.orderId),
+  export: (parts, ctx, ref) => parts.zoneFile.exportRecords(ctx, ref),
   history: (parts, ctx, ref) => parts.history.showHistory(ctx, ref),
-  preset: presetWord,
-  presets: presetWord,
+  preset: (parts, ctx, ref) => parts.presets.choose(ctx, ref),
   check: (parts, ctx, ref, line) => checkOnDemand(parts.ports.liveChecks, ctx, ref, line.words),
 } as const satisfies Record<string, DnsWordRun>;
+type DnsWord = keyof typeof DNS_WORDS;
 
-/** The run of a `/dns` word, if it is one (an own key: `constructor` is not a word). */
+/** Other spellings partners type for a word. */
+const DNS_WORD_ALIASES: Readonly<Record<string, DnsWord>> = { delete: 'del', presets: 'preset' };
+
+/** The words, as the refusal of an unknown one lists them. */
+const WORD_LIST = Object.keys(DNS_WORDS).join(', ');
+
+/** Own keys only: `constructor` is not a word. */
+const isDnsWord = (word: string): word is DnsWord => Object.hasOwn(DNS_WORDS, word);
+
+/** The run of a `/dns` word or alias, if it is one. */
 function runOfWord(word: string): DnsWordRun | undefined {
-  return Object.hasOwn(DNS_WORDS, word) ? DNS_WORDS[word as keyof typeof DNS_WORDS] : undefined;
+  const name = Object.hasOwn(DNS_WORD_ALIASES, word) ? DNS_WORD_ALIASES[word] : word;
+  return name !== undefined && isDnsWord(name) ? DNS_WORDS[name] : undefined;
 }
 
 /** What a domain picked from the list opens. */
@@ -191,6 +196,7 @@ export function createDnsFeature(deps: {
     if (run) return run(parts, ctx, ref, { words: words.slice(2), rest });
     // One example for the domain typed, not every form of the command.
     throw new UserInputError('dns:badAction', {
+      words: WORD_LIST,
       word: escapeHtml(echoInput(words[1] ?? '')),
       domain: escapeHtml(toUnicodeDomain(ref.domain)),
     });

@@ -6,6 +6,7 @@ import {
   type HistoryEntry,
   planUndo,
   type UndoResult,
+  undoBlockOf,
 } from '../../../../core/dns-history.js';
 import { type ListedRecord, readListedRecords } from '../../../../core/dns-plan.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
@@ -33,6 +34,19 @@ async function currentRecords(api: PartnerApi, orderId: number): Promise<ListedR
 }
 
 /**
+ * What the undos of `entries` are planned against: the records as listed now, and the name
+ * servers where an entry changed them — each asked once, and only when needed.
+ */
+async function undoBasis(api: PartnerApi, orderId: number, entries: readonly HistoryEntry[]) {
+  const needs = (kind: 'records' | 'nameServers') => entries.some((e) => kind in e.change);
+  const [records, nameServers] = await Promise.all([
+    needs('records') ? currentRecords(api, orderId) : undefined,
+    needs('nameServers') ? api.listNameServers(orderId, { fresh: true }) : undefined,
+  ]);
+  return { ...(records ? { records } : {}), ...(nameServers ? { nameServers } : {}) };
+}
+
+/**
  * `/dns <domain> history` and "↩ Undo": the history screen (the latest 20, paged), the undo
  * preview against the records as they are now, and the confirmed undo — itself recorded (kind
  * `undo`, so it can be undone in turn) and announced in a team group.
@@ -51,21 +65,28 @@ export function createDnsHistoryScreens(deps: {
     buttonsPerRow: 1,
     async load(ctx, filter) {
       const ref = await refOfOrder(ctx, Number(filter));
-      const entries = (await ports.journal.list(ctx, ref.orderId)).slice(0, HISTORY_SHOWN);
+      const all = await ports.journal.list(ctx, ref.orderId);
+      const entries = all.slice(0, HISTORY_SHOWN);
+      const now = await undoBasis(await ctx.partnerApi(), ref.orderId, entries);
       const domain = escapeHtml(toUnicodeDomain(ref.domain));
       return {
         title: ctx.t('dnshistory:title', { domain }),
         empty: ctx.t('dnshistory:empty', { domain }),
-        rows: entries.map((entry, i) => ({
-          html: renderHistoryEntry(ctx.t, ctx.locale, entry, i + 1),
-          button: Markup.button.callback(
-            ctx.t('dnshistory:undoRowButton', { n: i + 1 }),
-            encodeCallback('dnsUndo', ref.orderId, entry.id),
-          ),
-        })),
-        footer: [
-          Markup.button.callback(ctx.t('dnshistory:recordsButton'), encodeCallback('dns', ref.orderId)),
-        ],
+        // «↩ Отменить №n» only where the undo applies cleanly now; elsewhere the entry says why not.
+        rows: entries.map((entry, i) => {
+          const html = renderHistoryEntry(ctx.t, ctx.locale, entry, i + 1);
+          const block = undoBlockOf(all, entry, now);
+          if (block !== undefined)
+            return { html: `${html}\n<i>${ctx.t(`dnshistory:cannotUndo.${block}`)}</i>` };
+          return {
+            html,
+            button: Markup.button.callback(
+              ctx.t('dnshistory:undoRowButton', { n: i + 1 }),
+              encodeCallback('dnsUndo', ref.orderId, entry.id),
+            ),
+          };
+        }),
+        footer: [Markup.button.callback(ctx.t('dnschange:backButton'), encodeCallback('dns', ref.orderId))],
       };
     },
   });
