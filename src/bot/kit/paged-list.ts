@@ -42,6 +42,11 @@ export interface PagedList {
 }
 
 const HEADER_ROOM = 400;
+/**
+ * A footer's actions to a row: six in one row (the DNS list's) a 390 px phone cuts to «NS…»;
+ * three keep each label whole.
+ */
+const FOOTER_PER_ROW = 3;
 
 /**
  * Registers list definitions and renders their pages. Pages are cut so that no message exceeds
@@ -76,7 +81,11 @@ export class PagedLists {
       await ctx.reply(empty, {
         parse_mode: 'HTML',
         ...(footer.length + below.length > 0
-          ? { reply_markup: { inline_keyboard: [footer, below].filter((row) => row.length > 0) } }
+          ? {
+              reply_markup: {
+                inline_keyboard: [...inRows(footer, FOOTER_PER_ROW), below].filter((row) => row.length > 0),
+              },
+            }
           : {}),
       });
       return;
@@ -91,7 +100,7 @@ export class PagedLists {
       const keyboard = [
         ...inRows(buttons, list.buttonsPerRow ?? 2),
         pagerRow(ctx.t, list.id, index, pages.length, filter),
-        footer,
+        ...inRows(footer, FOOTER_PER_ROW),
         below,
       ].filter((row) => row.length > 0);
       const tabled = columns !== undefined && current.every((r) => r.cells !== undefined);

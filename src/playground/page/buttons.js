@@ -56,7 +56,7 @@ export function buttonElement(message, button, label = button.text) {
   } else if (button.callback_data !== undefined) {
     element.addEventListener('click', () => press(message, label, button.callback_data));
   } else if (button.copy_text) {
-    element.addEventListener('click', () => copy(button.copy_text.text));
+    element.addEventListener('click', () => copy(button.copy_text.text, element));
   } else if (button.switch_inline_query_current_chat !== undefined) {
     element.addEventListener('click', () =>
       switchInline(button.switch_inline_query_current_chat, state.chatId),

@@ -39,13 +39,22 @@ export function showError(error) {
   showToast(`⚠ ${error.message}`);
 }
 
-export async function copy(text) {
+/** Copies `text`; the pressed `button`, if given, says so for a moment (a toast alone is easy to miss on a phone). */
+export async function copy(text, button) {
   try {
     await navigator.clipboard.writeText(text);
   } catch {
     // A page without clipboard rights still shows what would be copied.
   }
   showToast(`${words().copied}: ${text}`);
+  if (!button) return;
+  if (button.dataset.label === undefined) button.dataset.label = button.textContent;
+  button.textContent = `✓ ${words().copied}`;
+  clearTimeout(button.copiedTimer);
+  button.copiedTimer = setTimeout(() => {
+    button.textContent = button.dataset.label;
+    delete button.dataset.label;
+  }, 2000);
 }
 
 export function wireNotices() {

@@ -42,5 +42,9 @@ export function richTable(block, message) {
   const body = document.createElement('tbody');
   body.append(...rows.slice(headed ? 1 : 0).map((row) => rowElement(row, message, false)));
   table.append(body);
-  return table;
+  // A table wider than the bubble scrolls inside it, as Telegram's apps do, not the whole chat.
+  const scroller = document.createElement('div');
+  scroller.className = 'rich-table-scroll';
+  scroller.append(table);
+  return scroller;
 }

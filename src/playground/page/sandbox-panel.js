@@ -64,10 +64,24 @@ function laterBy(now, days) {
   return `${pad(moved.getUTCDate())}.${pad(moved.getUTCMonth() + 1)}.${moved.getUTCFullYear()} ${time}`;
 }
 
+/** The panel folds: on a phone's width it starts folded, or it would take the chat's height. */
+function wireFold() {
+  const toggle = $('sandbox-toggle');
+  const fold = (open) => {
+    toggle.setAttribute('aria-expanded', String(open));
+    $('sandbox-body').hidden = !open;
+  };
+  fold(!window.matchMedia('(max-width: 720px)').matches);
+  toggle.addEventListener('click', () => fold(toggle.getAttribute('aria-expanded') !== 'true'));
+}
+
 /** `refresh` reloads the state and redraws: main.js owns it, as the server's events need it too. */
 export function wireSandbox(refresh) {
-  $('copy-token').addEventListener('click', () => copy(state.info.sandbox.token));
-  $('copy-welcome-token').addEventListener('click', () => copy(state.info.sandbox.token));
+  $('copy-token').addEventListener('click', () => copy(state.info.sandbox.token, $('copy-token')));
+  $('copy-welcome-token').addEventListener('click', () =>
+    copy(state.info.sandbox.token, $('copy-welcome-token')),
+  );
+  wireFold();
   const selected = (id) => Number($(id).value);
   $('pay').addEventListener(
     'click',

@@ -349,3 +349,48 @@ describe('a TXT changed by buttons', () => {
     expect(await listedValues(site.orderId)).toContain('TXT @ v=spf1 include:_spf.yandex.net ~all');
   });
 });
+
+describe('record buttons on a phone', () => {
+  it('each record’s button has its row, its value whole or cut by the bot at 32 characters', async () => {
+    const site = await movingSite('rows');
+    await h.api().addDnsRecord(site.orderId, {
+      kind: 'txt',
+      host: '_dmarc',
+      text: 'v=DMARC1; p=none; rua=mailto:dmarc@example.by',
+      ttl: 3600,
+    });
+    const list = await h.send(`/dns ${site.domain}`);
+    const rows = list.flatMap(
+      (c) =>
+        (c.payload.reply_markup as { inline_keyboard?: { text: string }[][] } | undefined)?.inline_keyboard ??
+        [],
+    );
+    const recordRows = rows.filter((row) => row.some((b) => b.text.includes(' → ')));
+    expect(recordRows.map((row) => row.length)).toEqual([1, 1, 1, 1, 1]);
+    expect(recordRows.map((row) => row[0]?.text)).toContain('A www → 93.125.99.10');
+    expect(recordRows.map((row) => row[0]?.text)).toContain('TXT _dmarc → "v=DMARC1; p=none;…');
+  });
+});
+
+describe('the list keeps one order', () => {
+  it('a record changed in the chat keeps its place: by type, then host, not at the end', async () => {
+    const site = await movingSite('order');
+    const recordButtons = async () =>
+      buttons(await h.send(`/dns ${site.domain}`))
+        .map((b) => b.text)
+        .filter((text) => text.includes(' → '));
+    expect(await recordButtons()).toEqual([
+      'A @ → 93.125.99.10',
+      'A www → 93.125.99.10',
+      'CNAME shop → shops.example.net',
+      'TXT @ → "v=spf1 -all"',
+    ]);
+    await h.send(`/dns ${site.domain} set A www 192.0.2.55`);
+    expect(await recordButtons()).toEqual([
+      'A @ → 93.125.99.10',
+      'A www → 192.0.2.55',
+      'CNAME shop → shops.example.net',
+      'TXT @ → "v=spf1 -all"',
+    ]);
+  });
+});

@@ -79,8 +79,11 @@ export function describeRecord(t: Translate, record: DnsRecordData): string {
   });
 }
 
-/** How much of a record a button's label shows (a list of records, each a button). */
-const BUTTON_LABEL = 40;
+/**
+ * How much of a record a button's label shows (a list of records, each a button, one to a row):
+ * what a full-width button of a 390 px phone holds, so the bot's own «…» cuts it, not the app's.
+ */
+const BUTTON_LABEL = 32;
 
 /** A record as a button's label (plain text): `A www → 192.0.2.1`, cut to fit. */
 export function recordLabel(record: DnsRecordData): string {

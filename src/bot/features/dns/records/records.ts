@@ -1,6 +1,7 @@
 import { Markup } from 'telegraf';
 import { type DnsRecord, dnsRecordKindOf, type PartnerApi, toDnsRecordBody } from '../../../../api/index.js';
 import { parseDnsLine } from '../../../../core/dns-line.js';
+import { sortRecords } from '../../../../core/dns-record-order.js';
 import { type DnsRecordData, parseListedRecord, sameRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
@@ -52,9 +53,12 @@ export function createDnsRecordList(deps: {
   const records = lists.register({
     id: 'dns',
     perPage: 15,
+    // One to a row: a record's button is its value (`A www → 93.125.99.10`), and two to a row a
+    // phone's Telegram cuts it to «A www →», which tells records of one host apart by nothing.
+    buttonsPerRow: 1,
     async load(ctx, filter) {
       const ref = await refOfOrder(ctx, Number(filter));
-      const listed = await (await ctx.partnerApi()).listDnsRecords(ref.orderId);
+      const listed = sortRecords(await (await ctx.partnerApi()).listDnsRecords(ref.orderId));
       const domain = escapeHtml(toUnicodeDomain(ref.domain));
       const editor = miniAppButton(ctx, deps.miniApp, ctx.t('dns:openEditorButton'), 'dns', {
         domain: ref.domain,
