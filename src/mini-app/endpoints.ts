@@ -3,7 +3,6 @@
  * `core/team.ts`) and what it answers. Thin: input read with zod or core, the partner API or a
  * service called with the chosen account's token, the answer as JSON. No answer carries a token.
  */
-import { sortRecords } from '../core/dns-record-order.js';
 import { parseStartParam } from '../core/mini-app-launch.js';
 import { type Capability, can, ROLES, rolesAllowed } from '../core/team.js';
 import type { AnswerOf, EndpointName } from './contract.js';
@@ -70,12 +69,6 @@ function screenOf(startParam: string | undefined) {
   return screen === undefined ? {} : { screen };
 }
 
-/** The zone in the chat's `/dns` order (core): a record changed keeps its place in the table. */
-async function zoneInOrder(call: CallOf<'zone'>): Promise<AnswerOf<'zone'>> {
-  const zone = await zoneOf(call);
-  return { ...zone, records: sortRecords(zone.records) };
-}
-
 /**
  * The API, by path below `<app path>api/`: what each endpoint needs of the member's role and what
  * it runs. Its method, request and answer are the contract's (contract.ts); an endpoint missing
@@ -83,7 +76,7 @@ async function zoneInOrder(call: CallOf<'zone'>): Promise<AnswerOf<'zone'>> {
  */
 export const ENDPOINTS: { [N in EndpointName]: Endpoint<N> } = {
   session: { need: 'anyone', run: sessionOf },
-  zone: { need: 'lookup', run: zoneInOrder },
+  zone: { need: 'lookup', run: zoneOf },
   'zone/check': { need: 'tech', run: checkLine },
   'zone/plan': { need: 'tech', run: planOf },
   'zone/paste': { need: 'tech', run: pasteOf },

@@ -6,6 +6,7 @@
 import { sameRecordData } from '../core/dns-change.js';
 import { formatDnsLine, parseDnsLine } from '../core/dns-line.js';
 import { readListedRecords } from '../core/dns-plan.js';
+import { sortRecords } from '../core/dns-record-order.js';
 import { DNS_TYPES, type DnsRecordData, parseListedRecord, sameRecord } from '../core/dns-records.js';
 import { describeSkipReason } from '../core/dns-words.js';
 import { toAsciiDomain, toUnicodeDomain } from '../core/domain-names.js';
@@ -41,7 +42,8 @@ export async function zoneOf(call: CallOf<'zone'>): Promise<AnswerOf<'zone'>> {
     domainUnicode: toUnicodeDomain(ascii),
     orderId,
     recordTypes: [...DNS_TYPES],
-    records: listed.map((entry) => {
+    // The chat's one order, by type then host, so the editor lists what `/dns` lists.
+    records: sortRecords(listed).map((entry) => {
       const record = parseListedRecord(entry);
       return {
         id: entry.record_id,
