@@ -240,8 +240,12 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
     await group.send('hello from the group');
     await group.tap('3600');
     await group.tap('✅ Добавить');
-    // The result is the group's: an ordinary message, not marked.
-    const result = group.log.getByRole('article').filter({ hasText: 'Запись добавлена' }).last();
+    // The result is the group's: an ordinary message, not marked; in a team group it is the
+    // change's one announcement.
+    const result = group.log
+      .getByRole('article')
+      .filter({ hasText: /📣 Андрей \(владелец\) добавил\(а\) DNS-запись домена mysite\.by/ })
+      .last();
     await result.waitFor();
     await expect(result.getByText('видно только вам').count()).resolves.toBe(0);
     const added = (await requests()).filter(

@@ -63,6 +63,8 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   dismiss: { code: 'dn', args: ['word'] },
   notifyToggle: { code: 'nt', args: ['word'] },
   notifyQuiet: { code: 'nq', args: ['word'] },
+  teamScreen: { code: 'ts', args: [] },
+  teamMember: { code: 'tm', args: ['int'] },
   teamRole: { code: 'tr', args: ['int', 'word'] },
   noop: { code: 'x', args: [] },
 };

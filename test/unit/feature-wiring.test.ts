@@ -165,7 +165,7 @@ describe('feature wiring', () => {
     router.on('page', async () => undefined);
     const withoutTeam = features.filter((feature) => feature.name !== 'team');
     expect(() => registerFeatures(router, ACTIONS, withoutTeam)).toThrow(
-      /callback actions without a handler: teamRole/,
+      /callback actions without a handler: teamScreen, teamMember, teamRole$/,
     );
   });
 

@@ -82,7 +82,7 @@ describe('a member’s form in a bound group', () => {
     const done = await pressOnHis(step, '✅ Добавить');
 
     // The change is the team's: the record and the announcement are the group's messages.
-    expect(publicTexts(done).join('\n')).toContain('Запись добавлена');
+    expect(publicTexts(done).join('\n')).toContain('добавил(а) DNS-запись домена');
     expect(publicTexts(done).filter((t) => t.startsWith('📣'))).toEqual([
       expect.stringMatching(new RegExp(`^📣 Борис \\(техник\\) добавил\\(а\\) DNS-запись домена ${domain}`)),
     ]);
@@ -133,7 +133,7 @@ describe('a member’s form in a bound group', () => {
     // The draft kept his answers: the same record is added from the step asked again.
     step = await pressOnHis(again, '3600');
     step = await pressOnHis(step, '✅ Добавить');
-    expect(publicTexts(step).join('\n')).toContain('Запись добавлена');
+    expect(publicTexts(step).join('\n')).toContain('добавил(а) DNS-запись домена');
     const posts = h.sandbox.requests
       .filter((r) => r.method === 'POST' && r.path.startsWith(`/v1/domains/${orderId}/dns/records/`))
       .map((r) => r.body);
@@ -147,7 +147,7 @@ describe('refusals, errors and commands of one member', () => {
     await orderTestDomain(h.api(), domain);
     const command = await h.send(`/dns ${domain}`, inGroup(GLEB));
     expect(textsFor(command, GLEB.userId)).toEqual([
-      'Эта команда доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+      'Эта команда доступна ролям: техник, администратор, владелец. Ваша роль: зритель. Сменить роль может владелец — Анна.',
     ]);
     expect(publicTexts(command)).toEqual([]);
 
@@ -165,7 +165,7 @@ describe('refusals, errors and commands of one member', () => {
       ),
     });
     expect(refusal.payload.text).toBe(
-      'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+      'Эта кнопка доступна ролям: техник, администратор, владелец. Ваша роль: зритель. Сменить роль может владелец — Анна.',
     );
     expect(publicTexts(pressed)).toEqual([]);
   });

@@ -111,7 +111,9 @@ describe('binding a group from the private chat', () => {
     expect(await h.chatData.getTeamGroups(OWNER.userId)).toEqual([GROUP]);
     expect(connect).toHaveBeenCalledWith(GROUP, h.sandbox.token);
     const told = picked.find((c) => c.method === 'sendMessage' && c.payload.chat_id === GROUP);
-    expect(String(told?.payload.text)).toContain('✅ Группа подключена к вашему партнёрскому аккаунту');
+    expect(String(told?.payload.text)).toContain(
+      '✅ Группа подключена к партнёрскому аккаунту владельца — Анна.',
+    );
     expect(String(told?.payload.text)).toContain('• Анна — владелец');
     const answer = picked.find((c) => c.method === 'sendMessage' && c.payload.chat_id === OWNER.userId);
     expect(String(answer?.payload.text)).toContain('я написал об этом в группе');
@@ -136,28 +138,28 @@ describe('roles', () => {
   it('a newcomer is a viewer; the owner makes them tech by reply, and tech can do DNS but not billing', async () => {
     await bind();
     expect(lastText(await h.send('/dns mysite.by', inGroup(BORIS)))).toBe(
-      'Эта команда доступна ролям: техник, администратор, владелец. Ваша роль: зритель.',
+      'Эта команда доступна ролям: техник, администратор, владелец. Ваша роль: зритель. Сменить роль может владелец — Анна.',
     );
     // Look-ups are for everyone.
     expect(lastText(await h.send('/zones', inGroup(BORIS)))).not.toContain('доступна ролям');
 
     const screen = await h.send('/team', inGroup(OWNER));
     expect(lastText(screen)).toContain('• Борис &lt;b&gt; — зритель');
-    expect(buttons(screen).map((b) => b.text)).toEqual(['Борис <b>: зритель → бухгалтер']);
+    expect(buttons(screen).map((b) => b.text)).toEqual(['Борис <b> — зритель']);
 
     const changed = await h.send('/team техник', { ...inGroup(OWNER), replyTo: BORIS });
     expect(lastText(changed)).toBe('👤 Анна сменил(а) роль участника Борис &lt;b&gt;: теперь техник.');
 
     expect(lastText(await h.send('/dns mysite.by', inGroup(BORIS)))).toContain('DNS-записи mysite.by');
     expect(lastText(await h.send('/invoices', inGroup(BORIS)))).toBe(
-      'Эта команда доступна ролям: бухгалтер, администратор, владелец. Ваша роль: техник.',
+      'Эта команда доступна ролям: бухгалтер, администратор, владелец. Ваша роль: техник. Сменить роль может владелец — Анна.',
     );
     // The owner's role is not for giving, nor can a member change roles.
     expect(lastText(await h.send('/team admin', { ...inGroup(OWNER), replyTo: OWNER }))).toContain(
       'Роль владельца не меняется',
     );
     expect(lastText(await h.send('/team viewer', { ...inGroup(BORIS), replyTo: BORIS }))).toBe(
-      'Эта команда доступна ролям: владелец. Ваша роль: техник.',
+      'Эта команда доступна ролям: владелец. Ваша роль: техник. Сменить роль может владелец — Анна.',
     );
     expect(lastText(await h.send('/team boss', { ...inGroup(OWNER), replyTo: BORIS }))).toContain(
       'Не знаю роль «boss»',
@@ -168,18 +170,19 @@ describe('roles', () => {
     await bind();
     await h.send('/help', inGroup(VERA));
     const screen = await h.send('/team', inGroup(OWNER));
-    const promote = buttonData(screen, 'Вера: зритель → бухгалтер');
+    const promote = buttonData(screen, 'Вера — зритель');
 
     // Only the owner's press counts; Вера alone is told (an ephemeral answer to her tap).
     const refused = await h.press(promote, inGroup(VERA));
     expect(textsFor(refused, VERA.userId)).toEqual([
-      'Эта кнопка доступна ролям: владелец. Ваша роль: зритель.',
+      'Эта кнопка доступна ролям: владелец. Ваша роль: зритель. Сменить роль может владелец — Анна.',
     ]);
     expect((await h.chatData.getTeam(GROUP))?.members[String(VERA.userId)]).toBe('viewer');
 
-    const pressed = await h.press(promote, inGroup(OWNER));
+    const roles = await h.press(promote, inGroup(OWNER));
+    const pressed = await h.press(buttonData(roles, 'бухгалтер'), inGroup(OWNER));
     expect(texts(pressed)).toContain('👤 Анна сменил(а) роль участника Вера: теперь бухгалтер.');
-    expect(buttons(pressed).map((b) => b.text)).toContain('Вера: бухгалтер → техник');
+    expect(buttons(pressed).map((b) => b.text)).toContain('Вера — бухгалтер');
     // Roles are stored plain; the members' names only sealed.
     expect(await h.dataFilesContaining('"accountant"')).toHaveLength(1);
     expect(await h.dataFilesContaining('Вера')).toEqual([]);
@@ -190,7 +193,7 @@ describe('roles', () => {
 
     const viewer = await h.press(link, inGroup(GLEB));
     expect(texts(viewer)).toEqual([
-      'Эта кнопка доступна ролям: бухгалтер, администратор, владелец. Ваша роль: зритель.',
+      'Эта кнопка доступна ролям: бухгалтер, администратор, владелец. Ваша роль: зритель. Сменить роль может владелец — Анна.',
     ]);
     expect(textsFor(viewer, GLEB.userId)).toEqual(texts(viewer));
     expect(texts(await h.press(link, inGroup(VERA))).join('\n')).toContain('/s/');
@@ -202,7 +205,7 @@ describe('unbinding', () => {
     await bind();
     const disconnect = vi.spyOn(watchers(), 'disconnect');
     expect(lastText(await h.send('/team off', inGroup(BORIS)))).toBe(
-      'Эта команда доступна ролям: владелец. Ваша роль: зритель.',
+      'Эта команда доступна ролям: владелец. Ваша роль: зритель. Сменить роль может владелец — Анна.',
     );
     expect(await h.chatData.getToken(GROUP)).toBe(h.sandbox.token);
 
@@ -285,7 +288,7 @@ describe('forms in a group', () => {
     expect(tapped.filter((c) => c.method !== 'answerCallbackQuery')).toEqual([]);
     // Her own command runs meanwhile, and her own form is hers.
     expect(texts(await h.send(`/dns ${domain} add A www 192.0.2.7`, inGroup(VERA))).join('\n')).toContain(
-      'Запись добавлена',
+      'добавил(а) DNS-запись домена',
     );
     let own = await h.send(`/dns ${domain}`, inGroup(VERA));
     own = await h.press(buttonData(own, 'Добавить'), inGroup(VERA));
@@ -297,7 +300,7 @@ describe('forms in a group', () => {
     boris = await answer(BORIS, 'v=spf1 -all');
     boris = await h.press(buttonData(boris, '3600'), inGroup(BORIS));
     boris = await h.press(buttonData(boris, '✅ Добавить'), inGroup(BORIS));
-    expect(texts(boris).join('\n')).toContain('Запись добавлена');
+    expect(texts(boris).join('\n')).toContain('добавил(а) DNS-запись домена');
     const posts = h.sandbox.requests
       .filter((r) => r.method === 'POST' && r.path.startsWith(`/v1/domains/${orderId}/dns/records/`))
       .map((r) => r.body);
@@ -392,7 +395,7 @@ describe('every role, every kind of command and button', () => {
       billing: { command: '/payments', button: buttonData(invoices, '🔗') },
       tech: { command: '/dns mysite.by', button: buttonData(records, 'Добавить') },
       all: { command: '/requisites', button: buttonData(menu, 'Домен') },
-      roles: { command: '/team off', button: buttonData(team, 'Вика: зритель → бухгалтер') },
+      roles: { command: '/team off', button: buttonData(team, 'Вика — зритель') },
     };
     // What each role may, as docs/team-chats.md lists it.
     const allowed: Record<keyof typeof members, (keyof typeof probes)[]> = {

@@ -27,8 +27,22 @@ export async function announce(
   key: Announcement,
   params: Record<string, string | number> & { orderId?: number } = {},
 ): Promise<void> {
+  const text = await renderAnnouncement(ctx, key, params);
+  if (text === undefined) return;
+  await ctx.reply(text, { parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+}
+
+/**
+ * The announcement's text (HTML), for a change whose own reply is the announcement
+ * (record-change-end.ts); undefined where there is no team to tell.
+ */
+export async function renderAnnouncement(
+  ctx: BotContext,
+  key: Announcement,
+  params: Record<string, string | number> & { orderId?: number } = {},
+): Promise<string | undefined> {
   const member = ctx.teamMember;
-  if (member === undefined) return;
+  if (member === undefined) return undefined;
   const { orderId } = params;
   // The change is made already: a failed look-up of its domain costs the name, never an error.
   const domain =
@@ -38,7 +52,7 @@ export async function announce(
           (ref) => ref.domain,
           () => undefined,
         );
-  const text = ctx.t(`team:announce.${key}`, {
+  return ctx.t(`team:announce.${key}`, {
     ...params,
     ...(orderId === undefined
       ? {}
@@ -51,5 +65,4 @@ export async function announce(
     who: escapeHtml(member.name),
     role: ctx.t(`team:role.${member.role}`),
   });
-  await ctx.reply(text, { parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
 }

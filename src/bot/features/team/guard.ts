@@ -5,7 +5,7 @@ import type { BotContext } from '../../context.js';
 import { commandOf } from '../../middlewares/group-scope.js';
 import { decodeCallback } from '../../registry.js';
 import { actionCapability, commandCapability } from './access.js';
-import { renderRefusal } from './views.js';
+import { ownerName, renderRefusal } from './views.js';
 
 /**
  * Roles in a group bound by `/team`: a command or a button outside the member's role is refused
@@ -25,10 +25,12 @@ export function createTeamGuard(deps: { chatData: ChatData }) {
     ctx.teamMember = { name: from.first_name, role };
     const needed = neededCapability(ctx);
     if (needed === undefined || can(role, needed)) return next();
-    // A refusal is the member's alone: ephemeral (tied to the pressed button) where the server
-    // allows; else an alert for a button, a reply for a command.
+    // A refusal is the member's alone, and says whom to ask: ephemeral (tied to the pressed button)
+    // where the server allows; else an alert for a button, a reply for a command.
     if (ctx.callbackQuery && !ctx.toMember.ephemeral) {
-      await ctx.answerCbQuery(renderRefusal(ctx.t, 'button', needed, role), { show_alert: true });
+      await ctx.answerCbQuery(renderRefusal(ctx.t, 'button', needed, role, ownerName(team)), {
+        show_alert: true,
+      });
       return;
     }
     if (ctx.callbackQuery) await ctx.answerCbQuery().catch(() => undefined);
@@ -37,7 +39,13 @@ export function createTeamGuard(deps: { chatData: ChatData }) {
       messageId === undefined
         ? {}
         : { reply_parameters: { message_id: messageId, allow_sending_without_reply: true } };
-    const refusal = renderRefusal(ctx.t, ctx.callbackQuery ? 'button' : 'command', needed, role);
+    const refusal = renderRefusal(
+      ctx.t,
+      ctx.callbackQuery ? 'button' : 'command',
+      needed,
+      role,
+      ownerName(team),
+    );
     await ctx.toMember.send((ephemeral) => ctx.reply(refusal, { ...(ephemeral ?? quoted) }));
   };
 }

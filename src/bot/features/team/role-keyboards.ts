@@ -8,20 +8,21 @@ import { actionCapability } from './access.js';
 
 /*
  * Buttons that say what a member's role lacks (docs/team-chats.md#disabled-buttons): in a group
- * bound by /team, every inline keyboard the bot sends while it answers a member's update is drawn
- * for that member. A button whose action their role lacks becomes a disabled button (Bot API 10.3)
- * naming the role it needs — «🔒 Удалить · нужна роль «техник»». One place for every screen and
- * every method: the update's own Telegram client, whatever method carries a `reply_markup`
- * (sendMessage, editMessageText, editMessageReplyMarkup, sendDocument, sendRichMessage, the
- * ephemeral edits). The role guard stays the safety net for an old or forwarded keyboard.
+ * bound by /team, every inline keyboard the bot sends to one member alone (an ephemeral message,
+ * or an edit of one) while it answers that member's update is drawn for them. A button whose
+ * action their role lacks becomes a disabled button (Bot API 10.3) naming the role it needs —
+ * «🔒 Удалить · нужна роль «техник»». A message the whole group sees is never drawn for one
+ * member: the owner and the tech read it too, so its buttons stay live and the role guard answers
+ * whoever taps one their role lacks, to them alone. One place for every screen and every method:
+ * the update's own Telegram client, whatever method carries a `reply_markup`.
  */
 
 /** A client's `callApi`, as this pass sees it: a method, its payload, telegraf's options. */
 type CallApi = (method: string, payload: Record<string, unknown>, options?: object) => Promise<unknown>;
 
 /**
- * After the role guard: in a bound group, the update's outgoing keyboards are gated by the
- * sender's role. Private chats, unbound groups and the owner (who may do everything) pass
+ * After the role guard: in a bound group, the update's outgoing keyboards meant for the sender
+ * alone are gated by the sender's role. Private chats, unbound groups and the owner (who may do everything) pass
  * untouched and cost nothing.
  */
 export function createRoleKeyboards(): Middleware<BotContext> {
@@ -34,12 +35,19 @@ export function createRoleKeyboards(): Middleware<BotContext> {
     const gated: CallApi = (method, payload, options) =>
       callApi(
         method,
-        gateKeyboard(payload, (button) => lockedFor(ctx, role, button)),
+        forOneMember(method, payload)
+          ? gateKeyboard(payload, (button) => lockedFor(ctx, role, button))
+          : payload,
         options,
       );
     telegram.callApi = gated as typeof telegram.callApi;
     return next();
   };
+}
+
+/** Whether a call's message is seen by one member alone: sent ephemeral, or an ephemeral one edited. */
+function forOneMember(method: string, payload: Record<string, unknown>): boolean {
+  return 'ephemeral_message_parameters' in payload || /ephemeral/i.test(method);
 }
 
 /**

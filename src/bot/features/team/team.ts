@@ -1,14 +1,14 @@
 import { Composer, Markup } from 'telegraf';
 import { message } from 'telegraf/filters';
 import { escapeHtml } from '../../../core/format.js';
-import { isRole, nextRole, parseRoleWord, ROLES, type Role } from '../../../core/team.js';
+import { isRole, parseRoleWord, ROLE_LIST, ROLES, type Role } from '../../../core/team.js';
 import { errorForLog, type Logger } from '../../../logger.js';
 import type { TeamRecord } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { commandWords } from '../../kit/arguments.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { bindGroup, type TeamBindingDeps, unbindGroup } from './binding.js';
-import { memberName, renderRefusal, renderTeam, teamMembers } from './views.js';
+import { memberName, ownerName, renderRefusal, renderTeam, teamMembers } from './views.js';
 
 const isGroup = (ctx: BotContext) => ctx.chat?.type === 'group' || ctx.chat?.type === 'supergroup';
 
@@ -40,20 +40,37 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
 
+  // A member's button opens the list of roles: one tap gives any role, and one change is one
+  // announcement (stepping through the roles announced every step).
   const screen = (ctx: BotContext, team: TeamRecord) => {
     const rows = teamMembers(team)
       .filter(({ role }) => role !== 'owner')
       .map(({ userId, role }) => {
-        const next = nextRole(role);
-        const label = ctx.t('team:roleButton', {
+        const label = ctx.t('team:memberButton', {
           name: team.names[String(userId)] ?? String(userId),
           role: ctx.t(`team:role.${role}`),
-          next: ctx.t(`team:role.${next}`),
         });
-        return [Markup.button.callback(label, encodeCallback('teamRole', userId, next))];
+        return [Markup.button.callback(label, encodeCallback('teamMember', userId))];
       });
     return {
       text: renderTeam(ctx.t, team, true),
+      extra: { parse_mode: 'HTML' as const, ...Markup.inlineKeyboard(rows) },
+    };
+  };
+
+  /** The roles the owner may give a member, theirs marked, most trusted first. */
+  const roleChoice = (ctx: BotContext, team: TeamRecord, userId: number, current: Role) => {
+    const rows = ROLE_LIST.filter((role) => ROLES[role].assignable).map((role) => {
+      const name = ctx.t(`team:role.${role}`);
+      const label = role === current ? ctx.t('team:roleCurrent', { role: name }) : name;
+      return [Markup.button.callback(label, encodeCallback('teamRole', userId, role))];
+    });
+    rows.push([Markup.button.callback(ctx.t('team:roleBack'), encodeCallback('teamScreen'))]);
+    return {
+      text: ctx.t('team:roleChoice', {
+        member: memberName(team, userId),
+        role: ctx.t(`team:role.${current}`),
+      }),
       extra: { parse_mode: 'HTML' as const, ...Markup.inlineKeyboard(rows) },
     };
   };
@@ -125,7 +142,7 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
       }
       const bound = await bindGroup(deps, ctx.chat.id, ctx.from, token);
       const { text, extra } = screen(ctx, bound);
-      await ctx.reply(`${ctx.t('team:bound')}\n\n${text}`, extra);
+      await ctx.reply(`${ctx.t('team:bound', { owner: memberName(bound, bound.owner) })}\n\n${text}`, extra);
       return;
     }
     if (ctx.from.id !== team.owner) {
@@ -141,7 +158,7 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
           { parse_mode: 'HTML' },
         );
       } else {
-        await ctx.toMember.reply(renderRefusal(ctx.t, 'command', 'roles', role));
+        await ctx.toMember.reply(renderRefusal(ctx.t, 'command', 'roles', role, ownerName(team)));
       }
       return;
     }
@@ -193,9 +210,13 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
     }
     const bound = team ?? (await bindGroup(deps, groupId, ctx.from, token));
     const told = await ctx.telegram
-      .sendMessage(groupId, `${ctx.t('team:bound')}\n\n${renderTeam(ctx.t, bound, true)}`, {
-        parse_mode: 'HTML',
-      })
+      .sendMessage(
+        groupId,
+        `${ctx.t('team:bound', { owner: memberName(bound, bound.owner) })}\n\n${renderTeam(ctx.t, bound, true)}`,
+        {
+          parse_mode: 'HTML',
+        },
+      )
       .then(
         () => true,
         (error: unknown) => {
@@ -212,20 +233,46 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
     );
   });
 
-  // Only the owner gets here: the role guard refuses everyone else ('roles').
-  callbacks.on('teamRole', async (ctx, userId, word) => {
+  /** The group's team, or undefined (and the screen's buttons gone, and said why) once unbound. */
+  const boundTeam = async (ctx: BotContext) => {
     const chat = ctx.chat;
-    if (chat === undefined) return;
+    if (chat === undefined) return undefined;
     const team = await chatData.getTeam(chat.id);
-    if (team === undefined) {
-      await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
-      await ctx.reply(ctx.t('team:notBound'));
-      return;
-    }
+    if (team !== undefined) return { chatId: chat.id, team };
+    await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
+    await ctx.reply(ctx.t('team:notBound'));
+    return undefined;
+  };
+
+  const redraw = async (ctx: BotContext, shown: { text: string; extra: object }): Promise<void> => {
+    await ctx.editMessageText(shown.text, shown.extra).catch(() => undefined);
+  };
+
+  // Only the owner gets here: the role guard refuses everyone else ('roles').
+  callbacks.on('teamScreen', async (ctx) => {
+    const bound = await boundTeam(ctx);
+    if (bound !== undefined) await redraw(ctx, screen(ctx, bound.team));
+  });
+
+  callbacks.on('teamMember', async (ctx, userId) => {
+    const bound = await boundTeam(ctx);
+    if (bound === undefined) return;
+    const current = bound.team.members[String(userId)];
+    if (current === undefined || current === 'owner') return redraw(ctx, screen(ctx, bound.team));
+    await redraw(ctx, roleChoice(ctx, bound.team, userId, current));
+  });
+
+  callbacks.on('teamRole', async (ctx, userId, word) => {
+    const bound = await boundTeam(ctx);
+    if (bound === undefined) return;
+    const { chatId, team } = bound;
     if (!isRole(word) || !ROLES[word].assignable || userId === team.owner) return;
-    const changed = await changeRole(ctx, chat.id, team, { id: userId }, word);
-    const { text, extra } = screen(ctx, changed);
-    await ctx.editMessageText(text, extra).catch(() => undefined);
+    // The role they have already: nothing to change, nothing to announce.
+    const changed =
+      team.members[String(userId)] === word
+        ? team
+        : await changeRole(ctx, chatId, team, { id: userId }, word);
+    await redraw(ctx, screen(ctx, changed));
   });
 
   return { name: 'team', composer, callbacks: callbacks.registrations, scenes: [] };

@@ -29,12 +29,21 @@ export function renderTeam(t: Translate, team: TeamRecord, owner: boolean): stri
   ].join('\n');
 }
 
-/** «This command is for: accountant, admin, owner. Your role: viewer.» */
+/** The owner's first name as Telegram gave it, unescaped (for plain text), or their id. */
+export function ownerName(team: TeamRecord): string {
+  return team.names[String(team.owner)] ?? String(team.owner);
+}
+
+/**
+ * «This command is for: accountant, admin, owner. Your role: viewer. Roles are changed by the
+ * owner, Анна.» Plain text: `owner` is the name as it is (ownerName).
+ */
 export function renderRefusal(
   t: Translate,
   what: 'command' | 'button',
   capability: Capability,
   role: Role,
+  owner: string,
 ): string {
   const roles = rolesAllowed(capability)
     .map((r) => t(`team:role.${r}`))
@@ -42,5 +51,6 @@ export function renderRefusal(
   return t(what === 'command' ? 'team:refusedCommand' : 'team:refusedButton', {
     roles,
     role: t(`team:role.${role}`),
+    owner,
   });
 }

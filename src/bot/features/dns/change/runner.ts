@@ -102,6 +102,10 @@ export function createChangeRunner(deps: { ports: DnsPorts; logger: Logger }) {
       keyboard,
       announce: 'dnsChanged',
       record: lines.join('; '),
+      notes: [
+        ...(resumed ? [ctx.t('dnschange:resumed')] : []),
+        ...(deletesFirst(pending.calls) ? [ctx.t('dnschange:deletedFirst')] : []),
+      ],
       change: { added, removed },
     });
   };
