@@ -317,3 +317,25 @@ export function pairChanges(records: readonly RecordChange[]): ChangeLine[] {
   for (const add of adds) if (!used.has(add)) lines.push({ op: 'add', record: add.record });
   return lines;
 }
+
+/**
+ * How many of an apply's changes were made, as the partner counts them: one per line of its plan
+ * (`pairChanges`), so a TTL or value change is one though the provider takes it as an add and a
+ * delete. A change is made only when every call of it was accepted: one whose add went through but
+ * whose delete failed (or was held back) is not. What the chat's report and the Mini App's answer
+ * both say.
+ */
+export function countChanges(outcome: {
+  applied: readonly RecordChange[];
+  failed: readonly RecordChange[];
+}): { done: number; total: number } {
+  const didFail = (op: RecordChange['op'], record: DnsRecordData): boolean =>
+    outcome.failed.some((f) => f.op === op && sameRecord(f.record, record));
+  const lines = pairChanges([...outcome.applied, ...outcome.failed]);
+  const made = lines.filter((line) =>
+    line.op === 'change'
+      ? !didFail('delete', line.before) && !didFail('add', line.after)
+      : !didFail(line.op, line.record),
+  );
+  return { done: made.length, total: lines.length };
+}

@@ -8,6 +8,7 @@ import { ApiHttpError, ApiRequestError, type Tariff } from '../api/index.js';
 import { readCustomerType, STEP } from '../core/customer-answers.js';
 import { readTypedDomain, toUnicodeDomain } from '../core/domain-names.js';
 import { formatMoney } from '../core/format.js';
+import { orderNumberOf } from '../core/order-number.js';
 import { PRODUCT_KINDS, type ProductKind } from '../core/product-kinds.js';
 import { lineLabel } from '../core/requisites-words.js';
 import {
@@ -170,7 +171,7 @@ export async function submitOf(call: CallOf<'order/submit'>): Promise<AnswerOf<'
         invoiceNumber: outcome.invoiceNumber ?? null,
         again: outcome.again,
         message: call.t('miniapp:order.created', {
-          order: outcome.orderId ?? '—',
+          order: orderNumberOf({ number: outcome.orderNumber, order_id: outcome.orderId }),
           invoice: outcome.invoiceNumber ?? outcome.invoiceId ?? '—',
         }),
         // Where the invoice's link went: the private chat with the bot, or the team group.

@@ -3,7 +3,7 @@
  * pending edits planned, and Apply. Planning and applying are the services' (what the chat runs
  * too); here only the body is read and the outcome answered in the user's words.
  */
-import { sameRecordData } from '../core/dns-change.js';
+import { countChanges, sameRecordData } from '../core/dns-change.js';
 import { formatDnsLine, parseDnsLine } from '../core/dns-line.js';
 import { readListedRecords } from '../core/dns-plan.js';
 import { sortRecords } from '../core/dns-record-order.js';
@@ -148,13 +148,14 @@ export async function applyOf(call: CallOf<'zone/apply'>): Promise<AnswerOf<'zon
       throw new EndpointError(409, 'needsForce', {}, { message: forceQuestion(call, plan) });
     case 'applied': {
       const { applied, failures } = result.outcome;
-      const total = plan.calls.length;
+      // The partner's changes, as the plan counted them and the chat's report says.
+      const { done, total } = countChanges({ applied, failed: failures.map((f) => f.change) });
       return {
-        applied: applied.length,
-        failed: failures.length,
+        applied: done,
+        failed: total - done,
         total,
         failures: failures.map((failure) => describeFailure(call.t, failure)),
-        message: `${call.t('dns:applied', { ok: applied.length, total })} ${call.t('miniapp:reportInChat')}`,
+        message: `${call.t('dns:applied', { ok: done, total })} ${call.t('miniapp:reportInChat')}`,
       };
     }
   }

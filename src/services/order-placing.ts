@@ -30,6 +30,7 @@ import {
   type CreatedInvoice,
   type CreatedInvoiceNotes,
   type CreatedOrder,
+  findCreatedOrder,
   findNewOrder,
   followCreatedOrder,
   type OrderSubmission,
@@ -73,6 +74,8 @@ export type PlaceOutcome =
       orderId: number | undefined;
       invoiceId: number | undefined;
       invoiceNumber: string | undefined;
+      /** The order's number as the provider shows it (`orderNumberOf`), when it could be read. */
+      orderNumber: string | undefined;
       /** The key was confirmed before: nothing was sent now. */
       again: boolean;
     }
@@ -157,6 +160,7 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
       orderId: created.order_id,
       invoiceId: created.invoice_id,
       invoiceNumber: invoice.invoice?.invoice_number,
+      orderNumber: invoice.order?.number,
       again: false,
     };
   }
@@ -165,15 +169,18 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
     const { api, chatId, key } = input;
     const stored = await deps.chatData.getAppOrder(chatId, key);
     if (stored?.status === 'created') {
-      const [invoice] =
+      const [[invoice], order] = await Promise.all([
         stored.invoiceId === undefined
           ? []
-          : await api.listInvoices({ invoice_id: stored.invoiceId }).catch(() => []);
+          : api.listInvoices({ invoice_id: stored.invoiceId }).catch(() => []),
+        findCreatedOrder(api, stored.orderId),
+      ]);
       return {
         kind: 'created',
         orderId: stored.orderId,
         invoiceId: stored.invoiceId,
         invoiceNumber: invoice?.invoice_number,
+        orderNumber: order?.number,
         again: true,
       };
     }

@@ -110,10 +110,24 @@ export async function findNewOrder(
   return { order_id: found.order_id, invoice_id: invoice?.invoice_id };
 }
 
-/** What a created order's report shows: the invoice's link and, when listed, the invoice. */
+/** What a created order's report shows: the invoice's link and, when listed, the invoice and the order. */
 export interface CreatedInvoice {
   url: string | undefined;
   invoice: { invoice_number: string; state: string } | undefined;
+  /** The order as listed: its number (`orderNumberOf`), which the create call does not return. */
+  order?: { number: string } | undefined;
+}
+
+/** The order's listing (its number), or nothing when it cannot be read: never stops a report. */
+export async function findCreatedOrder(
+  api: Pick<PartnerApi, 'listOrders'>,
+  orderId: number | undefined,
+): Promise<{ number: string } | undefined> {
+  if (orderId === undefined) return undefined;
+  return api.listOrders({ order_id: orderId }).then(
+    (orders) => orders.find((o) => o.order_id === orderId),
+    () => undefined,
+  );
 }
 
 /** The one call the watchers offer here: an invoice noted as the bot's own (not "a new invoice"). */
@@ -127,7 +141,7 @@ export interface CreatedInvoiceNotes {
  * side. Neither failing keeps the order from being reported.
  */
 export async function followCreatedOrder(
-  api: Pick<PartnerApi, 'getInvoiceUrl' | 'listInvoices'>,
+  api: Pick<PartnerApi, 'getInvoiceUrl' | 'listInvoices' | 'listOrders'>,
   notes: { watches: CreatedInvoiceNotes | undefined; token: string | undefined; logger: Logger },
   created: CreatedOrder,
   logFields: Record<string, unknown> = {},
@@ -138,8 +152,8 @@ export async function followCreatedOrder(
       notes.logger.warn({ ...logFields, err: errorForLog(error) }, 'could not note a created invoice');
     });
   }
-  // The create call does not return the invoice's number: it is asked beside the link.
-  const [url, invoice] = await Promise.all([
+  // The create call returns neither number: the invoice's and the order's are asked beside the link.
+  const [url, invoice, order] = await Promise.all([
     created.invoice_url ||
       (invoiceId === undefined ? undefined : api.getInvoiceUrl(invoiceId).catch(() => undefined)),
     invoiceId === undefined
@@ -148,6 +162,7 @@ export async function followCreatedOrder(
           ([found]) => found,
           () => undefined,
         ),
+    findCreatedOrder(api, created.order_id),
   ]);
-  return { url, invoice };
+  return { url, invoice, order };
 }

@@ -30,7 +30,6 @@ export interface EditsReport {
   /** ASCII. */
   domain: string;
   outcome: ChangesOutcome;
-  total: number;
   /** The history entry (for ↩ Undo); none when nothing was made or no history is kept. */
   entry: HistoryEntry | undefined;
 }
@@ -152,7 +151,6 @@ export function createZoneEditing(deps: {
         orderId: request.orderId,
         domain: request.domain,
         outcome,
-        total: plan.calls.length,
         entry,
       })
       .catch((error: unknown) =>

@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)('the order form in the playground', () => {
     await confirm().click();
     await app().getByRole('heading', { name: 'Заказ оформлен' }).waitFor({ timeout: 10_000 });
     await app()
-      .getByText(/^✅ Заказ \d+ оформлен, счёт СФ-/)
+      .getByText(/^✅ Заказ № ЗК-\d{4}-\d{6} оформлен, счёт СФ-/)
       .waitFor();
     await app().getByText('Ссылка на счёт — в чате с ботом.').waitFor();
     await expectWordsOnly();

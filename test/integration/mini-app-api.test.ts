@@ -518,8 +518,9 @@ describe('the zone editor writes through the services the chat runs', () => {
       postJson('api/zone/apply', tech(), { domain: 'mysite.by', edits, key }),
       postJson('api/zone/apply', tech(), { domain: 'mysite.by', edits, key }),
     ]);
-    expect(first).toMatchObject({ status: 200, json: { applied: 5, failed: 0, total: 5 } });
-    expect(first.json?.message).toBe('Done: 5 of 5 changes applied. The report is in the chat.');
+    expect(first).toMatchObject({ status: 200, json: { applied: 3, failed: 0, total: 3 } });
+    // Three changes, as the plan counts them, though the provider took five calls.
+    expect(first.json?.message).toBe('Done: 3 of 3 changes applied. The report is in the chat.');
     expect(repeat.json).toEqual(first.json);
     const writes = sandbox.requests
       .slice(since)
@@ -545,7 +546,6 @@ describe('the zone editor writes through the services the chat runs', () => {
       who: { chatId: GROUP, userId: TECH, name: 'Member' },
       role: 'tech',
       domain: 'mysite.by',
-      total: 5,
     });
     const orderId = Number(plan.json?.orderId);
     const [entry] = await dnsHistory.list(sandbox.token, orderId);

@@ -199,7 +199,7 @@ describe('the order form', () => {
     expect(placed.json).toMatchObject({
       again: false,
       linkSentTo: 'Ссылка на счёт — в чате с ботом.',
-      message: expect.stringMatching(/^✅ Заказ \d+ оформлен, счёт /),
+      message: expect.stringMatching(/^✅ Заказ № ЗК-\d{4}-\d{6} оформлен, счёт /),
     });
     const sent = domainOrders().slice(before);
     expect(sent).toHaveLength(1);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  countChanges,
   heldBackBy,
   matchRecords,
   orderCalls,
@@ -222,5 +223,31 @@ describe('heldBackBy', () => {
     expect(heldBackBy(add, [del])).toBe(true);
     expect(heldBackBy(other, [add])).toBe(false);
     expect(heldBackBy(del, [])).toBe(false);
+  });
+});
+
+describe('countChanges: the partner’s changes, not the provider’s calls', () => {
+  const ttl = { op: 'delete' as const, record: a('@', '192.0.2.1', 3600) };
+  const ttlNew = { op: 'add' as const, record: a('@', '192.0.2.1', 300) };
+  const value = { op: 'delete' as const, record: a('www', '192.0.2.2') };
+  const valueNew = { op: 'add' as const, record: a('www', '192.0.2.3') };
+  const gone = { op: 'delete' as const, record: txt('@', 'old') };
+
+  it('counts a TTL change and a value change as one each, beside a delete', () => {
+    expect(countChanges({ applied: [ttlNew, ttl, valueNew, value, gone], failed: [] })).toEqual({
+      done: 3,
+      total: 3,
+    });
+  });
+
+  it('does not count a change whose delete failed after its add went through', () => {
+    expect(countChanges({ applied: [ttlNew, valueNew, value, gone], failed: [ttl] })).toEqual({
+      done: 2,
+      total: 3,
+    });
+  });
+
+  it('counts a lone add or delete that failed as one not made', () => {
+    expect(countChanges({ applied: [ttlNew, ttl], failed: [gone] })).toEqual({ done: 1, total: 2 });
   });
 });

@@ -88,7 +88,6 @@ describe('applyReportScreen', () => {
   const outcome = {
     applied: [{ op: 'add' as const, record: a(1) }],
     failures: [{ op: 'delete' as const, record: a(2), reason: 'запись не найдена' }],
-    total: 2,
   };
 
   it('as HTML: today’s report, the failures with their reasons', () => {

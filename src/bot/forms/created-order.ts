@@ -1,6 +1,7 @@
 import { toUnicodeDomain } from '../../core/domain-names.js';
 import { escapeHtml } from '../../core/format.js';
 import { UNPAID_INVOICE_STATE } from '../../core/invoice-search.js';
+import { orderNumberOf } from '../../core/order-number.js';
 import { productKindOf } from '../../core/product-kinds.js';
 import { type CreatedInvoice, type CreatedOrder, followCreatedOrder } from '../../services/order-submit.js';
 import type { Translate } from '../kit/i18n.js';
@@ -23,18 +24,18 @@ export async function reportCreatedOrder(
   deps.logger.info({ chatId: ctx.chat?.id, orderId: result.order_id, kind: draft.kind }, 'order created');
   const chatId = ctx.chat?.id;
   const invoiceId = result.invoice_id;
-  const { url, invoice } = await followCreatedOrder(
+  const { url, invoice, order } = await followCreatedOrder(
     env.api,
     { watches: deps.watches, token: await deps.chatData.getToken(env.account), logger: deps.logger },
     result,
     { chatId },
   );
-  const message = createdOrderMessage(ctx.t, result, { url, invoice }, draft.team?.chat);
+  const message = createdOrderMessage(ctx.t, result, { url, invoice, order }, draft.team?.chat);
   const sent = await ctx.reply(message.text, message.extra);
   const placed = {
     kind: draft.kind,
     subject: escapeHtml(describeOrderSubject(deps, draft) ?? '—'),
-    order: result.order_id ?? '—',
+    order: escapeHtml(orderNumberOf({ number: order?.number, order_id: result.order_id })),
   };
   if (draft.team && (await deps.teams.announceGroupOrder(ctx, draft.team, placed, { url, invoiceId }))) {
     return;
@@ -55,11 +56,11 @@ export async function reportCreatedOrder(
 export function createdOrderMessage(
   t: Translate,
   created: CreatedOrder,
-  { url, invoice }: CreatedInvoice,
+  { url, invoice, order }: CreatedInvoice,
   group: number | undefined,
 ) {
   const text = t('order:created', {
-    orderId: created.order_id ?? '—',
+    number: escapeHtml(orderNumberOf({ number: order?.number, order_id: created.order_id })),
     invoiceId: invoice ? escapeHtml(invoice.invoice_number) : (created.invoice_id ?? '—'),
   });
   const share =

@@ -329,7 +329,7 @@ describe('edits made in the Mini App', () => {
     expect(report.payload.chat_id).toBe(USER_ID);
     const text = richText(report) ?? '';
     expect(text).toContain('🧩 Изменения в mysite.by из редактора:');
-    expect(text).toContain('Готово: 3 из 3 изменений применено.');
+    expect(text).toContain('Готово: 2 из 2 изменений применено.');
     expect(buttons([report]).map((b) => b.text)).toEqual(['↩ Отменить']);
 
     await h.liveChecks?.idle();

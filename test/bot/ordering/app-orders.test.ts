@@ -63,7 +63,7 @@ describe('an order placed in the Mini App', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.payload.chat_id).toBe(GROUP);
     expect(textOf(sent)).toMatch(
-      /^📣 Анна \(владелец\) оформил\(а\) заказ \d+: 🖥 Хостинг — shop\.by, [^,]+, \d+ (мес|год|года|лет)\./,
+      /^📣 Анна \(владелец\) оформил\(а\) заказ ЗК-\d{4}-\d{6}: 🖥 Хостинг — shop\.by, [^,]+, \d+ (мес|год|года|лет)\./,
     );
     const again = await hostingOrder(GROUP, 'app-order-group-0001');
     expect(again.outcome).toMatchObject({ kind: 'created', again: true });

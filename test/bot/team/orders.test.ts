@@ -106,7 +106,7 @@ describe('an order asked for in the group', () => {
     );
     expect(told.map((c) => c.payload.text)).toEqual([
       expect.stringMatching(
-        /^📣 Вера \(администратор\) оформил\(а\) заказ \d+: 🌐 Домен — team-order\.com\.$/,
+        /^📣 Вера \(администратор\) оформил\(а\) заказ ЗК-\d{4}-\d{6}: 🌐 Домен — team-order\.com\.$/,
       ),
     ]);
     expect(buttons(told).map((b) => b.text)).toEqual(['Открыть счёт', '📋 Копировать ссылку']);

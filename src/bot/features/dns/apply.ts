@@ -1,5 +1,5 @@
 import { Markup } from 'telegraf';
-import { changesToApply } from '../../../core/dns-change.js';
+import { changesToApply, countChanges } from '../../../core/dns-change.js';
 import type { HistoryKind } from '../../../core/dns-history.js';
 import type { AppliedChange, ImportPlan, PlannedChange } from '../../../core/dns-plan.js';
 import { type ChangeFailure, runChanges } from '../../../services/dns-apply.js';
@@ -16,10 +16,13 @@ import type { DnsPorts } from './ports.js';
 import type { ShowRecords } from './records/records.js';
 import { describeRecord } from './views.js';
 
-/** What an apply did: the changes the provider accepted, in order, and how many were tried. */
+/**
+ * What an apply did: the calls the provider accepted, in order (what the history records), and
+ * how many of the partner's changes were made of how many (`countChanges`: one per plan line).
+ */
 export interface ApplyOutcome {
   applied: AppliedChange[];
-  failed: number;
+  ok: number;
   total: number;
 }
 
@@ -122,16 +125,18 @@ export function createPlanApplier(deps: { ports: DnsPorts; showRecords: ShowReco
     changes: readonly PlannedChange[],
     kind: HistoryKind,
   ): Promise<ApplyOutcome> => {
-    const total = changes.length;
-    const progress = await ctx.reply(ctx.t('dns:applying', { done: 0, total }));
-    const { applied, failures } = await applyChanges(ctx, orderId, changes, (done) =>
+    // The partner's changes, not the calls: one whose calls are not all made yet is not done.
+    const progressText = (calls: number): string => {
+      const { done, total } = countChanges({
+        applied: changes.slice(0, calls),
+        failed: changes.slice(calls),
+      });
+      return ctx.t('dns:applying', { done, total });
+    };
+    const progress = await ctx.reply(progressText(0));
+    const { applied, failures } = await applyChanges(ctx, orderId, changes, (calls) =>
       ctx.telegram
-        .editMessageText(
-          progress.chat.id,
-          progress.message_id,
-          undefined,
-          ctx.t('dns:applying', { done, total }),
-        )
+        .editMessageText(progress.chat.id, progress.message_id, undefined, progressText(calls))
         .then(
           () => undefined,
           () => undefined,
@@ -141,7 +146,7 @@ export function createPlanApplier(deps: { ports: DnsPorts; showRecords: ShowReco
     const keyboard = entry ? [undoButtons(ctx.t, orderId, entry)] : undefined;
     const reported = failures.map((f) => ({ op: f.change.op, record: f.change.record, reason: f.reason }));
     const sent = await ctx.screens.send(ctx, (rich) => ({
-      ...applyReportScreen(ctx.t, { applied, failures: reported, total }, rich),
+      ...applyReportScreen(ctx.t, { applied, failures: reported }, rich),
       ...(keyboard ? { keyboard } : {}),
     }));
     // The report turns ✅ when the name servers answer with what was accepted.
@@ -152,7 +157,8 @@ export function createPlanApplier(deps: { ports: DnsPorts; showRecords: ShowReco
         removed: applied.filter((c) => c.op === 'delete').map((c) => c.record),
       });
     }
-    return { applied, failed: failures.length, total };
+    const { done: ok, total } = countChanges({ applied, failed: failures.map((f) => f.change) });
+    return { applied, ok, total };
   };
 
   return async (ctx: BotContext, request: PlanToApply): Promise<void> => {

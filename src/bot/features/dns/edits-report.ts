@@ -47,11 +47,7 @@ export function createEditsReports(deps: EditsReportDeps): EditsReportPort {
       const buttons = undoButtons(t, orderId, report.entry);
       const keyboard = buttons.length > 0 ? [buttons] : undefined;
       const sent = await deps.screens.sendTo(deps.telegram, chatId, (rich) => {
-        const screen = applyReportScreen(
-          t,
-          { applied: outcome.applied, failures, total: report.total },
-          rich,
-        );
+        const screen = applyReportScreen(t, { applied: outcome.applied, failures }, rich);
         // Who made it, in the editor, heads the report; the outcome is its first line.
         return {
           ...screen,

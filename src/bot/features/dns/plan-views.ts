@@ -5,6 +5,7 @@
  * message lists every record (up to Telegram's limits), the HTML screen keeps today's caps and its
  * 4,000 characters.
  */
+import { countChanges } from '../../../core/dns-change.js';
 import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
 import type { DnsRecordData } from '../../../core/dns-records.js';
 import { describeSkipReason } from '../../../core/dns-words.js';
@@ -128,27 +129,28 @@ export interface ReportFailure {
 }
 
 /**
- * The report of an apply: how many changes were made (the heading), the failures with the
- * provider's reasons (an open section), and in a rich message a table of what was done.
+ * The report of an apply: how many of the partner's changes were made (the heading, counted by
+ * `countChanges`: a TTL change is one, not its two calls), the failures with the provider's
+ * reasons (an open section), and in a rich message a table of what was done.
  */
 export function applyReportScreen(
   t: Translate,
   outcome: {
     applied: readonly { op: 'add' | 'delete'; record: DnsRecordData }[];
     failures: readonly ReportFailure[];
-    total: number;
   },
   rich: boolean,
 ): Screen {
   const build = (all: boolean): Screen => {
-    const { applied, failures, total } = outcome;
+    const { applied, failures } = outcome;
+    const { done: made, total } = countChanges({ applied, failed: failures });
     const done = applied.map((c) => planRow(t, c.op === 'add' ? 'added' : 'deleted', c.record));
     const failed: TableRow[] = failures.map((f) => {
       const row = planRow(t, f.op, f.record);
       return { cells: [...row.cells, f.reason], html: `${row.html} — ${f.reason}` };
     });
     return {
-      title: t('dns:applied', { ok: applied.length, total }),
+      title: t('dns:applied', { ok: made, total }),
       blocks: [
         ...(all && done.length > 0
           ? [{ type: 'table' as const, columns: planColumns(t), rows: done, compact: true }]

@@ -2,6 +2,7 @@ import { Composer, Markup } from 'telegraf';
 import { ApiHttpError, type PartnerApi } from '../../../api/index.js';
 import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
+import { orderNumberOf } from '../../../core/order-number.js';
 import { echoInput } from '../../../core/text.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
@@ -57,7 +58,7 @@ async function orderAnswer(
 ): Promise<Answer> {
   const domain = (await api.domainOrderIndex()).byOrderId.get(order.order_id);
   return {
-    text: ctx.t('common:freeText.order', { number: escapeHtml(order.number) }),
+    text: ctx.t('common:freeText.order', { number: escapeHtml(orderNumberOf(order)) }),
     keyboard: Markup.inlineKeyboard([
       [
         Markup.button.callback(

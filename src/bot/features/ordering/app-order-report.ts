@@ -8,6 +8,7 @@
 import type { Telegram } from 'telegraf';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
+import { orderNumberOf } from '../../../core/order-number.js';
 import type { OrderReport, OrderReportPort } from '../../../services/order-placing.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
@@ -43,7 +44,7 @@ export function createAppOrderReports(deps: AppOrderReportDeps): OrderReportPort
             role: t(`team:role.${report.role}`),
             kind: t(`order:kind.${report.kind}`),
             subject,
-            order: report.orderId ?? '—',
+            order: escapeHtml(orderNumberOf({ number: invoice.order?.number, order_id: report.orderId })),
           })
         : t('order:fromForm', { kind: t(`order:kind.${report.kind}`), subject });
       const created = createdOrderMessage(

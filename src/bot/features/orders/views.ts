@@ -1,6 +1,7 @@
 import type { Order } from '../../../api/index.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml } from '../../../core/format.js';
+import { orderNumberOf } from '../../../core/order-number.js';
 import { PRODUCT_KINDS, type ProductKind } from '../../../core/product-kinds.js';
 import { cutGraphemes } from '../../../core/text.js';
 import type { Translate } from '../../kit/i18n.js';
@@ -40,7 +41,7 @@ export function orderButtonLabel(t: Translate, order: AnyOrder, serviceName: str
   const domain = order.advanced?.domain;
   const subject = domain ? toUnicodeDomain(domain) : (serviceName ?? '');
   return t('orders:button', {
-    number: order.number,
+    number: orderNumberOf(order),
     subject: subject === '' ? '' : ` · ${cutGraphemes(subject, BUTTON_SUBJECT)}`,
   });
 }
@@ -48,7 +49,7 @@ export function orderButtonLabel(t: Translate, order: AnyOrder, serviceName: str
 export function renderOrderRow(t: Translate, order: AnyOrder, serviceName: string | undefined): string {
   const domain = order.advanced?.domain;
   return t('orders:row', {
-    number: escapeHtml(order.number),
+    number: escapeHtml(orderNumberOf(order)),
     id: order.order_id,
     service: escapeHtml(serviceName ?? order.service_id),
     subject: domain ? ` · ${escapeHtml(toUnicodeDomain(domain))}` : '',
@@ -62,7 +63,7 @@ export function renderOrderRow(t: Translate, order: AnyOrder, serviceName: strin
 export function orderCells(t: Translate, order: AnyOrder, serviceName: string | undefined): string[] {
   const domain = order.advanced?.domain;
   return [
-    `<b>${escapeHtml(order.number)}</b>`,
+    `<b>${escapeHtml(orderNumberOf(order))}</b>`,
     `${escapeHtml(serviceName ?? order.service_id)}${domain ? `\n${escapeHtml(toUnicodeDomain(domain))}` : ''}`,
     `${stateWord(t, order.state)}\n${flags(t, order)}`,
     escapeHtml(order.order_datetime),
@@ -80,7 +81,7 @@ export function renderOrderDetails(
   knownDomain?: string,
 ): string {
   const lines = [
-    t('orders:detailsTitle', { number: escapeHtml(order.number), id: order.order_id }),
+    t('orders:detailsTitle', { number: escapeHtml(orderNumberOf(order)), id: order.order_id }),
     t('orders:detailService', { service: escapeHtml(serviceName ?? order.service_id) }),
     t('orders:detailState', { state: stateWord(t, order.state), flags: flags(t, order) }),
     t('orders:detailPlaced', { date: escapeHtml(order.order_datetime) }),

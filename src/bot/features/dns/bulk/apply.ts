@@ -1,6 +1,6 @@
 import { Markup } from 'telegraf';
 import { type BulkChange, type BulkDomainPlan, decideBulk } from '../../../../core/dns-bulk.js';
-import { heldBackBy } from '../../../../core/dns-change.js';
+import { countChanges, heldBackBy } from '../../../../core/dns-change.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import type { BotContext } from '../../../context.js';
 import { inRows } from '../../../kit/keyboards.js';
@@ -87,10 +87,9 @@ async function applyBulk(
       replace ? heldBackBy : undefined,
     );
     await ports.journal.record(ctx, decision.orderId, replace ? 'change' : 'bulk', { records: applied });
-    // A replace counts records replaced (an add and a delete each), the others their calls.
-    const counts = replace
-      ? { ok: replacedCount(applied), total: decision.changes.length / 2 }
-      : { ok: applied.length, total: decision.changes.length };
+    // The partner's changes, not the calls: a value replaced is one, though an add and a delete.
+    const counted = countChanges({ applied, failed: failures.map((f) => f.change) });
+    const counts = { ok: counted.done, total: counted.total };
     outcomes.push(
       failures.length === 0
         ? { domain, orderId, state: 'done', ...counts }
@@ -113,10 +112,4 @@ async function applyBulk(
       .catch(() => undefined);
   }
   return outcomes;
-}
-
-/** Records a replace changed in full: the added ones whose old record went too. */
-function replacedCount(applied: readonly { op: 'add' | 'delete' }[]): number {
-  const count = (op: 'add' | 'delete') => applied.filter((c) => c.op === op).length;
-  return Math.min(count('add'), count('delete'));
 }

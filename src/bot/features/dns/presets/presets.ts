@@ -226,11 +226,11 @@ export function createDnsPresets(deps: {
         settle: () => {
           ctx.session.dnsPreset = undefined;
         },
-        announce: ({ applied, total }) =>
+        announce: ({ ok, total }) =>
           announce(ctx, 'presetApplied', {
             orderId: plan.orderId,
             preset: presetName(ctx.t, plan.presetId),
-            ok: applied.length,
+            ok,
             total,
           }),
       });

@@ -132,8 +132,7 @@ export function createDnsZoneFile(deps: { router: CallbackRegistrar; applyPlan: 
         settle: () => {
           ctx.session.dnsImport = undefined;
         },
-        announce: ({ applied, total }) =>
-          announce(ctx, 'zoneImported', { orderId: plan.orderId, ok: applied.length, total }),
+        announce: ({ ok, total }) => announce(ctx, 'zoneImported', { orderId: plan.orderId, ok, total }),
       });
     },
     { selfAnswer: true },
