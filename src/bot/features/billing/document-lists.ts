@@ -53,6 +53,9 @@ interface DocumentList<T> {
 function registerDocumentList<T>(lists: PagedLists, list: DocumentList<T>): PagedList {
   return lists.register({
     id: list.id,
+    // One to a row: two «🔗 Счёт СФ-2026-5012» side by side are cut on a phone to «🔗 Счёт СФ-2026-…»,
+    // which reads the same on every button (the number is what tells them apart).
+    buttonsPerRow: 1,
     async load(ctx, filter) {
       const orderId = idOf(filter);
       const { items, row, footer } = await list.load(
