@@ -142,7 +142,7 @@ describe('zone import, presets and bulk: Apply is green, red when it deletes', (
     expect(styleOf(adds, '✅ Применить')).toBe('success');
     await h.api().addDnsRecord(orderId, { kind: 'a', ttl: 3600, host: '@', ipv4: '192.0.2.1' });
     const replaces = await h.press(buttonData(await h.send(`/dns ${domain} preset`), 'Tilda'));
-    expect(lastText(replaces)).toContain('Заменить (удалить): 1');
+    expect(lastText(replaces)).toContain('Изменить: 1\nЗаменить (удалить): 0');
     expect(styleOf(replaces, '✅ Применить')).toBe('danger');
     expectHouseStyles(since(from));
   });

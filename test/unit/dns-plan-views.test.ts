@@ -62,7 +62,7 @@ describe('importPreviewScreen', () => {
     expect(html).toContain(
       '<b>Пропущено строк: 1</b>\n• строка 3: <code>@ IN CAA 0 issue "x"</code> — записи типа CAA бот не добавляет',
     );
-    expect(html).toContain('Добавить: 40\nУдалить: 1\nБез изменений: 1');
+    expect(html).toContain('Добавить: 40\nИзменить: 0\nУдалить: 1\nБез изменений: 1');
   });
 
   it('as HTML stays within 4,000 characters, cut with “…”; a rich one past its limits lists what HTML does', () => {

@@ -208,11 +208,13 @@ describe('/dns bulk', () => {
     expect(text).toContain(`Набор добавит на каждом домене (так — на ${a.domain}):`);
     expect(text).toContain('+ TXT @ → "v=spf1 mx ~all"');
     const [first, second] = lastSections(preview);
-    expect(first?.title).toBe(`${a.domain}: +2 −1`);
+    // The SPF replacing the old one is one change (~1), as the report counts it: 2 of 2.
+    expect(first?.title).toBe(`${a.domain}: +1 ~1`);
     expect(first?.lines).toContain('удалить | TXT | @ | "v=spf1 -all" | 3600');
     expect(second?.title).toBe(`${b.domain}: пропущу — уже есть`);
     const applied = await h.press(buttonData(preview, 'Применить'));
     expect(lastText(applied)).toContain('Готово: 1, пропущено: 1, ошибки: 0.');
+    expect(lastText(applied)).toContain(`${a.domain} | ✅ 2 из 2`);
     expect(await listedValues(a.orderId)).toEqual(['TXT @ v=spf1 mx ~all', 'TXT _dmarc v=DMARC1; p=none']);
     // One history entry for the domain's whole preset: its undo brings the old SPF back.
     const history = await h.send(`/dns ${a.domain} history`);

@@ -62,10 +62,10 @@ describe('/dns <domain> preset', () => {
     expect(preview.some((c) => c.method === 'editMessageReplyMarkup')).toBe(true);
     const text = lastText(preview);
     expect(text).toContain(`Google Workspace для ${domain}: что изменится`);
-    expect(text).toContain('Добавить: 3');
+    expect(text).toContain('Добавить: 1\nИзменить: 2');
     expect(text).toContain('smtp.google.com');
     expect(text).toContain('google-site-verification=Ab_12-cd');
-    expect(text).toContain('Заменить (удалить): 2');
+    expect(text).toContain('Заменить (удалить): 0');
     expect(text).toContain('mx.other.by');
     expect(text).toContain('Уже есть: 0');
     expect(text).toContain('Остальные записи останутся как есть');
@@ -161,9 +161,9 @@ describe('/dns <domain> preset', () => {
     expect(buttons(asked)).toEqual([]);
     expect(lastText(await h.send('octo--cat'))).toContain('Это не имя на GitHub');
     const preview = await h.send('Octo-Cat');
-    expect(lastText(preview)).toContain('Добавить: 9');
+    expect(lastText(preview)).toContain('Добавить: 8\nИзменить: 1');
     expect(lastText(preview)).toContain('octo-cat.github.io');
-    expect(lastText(preview)).toContain('Заменить (удалить): 1');
+    expect(lastText(preview)).toContain('Заменить (удалить): 0');
     h.sandbox.addFault({
       method: 'POST',
       path: `/v1/domains/${orderId}/dns/records/cname`,
@@ -188,7 +188,7 @@ describe('/dns <domain> preset', () => {
     for (const host of ['a', 'b', 'c', 'd', 'e', 'f'])
       await api.addDnsRecord(orderId, { kind: 'a', ttl: 3600, host, ipv4: '192.0.2.9' });
     const preview = await h.press(buttonData(await h.send(`/dns ${domain} preset`), 'Tilda'));
-    expect(lastText(preview)).toContain('Заменить (удалить): 4');
+    expect(lastText(preview)).toContain('Добавить: 1\nИзменить: 1\nЗаменить (удалить): 3');
     const from = h.sandbox.requests.length;
     const second = await h.press(buttonData(preview, 'Применить'));
     expect(lastText(second)).toContain('Набор удалит 4 из 10 записей — больше 30%');

@@ -33,9 +33,10 @@ describe('a zone import’s preview as a rich message', () => {
     );
     expect(sent(preview)).toEqual(['sendRichMessage']);
     const text = lastText(preview);
-    expect(text.split('\n').slice(0, 4)).toEqual([
+    expect(text.split('\n').slice(0, 5)).toEqual([
       `Импорт в ${site.domain}: что изменится`,
       'Добавить: 1',
+      'Изменить: 0',
       'Удалить: 0',
       'Без изменений: 2',
     ]);

@@ -37,8 +37,9 @@ describe('importing a Cloudflare export (cloudflare-mysite.zone)', () => {
     // 32 records BIND reads: the SOA, 2 apex NS, 3 CAA and an HTTPS are skipped, 25 are records;
     // a merge replaces the seed's apex A, AAAA, MX, TXT and _dmarc sets (6) and keeps 4: the seed's
     // SRV stands at _sip._tcp, a name the file's SRV records (other services) do not mention.
-    expect(text).toContain('Добавить: 25');
-    expect(text).toContain('Удалить: 6');
+    expect(text).toContain('Добавить: 19');
+    expect(text).toContain('Изменить: 6');
+    expect(text).toContain('Удалить: 0');
     expect(text).toContain('Без изменений: 4');
     // The skipped lines are a section: line, its text, why.
     const [skipped] = lastSections(preview);
@@ -125,5 +126,20 @@ describe('importing a Cloudflare export (cloudflare-mysite.zone)', () => {
       ['add', 'A', 'www', '192.0.2.1', '3600'],
     ]);
     expect(buttons(preview).map((b) => b.text)).toContain('Name servers');
+  });
+});
+
+describe('an import counts the partner’s changes, as its report does', () => {
+  it('a TTL change and a new record: «Добавить: 1 · Изменить: 1», then «Готово: 2 из 2»', async () => {
+    const orderId = await orderTestDomain(h.api(), `counted-${Date.now()}.com`);
+    await h.api().addDnsRecord(orderId, { kind: 'a', ttl: 3600, host: 'www', ipv4: '192.0.2.7' });
+    const list = await h.send(`/dns ${orderId}`);
+    await h.press(buttonData(list, 'Импорт'));
+    // www keeps its address with another TTL (the provider takes an add and a delete); shop is new.
+    const preview = await h.send('www 300 IN A 192.0.2.7\nshop 3600 IN A 192.0.2.50');
+    const text = lastText(preview);
+    expect(text).toContain('Добавить: 1\nИзменить: 1\nУдалить: 0');
+    const applied = await h.press(buttonData(preview, 'Применить'));
+    expect(all(applied)).toContain('Готово: 2 из 2');
   });
 });

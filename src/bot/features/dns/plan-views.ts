@@ -5,7 +5,7 @@
  * message lists every record (up to Telegram's limits), the HTML screen keeps today's caps and its
  * 4,000 characters.
  */
-import { countChanges } from '../../../core/dns-change.js';
+import { countChanges, pairChanges } from '../../../core/dns-change.js';
 import type { ImportPlan, ListedRecord } from '../../../core/dns-plan.js';
 import type { DnsRecordData } from '../../../core/dns-records.js';
 import { describeSkipReason } from '../../../core/dns-words.js';
@@ -34,6 +34,22 @@ export function planRow(t: Translate, action: PlanAction, record: DnsRecordData)
   };
 }
 
+/**
+ * A plan's counts as its report will count them (`pairChanges`): a record deleted and one added of
+ * the same type and host is one change (a TTL or value change), not an add and a delete.
+ */
+export function planCounts(
+  add: readonly DnsRecordData[],
+  remove: readonly ListedRecord[],
+): { add: number; change: number; delete: number } {
+  const lines = pairChanges([
+    ...remove.map((r) => ({ op: 'delete' as const, record: r.record })),
+    ...add.map((record) => ({ op: 'add' as const, record })),
+  ]);
+  const count = (op: 'add' | 'change' | 'delete') => lines.filter((line) => line.op === op).length;
+  return { add: count('add'), change: count('change'), delete: count('delete') };
+}
+
 /** Records listed per side of an HTML import preview; a rich one lists them all. */
 const PREVIEW_RECORDS = 30;
 const PREVIEW_SKIPPED = 20;
@@ -58,7 +74,7 @@ function skippedRow(t: Translate, line: SkippedLine): TableRow {
 }
 
 /**
- * The preview of an import: the counts, a table of the records to add and delete (a rich message
+ * The preview of an import: the counts (as the report counts: `planCounts`), a table of the records to add and delete (a rich message
  * lists the unchanged ones too), the skipped lines as a section, then the notes.
  */
 export function importPreviewScreen(t: Translate, preview: ImportPreview, rich: boolean): Screen {
@@ -70,12 +86,14 @@ export function importPreviewScreen(t: Translate, preview: ImportPreview, rich: 
       ...cap(plan.remove, PREVIEW_RECORDS).map((r) => planRow(t, 'delete', r.record)),
       ...(all ? unchanged.map((r) => planRow(t, 'keep', r.record)) : []),
     ];
+    const counts = planCounts(plan.add, plan.remove);
     const blocks: ScreenBlock[] = [
       {
         type: 'text',
         html: [
-          t('dns:importAdd', { count: plan.add.length }),
-          t('dns:importDelete', { count: plan.remove.length }),
+          t('dns:importAdd', { count: counts.add }),
+          t('dns:importChange', { count: counts.change }),
+          t('dns:importDelete', { count: counts.delete }),
           t('dns:importUnchanged', { count: unchanged.length }),
         ].join('\n'),
       },

@@ -6,7 +6,7 @@ import { echoInput, joinLinesWithin } from '../../../../core/text.js';
 import type { Translate } from '../../../kit/i18n.js';
 import { fitsRich, screenRich } from '../../../kit/rich-screen.js';
 import { type Screen, type ScreenBlock, screenHtml } from '../../../kit/screen.js';
-import { planColumns, planRow } from '../plan-views.js';
+import { planColumns, planCounts, planRow } from '../plan-views.js';
 import { presetName } from '../presets/views.js';
 import { describeRecord, describeRecordChange } from '../views.js';
 
@@ -105,9 +105,12 @@ function domainRow(
 ): string {
   if (skip !== undefined) return skipRow(t, change, plan, skip, unlisted);
   if (change.kind === 'replace') return renderReplaceRow(t, plan);
+  // Counted as the report counts them: a preset's record replacing one of its type and host is one.
+  const counts = planCounts(plan.add, plan.remove);
   const changes = [
-    ...(plan.add.length > 0 ? [t('dnsbulk:rowAdd', { count: plan.add.length })] : []),
-    ...(plan.remove.length > 0 ? [t('dnsbulk:rowRemove', { count: plan.remove.length })] : []),
+    ...(counts.add > 0 ? [t('dnsbulk:rowAdd', { count: counts.add })] : []),
+    ...(counts.change > 0 ? [t('dnsbulk:rowChange', { count: counts.change })] : []),
+    ...(counts.delete > 0 ? [t('dnsbulk:rowRemove', { count: counts.delete })] : []),
   ];
   // A delete by match, or a preset's replacements, name what they delete: a value glob or a
   // conflicting MX may catch more than meant.

@@ -4,7 +4,7 @@ import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
 import type { Translate } from '../../../kit/i18n.js';
 import type { Screen } from '../../../kit/screen.js';
-import { planColumns, planRow, richOrCapped } from '../plan-views.js';
+import { planColumns, planCounts, planRow, richOrCapped } from '../plan-views.js';
 
 /** A preset's name in the chat's language. */
 export function presetName(t: Translate, presetId: string): string {
@@ -29,8 +29,9 @@ export function renderPresetChoice(t: Translate, domain: string): string {
 const PREVIEW_RECORDS = 20;
 
 /**
- * The preview of a preset: the counts of what it adds, which records it replaces and what is there
- * already, a table of those records, and the note that the rest stay.
+ * The preview of a preset: the counts of what it adds, changes and deletes (as its report will
+ * count them: `planCounts`) and of what is there already, a table of those records, and the note
+ * that the rest stay.
  */
 export function presetPreviewScreen(
   t: Translate,
@@ -45,6 +46,7 @@ export function presetPreviewScreen(
       ...cap(plan.remove).map((r) => planRow(t, 'delete', r.record)),
       ...cap(plan.keep).map((r) => planRow(t, 'keep', r.record)),
     ];
+    const counts = planCounts(plan.add, plan.remove);
     return {
       title: t('dnspresets:previewTitle', {
         preset: presetName(t, plan.presetId),
@@ -54,8 +56,9 @@ export function presetPreviewScreen(
         {
           type: 'text',
           html: [
-            t('dnspresets:previewAdd', { count: plan.add.length }),
-            t('dnspresets:previewReplace', { count: plan.remove.length }),
+            t('dnspresets:previewAdd', { count: counts.add }),
+            t('dnspresets:previewChange', { count: counts.change }),
+            t('dnspresets:previewReplace', { count: counts.delete }),
             t('dnspresets:previewKeep', { count: plan.keep.length }),
           ].join('\n'),
         },
