@@ -13,26 +13,12 @@ import {
   summaryOf,
 } from '../../app/src/order-state.js';
 import { orderWordsFor } from '../../app/src/order-words.js';
-import type { Catalog } from '../../src/mini-app/contract.js';
+import { orderCatalog, year } from '../helpers/order-catalog.js';
 
-const year = (count: number) => ({
-  count,
-  label: `${count} г.`,
-  price: 36 * count,
-  priceText: `${36 * count} BYN`,
-});
-const catalog: Catalog = {
-  kind: 'domain',
-  kinds: [],
-  currencyId: 1,
-  currencies: [{ id: 1, code: 'BYN' }],
-  customers: [{ id: 'c1', label: 'Иванов Иван', typeName: 'Физическое лицо' }],
-  zones: [
-    { name: 'by', periods: [year(1), year(2)] },
-    { name: 'бел', periods: [year(1)] },
-  ],
-  tariffs: [{ id: 7, name: 'Оптимальный', serviceId: 1, periods: [year(1)] }],
-};
+const catalog = orderCatalog([
+  { name: 'by', periods: [year(1), year(2)] },
+  { name: 'бел', periods: [year(1)] },
+]);
 const free = (zone: string) => ({ available: true, domain: `shop.${zone}`, zone, message: '✅' });
 const o = orderWordsFor('ru');
 

@@ -10,23 +10,9 @@ import {
   requestOf,
   stillNeeded,
 } from '../../app/src/order-state.js';
-import type { Catalog } from '../../src/mini-app/contract.js';
+import { orderCatalog, year } from '../helpers/order-catalog.js';
 
-const year = (count: number) => ({
-  count,
-  label: `${count} г.`,
-  price: 36 * count,
-  priceText: `${36 * count} BYN`,
-});
-const catalog: Catalog = {
-  kind: 'domain',
-  kinds: [],
-  currencyId: 1,
-  currencies: [{ id: 1, code: 'BYN' }],
-  customers: [{ id: 'c1', label: 'Иванов Иван', typeName: 'Физическое лицо' }],
-  zones: [{ name: 'by', periods: [year(1), year(2)] }],
-  tariffs: [{ id: 7, name: 'Оптимальный', serviceId: 1, periods: [year(1)] }],
-};
+const catalog = orderCatalog([{ name: 'by', periods: [year(1), year(2)] }]);
 const empty: OrderChoices = {
   catalog,
   kind: 'domain',
