@@ -10,7 +10,17 @@ import { type DnsRecordData, sameRecord } from './dns-records.js';
  */
 
 /** What made a change; the history screen names it. */
-export const HISTORY_KINDS = ['add', 'delete', 'change', 'import', 'ns', 'preset', 'bulk', 'undo'] as const;
+export const HISTORY_KINDS = [
+  'add',
+  'delete',
+  'change',
+  'import',
+  'ns',
+  'preset',
+  'bulk',
+  'undo',
+  'auto',
+] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
 /** How many entries are kept per domain order; older ones are dropped. */
@@ -38,6 +48,8 @@ export interface HistoryAuthor {
   chatId: number;
   userId: number;
   name: string;
+  /** A change a robot made with a key (`auto`): the key's name; `name` is who made the key. */
+  key?: string | undefined;
 }
 
 /** One change of one domain order, as recorded after the provider accepted it. */
