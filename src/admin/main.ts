@@ -74,6 +74,7 @@ async function closeAll(stores: Stores): Promise<void> {
   await stores.watches.close();
   await stores.dnsHistory.close();
   await stores.onceKeys.close();
+  await stores.gatewayState.close();
 }
 
 function configured(env: Record<string, string | undefined>): Backend {

@@ -7,6 +7,7 @@ import { type ChatData, createChatData } from '../storage/chat-data.js';
 import { type Keyring, loadKeyring } from '../storage/crypto.js';
 import { lockDataDir } from '../storage/data-dir-lock.js';
 import { createDnsHistory, type DnsHistory } from '../storage/dns-history.js';
+import type { GatewayState } from '../storage/gateway-state.js';
 import type { OnceKeys } from '../storage/once-keys.js';
 import { closeRedis, connectRedis } from '../storage/redis-connection.js';
 import { createStores } from '../storage/stores.js';
@@ -23,6 +24,8 @@ export interface OpenedStorage {
   dnsHistory: DnsHistory;
   /** What makes the Mini App's Apply and order submit once-only, shared by every instance. */
   onceKeys: OnceKeys;
+  /** The robots' gateway's limits, claims, `nochg` cache and waiting ACME challenges. */
+  gatewayState: GatewayState;
   /** Chats with stored data (the metrics' gauge). */
   chatCount(): Promise<number>;
   /** Resolves when storage answers (readiness): Redis PING, or DATA_DIR writable. */
@@ -79,6 +82,7 @@ export async function openStorage(config: Config, logger: Logger): Promise<Opene
         logger.warn({ entryId: event.entryId, err: event.error.message }, 'dns history author unreadable'),
     }),
     onceKeys: stores.onceKeys,
+    gatewayState: stores.gatewayState,
     chatCount: () => stores.chats.count(),
     check: () => (redis ? redis.ping() : access(config.DATA_DIR, constants.W_OK)),
     async close() {
@@ -86,6 +90,7 @@ export async function openStorage(config: Config, logger: Logger): Promise<Opene
       await stores.watches.close();
       await stores.dnsHistory.close();
       await stores.onceKeys.close();
+      await stores.gatewayState.close();
       await releaseDataDir();
       if (redis) await closeRedis(redis);
     },

@@ -2,14 +2,16 @@
  * Which backend the bot's stores run on, decided in one place: with a Redis connection every
  * store is on Redis (several processes share the state), without one every store is lowdb files
  * under `dataDir` (one process, see `data-dir-lock.ts`). One choice for all, so chats, watches,
- * the DNS history and the once-only keys never end up on different backends.
+ * the DNS history, the once-only keys and the gateway's state never end up on different backends.
  */
 import type { Redis } from 'ioredis';
 import type { ChatStore } from './chat-store.js';
 import { createLowdbDnsHistoryStore, type DnsHistoryStore } from './dns-history-store.js';
+import { createLowdbGatewayState, type GatewayState } from './gateway-state.js';
 import { createLowdbStore } from './lowdb-store.js';
 import { createLowdbOnceKeys, type OnceKeys } from './once-keys.js';
 import { createRedisDnsHistoryStore } from './redis-dns-history-store.js';
+import { createRedisGatewayState } from './redis-gateway-state.js';
 import { createRedisOnceKeys } from './redis-once-keys.js';
 import { createRedisStore } from './redis-store.js';
 import { createRedisWatchStore } from './redis-watch-store.js';
@@ -22,6 +24,8 @@ export interface Stores {
   dnsHistory: DnsHistoryStore;
   /** The Mini App's Apply and order keys: claimed while they run, their outcomes kept. */
   onceKeys: OnceKeys;
+  /** The robots' gateway's limits, claims, `nochg` cache and waiting ACME challenges. */
+  gatewayState: GatewayState;
 }
 
 /** Options of `createStores`. */
@@ -43,6 +47,7 @@ export function createStores(options: StoresOptions): Stores {
       watches: createRedisWatchStore({ redis, prefix }),
       dnsHistory: createRedisDnsHistoryStore({ redis, prefix }),
       onceKeys: createRedisOnceKeys({ redis, prefix }),
+      gatewayState: createRedisGatewayState({ redis, prefix }),
     };
   }
   return {
@@ -50,5 +55,6 @@ export function createStores(options: StoresOptions): Stores {
     watches: createLowdbWatchStore({ dataDir }),
     dnsHistory: createLowdbDnsHistoryStore({ dataDir }),
     onceKeys: createLowdbOnceKeys({ dataDir }),
+    gatewayState: createLowdbGatewayState({ dataDir }),
   };
 }
