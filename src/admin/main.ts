@@ -75,6 +75,7 @@ async function closeAll(stores: Stores): Promise<void> {
   await stores.dnsHistory.close();
   await stores.onceKeys.close();
   await stores.gatewayState.close();
+  await stores.robotKeys.close();
 }
 
 function configured(env: Record<string, string | undefined>): Backend {

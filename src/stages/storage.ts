@@ -10,6 +10,7 @@ import { createDnsHistory, type DnsHistory } from '../storage/dns-history.js';
 import type { GatewayState } from '../storage/gateway-state.js';
 import type { OnceKeys } from '../storage/once-keys.js';
 import { closeRedis, connectRedis } from '../storage/redis-connection.js';
+import { createRobotKeys, type RobotKeys } from '../storage/robot-keys.js';
 import { createStores } from '../storage/stores.js';
 import { createWatchData, type WatchData } from '../storage/watch-data.js';
 
@@ -26,6 +27,8 @@ export interface OpenedStorage {
   onceKeys: OnceKeys;
   /** The robots' gateway's limits, claims, `nochg` cache and waiting ACME challenges. */
   gatewayState: GatewayState;
+  /** Robots' keys, made in the chat and checked by the gateway. */
+  robotKeys: RobotKeys;
   /** Chats with stored data (the metrics' gauge). */
   chatCount(): Promise<number>;
   /** Resolves when storage answers (readiness): Redis PING, or DATA_DIR writable. */
@@ -83,6 +86,12 @@ export async function openStorage(config: Config, logger: Logger): Promise<Opene
     }),
     onceKeys: stores.onceKeys,
     gatewayState: stores.gatewayState,
+    robotKeys: createRobotKeys({
+      store: stores.robotKeys,
+      keyring,
+      onUnreadable: (event) =>
+        logger.warn({ keyId: event.keyId, err: event.error.message }, 'robot key name unreadable'),
+    }),
     chatCount: () => stores.chats.count(),
     check: () => (redis ? redis.ping() : access(config.DATA_DIR, constants.W_OK)),
     async close() {
@@ -91,6 +100,7 @@ export async function openStorage(config: Config, logger: Logger): Promise<Opene
       await stores.dnsHistory.close();
       await stores.onceKeys.close();
       await stores.gatewayState.close();
+      await stores.robotKeys.close();
       await releaseDataDir();
       if (redis) await closeRedis(redis);
     },

@@ -13,8 +13,10 @@ import { createLowdbOnceKeys, type OnceKeys } from './once-keys.js';
 import { createRedisDnsHistoryStore } from './redis-dns-history-store.js';
 import { createRedisGatewayState } from './redis-gateway-state.js';
 import { createRedisOnceKeys } from './redis-once-keys.js';
+import { createRedisRobotKeyStore } from './redis-robot-key-store.js';
 import { createRedisStore } from './redis-store.js';
 import { createRedisWatchStore } from './redis-watch-store.js';
+import { createLowdbRobotKeyStore, type RobotKeyStore } from './robot-key-store.js';
 import { createLowdbWatchStore, type WatchStore } from './watch-store.js';
 
 /** Every store of the bot, on one backend; each is closed by the caller. */
@@ -26,6 +28,8 @@ export interface Stores {
   onceKeys: OnceKeys;
   /** The robots' gateway's limits, claims, `nochg` cache and waiting ACME challenges. */
   gatewayState: GatewayState;
+  /** Robots' keys (hashes and sealed names). */
+  robotKeys: RobotKeyStore;
 }
 
 /** Options of `createStores`. */
@@ -48,6 +52,7 @@ export function createStores(options: StoresOptions): Stores {
       dnsHistory: createRedisDnsHistoryStore({ redis, prefix }),
       onceKeys: createRedisOnceKeys({ redis, prefix }),
       gatewayState: createRedisGatewayState({ redis, prefix }),
+      robotKeys: createRedisRobotKeyStore({ redis, prefix }),
     };
   }
   return {
@@ -56,5 +61,6 @@ export function createStores(options: StoresOptions): Stores {
     dnsHistory: createLowdbDnsHistoryStore({ dataDir }),
     onceKeys: createLowdbOnceKeys({ dataDir }),
     gatewayState: createLowdbGatewayState({ dataDir }),
+    robotKeys: createLowdbRobotKeyStore({ dataDir }),
   };
 }
