@@ -94,7 +94,12 @@ export async function main(
       // What the chat runs too: the zone editor's Apply, recorded in the history, reported in the chat.
       services: {
         zoneEditing: createZoneEditing({
-          recorder: createDnsRecorder({ chatData: storage.chatData, dnsHistory: storage.dnsHistory, logger }),
+          recorder: createDnsRecorder({
+            chatData: storage.chatData,
+            dnsHistory: storage.dnsHistory,
+            logger,
+            zoneChanged: (accountId, orderId) => storage.gatewayState.zoneChanged(accountId, orderId),
+          }),
           reports: editsReports,
           logger,
           // Claimed and kept in storage: a retry reaching another instance joins the first Apply.

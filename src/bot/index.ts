@@ -78,6 +78,8 @@ export interface BotDeps {
   watches?: WatchPort | undefined;
   /** The DNS change history behind `/dns <domain> history` and the Undo buttons. */
   dnsHistory?: DnsHistory | undefined;
+  /** Told of every zone change the chat makes (the robots' gateway drops its cached addresses). */
+  zoneChanged?: ((accountId: string, orderId: number) => Promise<void>) | undefined;
   /** The live check after DNS changes and on `/dns <domain> check` (absent: not offered). */
   liveChecks?: LiveCheckPort | undefined;
   /** `TELEGRAM_LOCAL_FILES_DIR`: where a `--local` Bot API server's files are visible to the bot. */
@@ -218,7 +220,12 @@ export function createFeatures(deps: BotDeps) {
   // The DNS parts' ports: the change history and the live check, handed in like every other dep.
   const dnsPorts: DnsPorts = {
     journal: createDnsJournal(
-      createDnsRecorder({ chatData: deps.chatData, dnsHistory: deps.dnsHistory, logger: deps.logger }),
+      createDnsRecorder({
+        chatData: deps.chatData,
+        dnsHistory: deps.dnsHistory,
+        logger: deps.logger,
+        zoneChanged: deps.zoneChanged,
+      }),
     ),
     liveChecks: deps.liveChecks,
     persistSession: async (ctx) => {

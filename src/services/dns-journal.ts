@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { DnsHistory } from '../storage/dns-history.js';
+import { watchIdOf } from '../storage/watch-store.js';
 
 /** The history as both faces write and read it; without a history store it keeps nothing. */
 export interface DnsRecorder {
@@ -30,8 +31,13 @@ export function createDnsRecorder(deps: {
   chatData: Pick<ChatData, 'getToken'>;
   dnsHistory: DnsHistory | undefined;
   logger: Logger;
+  /**
+   * Told of every change of a zone, whoever made it (the chat, the app, a robot's key): what the
+   * gateway's cached addresses of that zone depend on.
+   */
+  zoneChanged?: ((accountId: string, orderId: number) => Promise<void>) | undefined;
 }): DnsRecorder {
-  const { chatData, dnsHistory, logger } = deps;
+  const { chatData, dnsHistory, logger, zoneChanged } = deps;
   const tokenOf = async (chatId: number) => {
     const value = await chatData.getToken(chatId);
     if (value === undefined) throw new Error('no token stored for this chat');
@@ -39,6 +45,14 @@ export function createDnsRecorder(deps: {
   };
   return {
     async record(who, orderId, kind, change, undoes) {
+      if (zoneChanged) {
+        await chatData
+          .getToken(who.chatId)
+          .then((token) => (token === undefined ? undefined : zoneChanged(watchIdOf(token), orderId)))
+          .catch((error: unknown) =>
+            logger.warn({ chatId: who.chatId, orderId, err: errorForLog(error) }, 'zone change not told'),
+          );
+      }
       if (dnsHistory === undefined) return undefined;
       // Nothing to undo in a change that changed nothing.
       if ('records' in change && change.records.length === 0) return undefined;

@@ -42,6 +42,7 @@ export function buildBot(deps: BotStageDeps): ReturnType<typeof createBot> {
     translations: deps.translations,
     watches: deps.watchers,
     dnsHistory: storage.dnsHistory,
+    zoneChanged: (accountId, orderId) => storage.gatewayState.zoneChanged(accountId, orderId),
     liveChecks: deps.liveChecks,
     logger,
     defaultLocale: config.DEFAULT_LOCALE,
