@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { parseChatDoc } from '../storage/chat-doc.js';
 import type { Keyring } from '../storage/crypto.js';
 import { readStoredEntry } from '../storage/dns-history-store.js';
+import { readStoredKey } from '../storage/robot-key-store.js';
 import type { Stores } from '../storage/stores.js';
 import { parseWatchDoc } from '../storage/watch-store.js';
 import {
@@ -30,6 +31,7 @@ const emptyCounts = (): Counts => ({
   chat: { read: 0, written: 0, unchanged: 0 },
   watch: { read: 0, written: 0, unchanged: 0 },
   history: { read: 0, written: 0, unchanged: 0 },
+  robotKey: { read: 0, written: 0, unchanged: 0 },
 });
 
 /** Copies every record, still sealed; a record the target already holds is left as it is. */
@@ -223,6 +225,11 @@ function readRecord(value: unknown, line: number): StoredRecord {
       });
       return { kind: 'history', accountId: value.accountId, orderId: value.orderId, entries };
     }
+    if (value.kind === 'robotKey' && 'key' in value) {
+      const key = readStoredKey(value.key);
+      if (key === undefined) throw new AdminError(`${where}: a robot's key this tool does not read`);
+      return { kind: 'robotKey', id: key.id, key };
+    }
   }
   throw new AdminError(`${where} is not a record this tool knows`);
 }
@@ -233,11 +240,19 @@ export interface Stats {
   groups: number;
   watches: number;
   historyEntries: number;
+  robotKeys: number;
 }
 
 /** Counts only: nothing personal. */
 export async function stats(stores: Stores): Promise<Stats> {
-  const result: Stats = { chats: 0, connectedTokens: 0, groups: 0, watches: 0, historyEntries: 0 };
+  const result: Stats = {
+    chats: 0,
+    connectedTokens: 0,
+    groups: 0,
+    watches: 0,
+    historyEntries: 0,
+    robotKeys: 0,
+  };
   for await (const record of readRecords(stores)) {
     if (record.kind === 'chat') {
       result.chats += 1;
@@ -245,8 +260,10 @@ export async function stats(stores: Stores): Promise<Stats> {
       if (record.doc.team !== undefined) result.groups += 1;
     } else if (record.kind === 'watch') {
       result.watches += 1;
-    } else {
+    } else if (record.kind === 'history') {
       result.historyEntries += record.entries.length;
+    } else {
+      result.robotKeys += 1;
     }
   }
   return result;

@@ -16,13 +16,14 @@ import { RECORD_KINDS, type RecordKind } from './records.js';
 export const USAGE = `Usage: npm run admin -- <command>
 
   migrate --to redis|lowdb   copy everything (chats, sessions, tokens, profiles, teams, notification
-                             settings and marks, watches, DNS history) from the configured STORAGE to
-                             the other one, still sealed; a second run changes nothing
+                             settings and marks, watches, DNS history, robots' keys) from the
+                             configured STORAGE to the other one, still sealed; a second run
+                             changes nothing
   rotate-keys                re-seal everything with the first key of ENCRYPTION_KEYS, and say what
                              still needs an older key (nothing, when done: then the old key can go)
   backup <file>              a copy of the configured store, sealed as it is, never a key
   restore <file> [--force]   into the configured store; refuses one that holds anything unless --force
-  stats                      chats, connected tokens, groups, watches, DNS history entries
+  stats                      chats, connected tokens, groups, watches, DNS history entries, robots' keys
 
 Run it while no bot uses a lowdb DATA_DIR (it holds the same lock as the bot). It reads the same
 configuration as the bot (.env included): STORAGE, DATA_DIR, REDIS_URL, REDIS_PREFIX,
@@ -85,7 +86,12 @@ function configured(env: Record<string, string | undefined>): Backend {
 }
 
 function describeCounts(counts: Counts): string {
-  const names: Record<RecordKind, string> = { chat: 'chats', watch: 'watches', history: 'DNS histories' };
+  const names: Record<RecordKind, string> = {
+    chat: 'chats',
+    watch: 'watches',
+    history: 'DNS histories',
+    robotKey: "robots' keys",
+  };
   return RECORD_KINDS.map((kind) => {
     const c = counts[kind];
     return `  ${names[kind]}: ${c.read} read, ${c.written} written, ${c.unchanged} already there`;
@@ -180,6 +186,7 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
           `  groups: ${s.groups}`,
           `  watches: ${s.watches}`,
           `  DNS history entries: ${s.historyEntries}`,
+          `  robots' keys: ${s.robotKeys}`,
         ].join('\n');
       }
       default:

@@ -1,12 +1,14 @@
 /**
  * Everything the bot keeps, as records an operator's tool can copy, back up and re-seal: a chat's
- * document, a token's watch, a domain order's DNS history. Read and written through the stores'
+ * document, a token's watch, a domain order's DNS history, a robot's key. Read and written through the stores'
  * own interfaces, still sealed (nothing here needs a key but re-sealing).
  */
 import type { ChatDoc } from '../storage/chat-store.js';
 import { type Keyring, type SealOwner, sealedKeyId } from '../storage/crypto.js';
 import { historySealOwner } from '../storage/dns-history.js';
 import type { StoredHistoryEntry } from '../storage/dns-history-store.js';
+import type { StoredRobotKey } from '../storage/robot-key-store.js';
+import { keySealOwner } from '../storage/robot-keys.js';
 import type { Stores } from '../storage/stores.js';
 import { watchSealOwner } from '../storage/watch-data.js';
 import type { WatchDoc } from '../storage/watch-store.js';
@@ -14,10 +16,11 @@ import type { WatchDoc } from '../storage/watch-store.js';
 export type StoredRecord =
   | { kind: 'chat'; id: number; doc: ChatDoc }
   | { kind: 'watch'; id: string; doc: WatchDoc }
-  | { kind: 'history'; accountId: string; orderId: number; entries: StoredHistoryEntry[] };
+  | { kind: 'history'; accountId: string; orderId: number; entries: StoredHistoryEntry[] }
+  | { kind: 'robotKey'; id: string; key: StoredRobotKey };
 
 export type RecordKind = StoredRecord['kind'];
-export const RECORD_KINDS: readonly RecordKind[] = ['chat', 'watch', 'history'];
+export const RECORD_KINDS: readonly RecordKind[] = ['chat', 'watch', 'history', 'robotKey'];
 
 /** Every record of the stores, kind by kind. */
 export async function* readRecords(stores: Stores): AsyncGenerator<StoredRecord> {
@@ -33,6 +36,7 @@ export async function* readRecords(stores: Stores): AsyncGenerator<StoredRecord>
     const entries = await stores.dnsHistory.list(accountId, orderId);
     if (entries.length > 0) yield { kind: 'history', accountId, orderId, entries };
   }
+  for (const key of await stores.robotKeys.all()) yield { kind: 'robotKey', id: key.id, key };
 }
 
 /** Whether the stores hold nothing at all. */
@@ -40,7 +44,8 @@ export async function isEmpty(stores: Stores): Promise<boolean> {
   return (
     (await stores.chats.count()) === 0 &&
     (await stores.watches.ids()).length === 0 &&
-    (await stores.dnsHistory.keys()).length === 0
+    (await stores.dnsHistory.keys()).length === 0 &&
+    (await stores.robotKeys.all()).length === 0
   );
 }
 
@@ -55,6 +60,8 @@ async function current(stores: Stores, record: StoredRecord): Promise<unknown> {
       const entries = await stores.dnsHistory.list(record.accountId, record.orderId);
       return entries.length > 0 ? entries : undefined;
     }
+    case 'robotKey':
+      return stores.robotKeys.get(record.id);
   }
 }
 
@@ -71,12 +78,16 @@ export async function writeRecord(stores: Stores, record: StoredRecord): Promise
     case 'history':
       await stores.dnsHistory.replace(record.accountId, record.orderId, record.entries);
       break;
+    case 'robotKey':
+      await stores.robotKeys.put(record.key);
+      break;
   }
   return true;
 }
 
 function contentOf(record: StoredRecord): unknown {
-  return record.kind === 'history' ? record.entries : record.doc;
+  if (record.kind === 'history') return record.entries;
+  return record.kind === 'robotKey' ? record.key : record.doc;
 }
 
 /** JSON with sorted keys: two documents with the same content compare equal whatever their order. */
@@ -92,6 +103,7 @@ function canonical(value: unknown): string {
 function ownerOf(record: StoredRecord): SealOwner {
   if (record.kind === 'chat') return record.id;
   if (record.kind === 'watch') return watchSealOwner(record.id);
+  if (record.kind === 'robotKey') return keySealOwner(record.id);
   return historySealOwner(record.accountId);
 }
 
@@ -103,6 +115,8 @@ export function keysNeeded(record: StoredRecord): string[] {
     if (id !== undefined) ids.add(id);
   };
   if (record.kind === 'history') for (const entry of record.entries) note(entry.who);
+  else if (record.kind === 'robotKey')
+    for (const value of [record.key.sealed, record.key.lastUse]) note(value);
   else for (const value of Object.values(record.doc)) note(value);
   return [...ids];
 }
@@ -126,10 +140,19 @@ export function resealed(record: StoredRecord, keyring: Keyring): StoredRecord |
       Object.entries(doc).map(([key, value]) => [key, typeof value === 'string' ? reseal(value) : value]),
     ) as T;
   const next: StoredRecord =
-    record.kind === 'history'
-      ? { ...record, entries: record.entries.map((entry) => ({ ...entry, who: reseal(entry.who) })) }
-      : record.kind === 'chat'
-        ? { ...record, doc: sealAll(record.doc) }
-        : { ...record, doc: sealAll(record.doc) };
+    record.kind === 'robotKey'
+      ? {
+          ...record,
+          key: {
+            ...record.key,
+            sealed: reseal(record.key.sealed),
+            ...(record.key.lastUse === undefined ? {} : { lastUse: reseal(record.key.lastUse) }),
+          },
+        }
+      : record.kind === 'history'
+        ? { ...record, entries: record.entries.map((entry) => ({ ...entry, who: reseal(entry.who) })) }
+        : record.kind === 'chat'
+          ? { ...record, doc: sealAll(record.doc) }
+          : { ...record, doc: sealAll(record.doc) };
   return changed ? next : undefined;
 }

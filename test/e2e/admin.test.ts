@@ -1,6 +1,6 @@
 /**
  * `npm run admin` on the real processes: a bot on lowdb is filled through Telegram (token, team
- * group, notification state, DNS history), the data moves to Redis, and a bot started there finds
+ * group, notification state, DNS history, a robot's key), the data moves to Redis, and a bot started there finds
  * all of it; kill -9 during a migration and a re-run give the same counts; keys rotate; a backup
  * restores into either backend.
  */
@@ -16,7 +16,10 @@ import {
   startBotApiServer,
 } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { createLowdbRobotKeyStore } from '../../src/storage/robot-key-store.js';
+import { createRobotKeys } from '../../src/storage/robot-keys.js';
 import { eventually, spawnCaptured, startBotProcess } from '../helpers/bot-process.js';
 import { isPost, isPostTo, seenText } from '../helpers/seen-text.js';
 
@@ -32,6 +35,8 @@ let sandbox: Sandbox;
 let work: string;
 let lowdbDir: string;
 let redis: Redis | undefined;
+const ROBOT_KEY_NAME = 'Роутер админ-проверки';
+let robotKey: { id: string; secret: string };
 
 interface AdminRun {
   code: number | null;
@@ -122,6 +127,20 @@ beforeAll(async () => {
   // Let the watchers poll once, so their state (what was already told) is stored.
   await new Promise((resolve) => setTimeout(resolve, 2_500));
   await bot.stop();
+  // A robot's key, made as /keys makes one: its name and maker sealed, its secret only hashed.
+  const keys = createLowdbRobotKeyStore({ dataDir: lowdbDir });
+  const made = await createRobotKeys({ store: keys, keyring: parseEncryptionKeys(K1) }).create({
+    chatId: USER,
+    kind: 'address',
+    name: ROBOT_KEY_NAME,
+    scope: 'office.mysite.by',
+    orderId: 1,
+    domain: 'mysite.by',
+    networks: [],
+    createdBy: { userId: USER, name: 'Админ Проверка' },
+  });
+  robotKey = { id: made.key.id, secret: made.secret };
+  await keys.close();
 }, 90_000);
 
 afterAll(async () => {
@@ -140,6 +159,8 @@ describe('npm run admin', () => {
     expect(result.stdout).toMatch(/groups: 1/);
     expect(result.stdout).toMatch(/watches: 1/);
     expect(result.stdout).toMatch(/DNS history entries: 1/);
+    expect(result.stdout).toMatch(/robots' keys: 1/);
+    expect(result.stdout).not.toContain(ROBOT_KEY_NAME);
     expect(result.stdout).not.toContain(sandbox.token);
   });
 
@@ -183,6 +204,7 @@ describe('npm run admin', () => {
       expect(first.stdout).toContain('chats: 2 read, 2 written, 0 already there');
       expect(first.stdout).toContain('watches: 1 read, 1 written');
       expect(first.stdout).toContain('DNS histories: 1 read, 1 written');
+      expect(first.stdout).toContain("robots' keys: 1 read, 1 written");
       expect(first.stdout).toContain('key id(s) k1');
       // Still sealed: the token is nowhere in Redis in clear text.
       const keys: string[] = [];
@@ -201,6 +223,8 @@ describe('npm run admin', () => {
                   ? (await redis?.zrange(key, 0, -1))?.join('\n')
                   : JSON.stringify(await redis?.hgetall(key));
         expect(value).not.toContain(sandbox.token);
+        expect(value).not.toContain(ROBOT_KEY_NAME);
+        expect(value).not.toContain(robotKey.secret);
       }
       const second = await run(['migrate', '--to', 'redis'], { ...lowdbEnv(), ...redisTarget(prefix) });
       expect(second.stdout).toContain('chats: 2 read, 0 written, 2 already there');
@@ -285,6 +309,11 @@ describe('npm run admin', () => {
     expect(rotated.stdout).toContain('Nothing needs another key now');
     const again = await run(['rotate-keys'], lowdbEnv(dir, `${K2},${K1}`));
     expect(again.stdout).toContain('chats: 2 read, 0 written');
+    // The robot's key opens with the new key alone, and its secret still works.
+    const store = createLowdbRobotKeyStore({ dataDir: dir });
+    const keys = createRobotKeys({ store, keyring: parseEncryptionKeys(K2) });
+    expect((await keys.verify(robotKey.id, robotKey.secret))?.name).toBe(ROBOT_KEY_NAME);
+    await store.close();
     const bot = await startBot(lowdbEnv(dir, K2));
     try {
       expect(text(await bot.say('/invoices'))).toContain('Счета');
