@@ -22,7 +22,7 @@ import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import type { MiniAppLinks } from '../../src/bot/kit/mini-app-button.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { createDnsRecorder } from '../../src/services/dns-journal.js';
+import { createDnsRecorder, type DnsRecorder } from '../../src/services/dns-journal.js';
 import { createOrderPlacing, type OrderPlacing } from '../../src/services/order-placing.js';
 import { createZoneEditing, type ZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
@@ -163,6 +163,8 @@ export class BotHarness {
   robotKeyStore!: RobotKeyStore;
   /** Robots' keys behind /keys, as main.ts opens them (a story verifies a secret with them). */
   robotKeys!: RobotKeys;
+  /** The change history as the services record it (a story records a robot's change with it). */
+  recorder!: DnsRecorder;
   /** The key reports the gateway's services would call (a story calls them directly). */
   keyReports!: ReturnType<typeof createBot>['keyReports'];
   watchers: Watchers | undefined;
@@ -294,8 +296,9 @@ export class BotHarness {
     this.keyReports = built.keyReports;
     this.bot.botInfo = BOT_INFO;
     // The Mini App's editor as main wires it: the services over the same history, the chat's report.
+    this.recorder = createDnsRecorder({ chatData: this.chatData, dnsHistory, logger });
     this.zoneEditing = createZoneEditing({
-      recorder: createDnsRecorder({ chatData: this.chatData, dnsHistory, logger }),
+      recorder: this.recorder,
       reports: built.editsReports,
       logger,
     });

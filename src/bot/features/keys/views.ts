@@ -88,10 +88,14 @@ export function gatewayAddress(t: Translate, url: string | undefined): GatewayAd
   return url === undefined ? { url: t('keys:placeholderUrl'), known: false } : { url, known: true };
 }
 
-/** A ready config for one client: its title (HTML) and its lines (plain, to copy). */
+/**
+ * A ready config for one client: its lines (plain), and what its copy button copies — the lines
+ * with the secret (a certificate client's command beside them can be long for Telegram's copy).
+ */
 interface ClientConfig {
   id: 'ddclient' | 'router' | 'lego' | 'acmesh';
   text: string;
+  copy: string;
 }
 
 /** The configs of the usual clients of a key's kind, with its login and password filled in. */
@@ -100,44 +104,32 @@ export function clientConfigs(key: RobotKey, secret: string, gateway: GatewayAdd
   if (key.kind === 'address') {
     const host = base.replace(/^https?:\/\//, '');
     const tls = !base.startsWith('http://');
+    const ddclient = [
+      'protocol=dyndns2',
+      `ssl=${tls ? 'yes' : 'no'}`,
+      `server=${host}`,
+      `login=${key.id}`,
+      `password='${secret}'`,
+      key.scope,
+    ].join('\n');
+    const router = `${tls ? 'https' : 'http'}://${key.id}:${secret}@${host}/nic/update?hostname=${key.scope}&myip=<ipaddr>`;
     return [
-      {
-        id: 'ddclient',
-        text: [
-          'protocol=dyndns2',
-          `ssl=${tls ? 'yes' : 'no'}`,
-          `server=${host}`,
-          `login=${key.id}`,
-          `password='${secret}'`,
-          key.scope,
-        ].join('\n'),
-      },
-      {
-        id: 'router',
-        text: `${tls ? 'https' : 'http'}://${key.id}:${secret}@${host}/nic/update?hostname=${key.scope}&myip=<ipaddr>`,
-      },
+      { id: 'ddclient', text: ddclient, copy: ddclient },
+      { id: 'router', text: router, copy: router },
     ];
   }
   const domains = `-d '${key.scope}' -d '*.${key.scope}'`;
+  const lego = [`HTTPREQ_ENDPOINT=${base}`, `HTTPREQ_USERNAME=${key.id}`, `HTTPREQ_PASSWORD=${secret}`].join(
+    '\n',
+  );
+  const acmesh = [
+    `export ACMEPROXY_ENDPOINT=${base}`,
+    `export ACMEPROXY_USERNAME=${key.id}`,
+    `export ACMEPROXY_PASSWORD=${secret}`,
+  ].join('\n');
   return [
-    {
-      id: 'lego',
-      text: [
-        `HTTPREQ_ENDPOINT=${base}`,
-        `HTTPREQ_USERNAME=${key.id}`,
-        `HTTPREQ_PASSWORD=${secret}`,
-        `lego --dns httpreq ${domains} run`,
-      ].join('\n'),
-    },
-    {
-      id: 'acmesh',
-      text: [
-        `export ACMEPROXY_ENDPOINT=${base}`,
-        `export ACMEPROXY_USERNAME=${key.id}`,
-        `export ACMEPROXY_PASSWORD=${secret}`,
-        `acme.sh --issue --dns dns_acmeproxy ${domains}`,
-      ].join('\n'),
-    },
+    { id: 'lego', text: `${lego}\nlego --dns httpreq ${domains} run`, copy: lego },
+    { id: 'acmesh', text: `${acmesh}\nacme.sh --issue --dns dns_acmeproxy ${domains}`, copy: acmesh },
   ];
 }
 
@@ -176,7 +168,7 @@ export function renderSecret(
   const copies = [
     copyTextButton(t('keys:copyLogin'), key.id),
     copyTextButton(t('keys:copyPassword'), secret),
-    ...configs.map((config) => copyTextButton(t(`keys:copy.${config.id}`), config.text)),
+    ...configs.map((config) => copyTextButton(t(`keys:copy.${config.id}`), config.copy)),
   ].filter((button) => button !== undefined);
   // Two copy buttons to a row: «📋 Логин | 📋 Пароль», then the configs.
   const pairs: InlineKeyboardButton[][] = [];
