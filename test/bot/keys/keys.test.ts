@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KEY_LIMITS } from '../../../src/core/robot-keys.js';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
-import { EN, useBot } from '../../helpers/use-bot.js';
+import { EN, useBot, withBot } from '../../helpers/use-bot.js';
 
 /*
  * Issue 41, the chat's side: keys for robots made, listed, rotated and revoked in /keys, and from
@@ -235,6 +235,37 @@ describe('/keys in a private chat', () => {
     expect(buttons(cname).map((b) => b.text)).not.toContain('🔑 Автообновление');
   });
 
+  it('reads a typed challenge name as its domain, and refuses a key name the chat already has', async () => {
+    await forgetKeys(424_242);
+    const { domain, orderId } = await newDomain();
+    await h.robotKeys.create({
+      chatId: 424_242,
+      kind: 'address',
+      name: 'Роутер',
+      scope: `gw.${domain}`,
+      orderId,
+      domain,
+      networks: [],
+      createdBy: { userId: 424_242, name: 'Анна' },
+    });
+    let step = await h.send('/keys new');
+    step = await h.press(buttonData(step, '🔒 Сертификат'));
+    expect(lastText(step)).toContain('Пришлите домен, для которого нужен сертификат');
+    step = await h.send(`_acme-challenge.shop.${domain}`);
+    expect(lastText(step)).toContain('Как назвать ключ?');
+    step = await h.send('роутер');
+    expect(all(step)).toContain('Ключ «роутер» в этом чате уже есть');
+    expect(lastText(step)).toContain('Как назвать ключ?');
+    step = await h.send('x'.repeat(KEY_LIMITS.nameLength + 1));
+    expect(all(step)).toContain(`Имя ключа — от 1 до ${KEY_LIMITS.nameLength} символов`);
+    step = await h.send('Магазин');
+    step = await h.press(buttonData(step, 'Пропустить'));
+    expect(all(step)).toContain(`проверка сертификата для shop.${domain}`);
+    const cancelled = await h.press(buttonData(step, '✖'));
+    expect(all(cancelled)).toContain('Ключ не создан.');
+    expect(await h.robotKeys.list(424_242)).toHaveLength(1);
+  });
+
   it('says when the chat holds as many keys as it may, and offers no new one', async () => {
     await forgetKeys(424_242);
     const { domain, orderId } = await newDomain();
@@ -273,5 +304,24 @@ describe('/keys in a private chat', () => {
     expect(all(list)).toContain(`the address of host gw.${domain}`);
     expect(all(list)).toContain('from any network');
     expect(all(list)).toContain('not used yet');
+  });
+});
+
+describe('without GATEWAY_URL', () => {
+  it('shows a placeholder for the bot’s address and says the operator sets it', async () => {
+    await withBot({}, async (bare) => {
+      await bare.connect();
+      const domain = `keys-bare-${Date.now()}.com`;
+      await orderTestDomain(bare.api(), domain);
+      let step = await bare.send('/keys new');
+      step = await bare.press(buttonData(step, '🏠 Адрес хоста'));
+      step = await bare.send(`nas.${domain}`);
+      step = await bare.send('NAS');
+      step = await bare.press(buttonData(step, 'Пропустить'));
+      const made = await bare.press(buttonData(step, '🔑 Создать ключ'));
+      const text = all(made);
+      expect(text).toContain('server=&lt;адрес-бота&gt;');
+      expect(text).toContain('настройка GATEWAY_URL');
+    });
   });
 });

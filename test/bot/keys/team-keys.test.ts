@@ -92,6 +92,14 @@ describe('keys in a team group', () => {
     expect(await h.robotKeys.verify(login, password)).toBeUndefined();
     // (The refused private message is the only one that held it.)
     expect(groupSaw(rotated, 'Пароль:')).toBe(false);
+    const refusedText = String(rotated.find((c) => c.payload.chat_id === TECH.userId)?.payload.text);
+    const lost = /Пароль: <code>([A-Za-z0-9_-]{43})<\/code>/.exec(refusedText)?.[1] ?? '';
+    expect(lost).toHaveLength(43);
+    // A password is never written down: not in a log line, not in the data files (only its hash).
+    for (const secret of [password, lost]) {
+      expect(h.logLines.some((line) => line.includes(secret))).toBe(false);
+      expect(await h.dataFilesContaining(secret)).toEqual([]);
+    }
     expect(groupTexts(rotated).join('\n')).toContain(
       '📣 Борис (техник) выдал(а) новый пароль ключу «Роутер офиса»',
     );
