@@ -114,4 +114,26 @@ describe('keys in a team group', () => {
     expect(groupTexts(revoked).join('\n')).toContain('📣 Борис (техник) удалил(а) ключ «Роутер офиса»');
     expect(await h.robotKeys.list(GROUP)).toEqual([]);
   });
+
+  it('tells the group a key stopped with the group’s token, and the owner’s way back', async () => {
+    const domain = `teamkeys-${Date.now()}-s.com`;
+    const orderId = await orderTestDomain(h.api(), domain);
+    const { key } = await h.robotKeys.create({
+      chatId: GROUP,
+      kind: 'certificate',
+      name: 'Сертификат',
+      scope: domain,
+      orderId,
+      domain,
+      networks: [],
+      createdBy: { userId: TECH.userId, name: 'Борис' },
+    });
+    const before = h.calls.length;
+    await h.keyReports.reportKeyStopped({ key, reason: 'refused' });
+    const told = h.calls.slice(before).filter((c) => c.method === 'sendMessage');
+    expect(told.map((c) => c.payload.chat_id)).toEqual([GROUP]);
+    expect(String(told[0]?.payload.text)).toContain('провайдер отклонил токен API группы');
+    expect(String(told[0]?.payload.text)).toContain('/token в личном чате со мной, затем /team здесь');
+    await h.robotKeys.revoke(key.id);
+  });
 });

@@ -75,13 +75,10 @@ export function createKeyReports(deps: KeyReportsDeps): KeyReportPort {
 
     async reportKeyStopped({ key, reason }) {
       const t = await translate(key.chatId);
-      await deps.telegram.sendMessage(
-        key.chatId,
-        t(`keys:stopped.${reason}`, { name: escapeHtml(key.name) }),
-        {
-          parse_mode: 'HTML',
-        },
-      );
+      // A group's token is the owner's, bound with /team: the way back is theirs.
+      const where = key.chatId < 0 ? 'Group' : '';
+      const text = t(`keys:stopped.${reason}${where}`, { name: escapeHtml(key.name) });
+      await deps.telegram.sendMessage(key.chatId, text, { parse_mode: 'HTML' });
     },
   };
 }
