@@ -47,6 +47,12 @@ export async function checkKeyLimit(robotKeys: RobotKeys, chatId: number): Promi
     throw new UserInputError('keys:limitReached', { count: KEY_LIMITS.perChat });
 }
 
+/** Refuses a key name this chat already has (names tell keys apart in the list and reports). */
+async function checkNameFree(robotKeys: RobotKeys, chatId: number, name: string): Promise<void> {
+  const taken = (await robotKeys.list(chatId)).some((key) => key.name.toLowerCase() === name.toLowerCase());
+  if (taken) throw new UserInputError('keys:nameTaken', { name: escapeHtml(name) });
+}
+
 /**
  * Making a key by questions: its kind → the host (address) or domain (certificate), which must be
  * in a domain order of this account → its name → optional source networks → the summary →
@@ -115,10 +121,7 @@ export function createKeyFlow(deps: {
       const name = text.replace(/\s+/g, ' ').trim();
       if (name === '' || [...name].length > KEY_LIMITS.nameLength)
         throw new UserInputError('keys:badName', { max: KEY_LIMITS.nameLength });
-      const taken = (await deps.robotKeys.list(env.account)).some(
-        (key) => key.name.toLowerCase() === name.toLowerCase(),
-      );
-      if (taken) throw new UserInputError('keys:nameTaken', { name: escapeHtml(name) });
+      await checkNameFree(deps.robotKeys, env.account, name);
       return name;
     },
     describe: ({ ctx }, name) => ctx.t('keys:summaryName', { name: escapeHtml(name) }),
@@ -164,6 +167,8 @@ export function createKeyFlow(deps: {
       if (kind === undefined || scope === undefined || name === undefined)
         throw new UserInputError('order:useButtons');
       await checkKeyLimit(deps.robotKeys, env.account);
+      // The suggested name is a button, and another key may have been made meanwhile: checked again.
+      await checkNameFree(deps.robotKeys, env.account, name);
       const issued = await deps.robotKeys.create({
         chatId: env.account,
         kind,
