@@ -81,7 +81,7 @@ describe('/keys in a private chat', () => {
     const { login, password } = credentials(made);
     // ddclient's config and the router's URL, with this server's address and the risk said.
     expect(text).toContain(
-      `server=bot.example.invalid\nlogin=${login}\npassword='${password}'\noffice.${domain}`,
+      `server=bot.example.invalid\nuse=if, if=eth0\nlogin=${login}\npassword='${password}'\noffice.${domain}`,
     );
     expect(text).toContain(
       `https://${login}:${password}@bot.example.invalid/nic/update?hostname=office.${domain}&amp;myip=&lt;ipaddr&gt;`,

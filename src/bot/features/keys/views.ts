@@ -108,6 +108,8 @@ export function clientConfigs(key: RobotKey, secret: string, gateway: GatewayAdd
       'protocol=dyndns2',
       `ssl=${tls ? 'yes' : 'no'}`,
       `server=${host}`,
+      // Where ddclient reads the address it reports; the partner names the router's own interface.
+      'use=if, if=eth0',
       `login=${key.id}`,
       `password='${secret}'`,
       key.scope,
