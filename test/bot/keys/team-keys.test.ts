@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BotCall, buttonData, publicTexts, sent, texts, textsFor } from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
-import { GROUP, inGroup, useBot } from '../../helpers/use-bot.js';
+import { GROUP, inGroup, OWNER, useBot } from '../../helpers/use-bot.js';
 
 /*
  * Keys in a bound team group: owner, admin and tech make, rotate and revoke them, others are
@@ -11,8 +11,16 @@ import { GROUP, inGroup, useBot } from '../../helpers/use-bot.js';
 
 const TECH = { userId: 333, firstName: 'Борис' };
 const VIEWER = { userId: 555, firstName: 'Глеб' };
+const ACCOUNTANT = { userId: 444, firstName: 'Вера' };
 
-const { h } = useBot({ per: 'file', team: [[TECH, 'техник']], gatewayUrl: 'https://bot.example.invalid' });
+const { h } = useBot({
+  per: 'file',
+  team: [
+    [TECH, 'техник'],
+    [ACCOUNTANT, 'бухгалтер'],
+  ],
+  gatewayUrl: 'https://bot.example.invalid',
+});
 
 const all = (calls: BotCall[]) => texts(calls).join('\n');
 /** Boris presses a button on his own ephemeral message (the last one these calls sent him). */
@@ -32,6 +40,12 @@ describe('keys in a team group', () => {
     const refused = await h.send('/keys', inGroup(VIEWER));
     expect(all(refused)).toContain('техник, администратор, владелец');
     expect(all(refused)).toContain('Ваша роль: зритель');
+    const accountant = await h.send('/keys new', inGroup(ACCOUNTANT));
+    expect(all(accountant)).toContain('Ваша роль: бухгалтер');
+    // The owner may: the list, and a new key's first question.
+    expect(all(await h.send('/keys', inGroup(OWNER)))).toContain('Ключей для роботов пока нет');
+    expect(all(await h.send('/keys new', inGroup(OWNER)))).toContain('Что он будет менять?');
+    await h.send('/cancel', inGroup(OWNER));
     const domain = `teamkeys-${Date.now()}-v.com`;
     const orderId = await orderTestDomain(h.api(), domain);
     const { key } = await h.robotKeys.create({
