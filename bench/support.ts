@@ -22,6 +22,8 @@ import { type ChatData, createChatData } from '../src/storage/chat-data.js';
 import type { ChatStore, Locale } from '../src/storage/chat-store.js';
 import { createKeyring, type Keyring } from '../src/storage/crypto.js';
 import { createLowdbStore } from '../src/storage/lowdb-store.js';
+import { createLowdbRobotKeyStore } from '../src/storage/robot-key-store.js';
+import { createRobotKeys } from '../src/storage/robot-keys.js';
 
 export const BOT_INFO: UserFromGetMe = {
   id: 7_000_000_042,
@@ -179,6 +181,7 @@ export async function startFullBot(connectedChats: readonly number[]): Promise<F
     translations: loadTranslations(),
     logger,
     defaultLocale: 'ru',
+    robotKeys: createRobotKeys({ store: createLowdbRobotKeyStore(), keyring: benchKeyring() }),
   });
   bot.botInfo = BOT_INFO;
   for (const [index, chatId] of connectedChats.entries()) {

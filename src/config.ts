@@ -206,6 +206,21 @@ const configSchema = z
         .optional(),
     ),
     /**
+     * The public address robots (routers, certificate clients) reach the bot's HTTP server at, as
+     * an origin: ddclient asks `/nic/update` at its root. Shown in the configs `/keys` gives; empty:
+     * MINI_APP_URL's origin, else a placeholder the partner is told the operator fills in.
+     */
+    GATEWAY_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+        .refine((value) => ['', '/'].includes(new URL(value).pathname) && new URL(value).search === '', {
+          error:
+            'must be an origin without a path, e.g. https://bot.example.by (robots ask /nic/update at its root)',
+        })
+        .optional(),
+    ),
+    /**
      * The app's short name as registered with @BotFather (`/newapp`): groups get a link to
      * `t.me/<bot>/<short name>?startapp=g<group id>`, since a web_app button works in private chats
      * only. Empty: no app button in groups.

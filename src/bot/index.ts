@@ -3,12 +3,14 @@ import type { ApiFactory } from '../api/index.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import { createDnsRecorder } from '../services/dns-journal.js';
+import type { KeyReportPort } from '../services/key-reports.js';
 import type { OrderReportPort } from '../services/order-placing.js';
 import type { EditsReportPort } from '../services/zone-editing.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { Locale } from '../storage/chat-store.js';
 import type { DnsHistory } from '../storage/dns-history.js';
 import type { ChatLock } from '../storage/redis-coordination.js';
+import type { RobotKeys } from '../storage/robot-keys.js';
 import type { BotContext, BotSession, WatchPort } from './context.js';
 import { createBillingFeature } from './features/billing/billing.js';
 import { createCatalogFeature } from './features/catalog/catalog.js';
@@ -26,6 +28,8 @@ import { createDnsAddFlow } from './features/dns/records/add-flow.js';
 import { createDomainsFeature } from './features/domains/domains.js';
 import { createFreeTextFeature } from './features/free-text/free-text.js';
 import { createInlineFeature } from './features/inline/inline.js';
+import { createKeyReports } from './features/keys/key-reports.js';
+import { createKeyParts } from './features/keys/keys.js';
 import { createNotifyFeature } from './features/notify/notify.js';
 import { createWatchEnsurer } from './features/notify/watch-ensurer.js';
 import { createOnboardingFeature } from './features/onboarding/onboarding.js';
@@ -94,6 +98,10 @@ export interface BotDeps {
    * do not. Only where it is: the bot never imports the app's server.
    */
   miniApp?: MiniAppLinks | undefined;
+  /** Robots' keys behind /keys (routers, certificate clients). */
+  robotKeys: RobotKeys;
+  /** `GATEWAY_URL`: where robots reach this server, shown in their configs (else the Mini App's origin). */
+  gatewayUrl?: string | undefined;
 }
 
 export { MENU_COMMANDS };
@@ -107,6 +115,8 @@ export interface PartnerBot {
   editsReports: EditsReportPort;
   /** Tells a chat of an order placed in the Mini App for its account, with the invoice link. */
   orderReports: OrderReportPort;
+  /** Tells a key's chat what robots did with it (the gateway's services' port). */
+  keyReports: KeyReportPort;
 }
 
 /**
@@ -198,7 +208,8 @@ export function createBot(deps: BotDeps): PartnerBot {
     chatData: deps.chatData,
     defaultLocale: deps.defaultLocale,
   });
-  return { bot, drain: () => sequentializer.drain(), editsReports, orderReports };
+  const keyReports = createKeyReports({ ...deps, telegram: bot.telegram });
+  return { bot, drain: () => sequentializer.drain(), editsReports, orderReports, keyReports };
 }
 
 /**
@@ -235,6 +246,8 @@ export function createFeatures(deps: BotDeps) {
   const { showRecords, showAdded } = createDnsRecordList({ lists, ports: dnsPorts, miniApp: deps.miniApp });
   // Record changes, gap-free and finished after a kill: the DNS feature and the guided change share them.
   const changes = createChangeRunner({ ports: dnsPorts, logger: deps.logger });
+  // Keys for robots: the form that makes one (the engine runs it) and /keys itself.
+  const keys = createKeyParts({ ...deps, miniAppUrl: deps.miniApp?.url });
   // A team group's orders are filled in the member's private chat (customers' data is personal).
   const teamOrders = new TeamOrders(deps);
   const engine = new OrderEngine({
@@ -245,6 +258,7 @@ export function createFeatures(deps: BotDeps) {
       profile: createProfileFlow(),
       dnsAdd: createDnsAddFlow({ showAdded }),
       dnsChange: createDnsChangeFlow({ changes }),
+      keyNew: keys.flow,
     },
     productFlows: ORDER_KINDS,
     downloadFile,
@@ -275,6 +289,7 @@ export function createFeatures(deps: BotDeps) {
       downloadFile,
       ports: dnsPorts,
     }),
+    keys.feature(engine),
     // Last: text nobody else took (a bare invoice, order or domain gets its buttons; else, help).
     createFreeTextFeature({ chatData: deps.chatData }),
   ];

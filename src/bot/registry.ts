@@ -3,6 +3,7 @@ import { BILLING_ACTIONS } from './features/billing/actions.js';
 import { CATALOG_ACTIONS } from './features/catalog/actions.js';
 import { DNS_ACTIONS } from './features/dns/actions.js';
 import { FREE_TEXT_ACTIONS } from './features/free-text/actions.js';
+import { KEYS_ACTIONS } from './features/keys/actions.js';
 import { NOTIFY_ACTIONS } from './features/notify/actions.js';
 import { ONBOARDING_ACTIONS } from './features/onboarding/actions.js';
 import { ORDERING_ACTIONS } from './features/ordering/actions.js';
@@ -45,6 +46,7 @@ export const ACTIONS = mergeActionTables(
   DNS_ACTIONS,
   NOTIFY_ACTIONS,
   TEAM_ACTIONS,
+  KEYS_ACTIONS,
   FREE_TEXT_ACTIONS,
 ) satisfies Record<string, { need: Capability | 'openForm' }>;
 

@@ -42,6 +42,8 @@ export function buildBot(deps: BotStageDeps): ReturnType<typeof createBot> {
     translations: deps.translations,
     watches: deps.watchers,
     dnsHistory: storage.dnsHistory,
+    robotKeys: storage.robotKeys,
+    gatewayUrl: config.GATEWAY_URL,
     zoneChanged: (accountId, orderId) => storage.gatewayState.zoneChanged(accountId, orderId),
     liveChecks: deps.liveChecks,
     logger,

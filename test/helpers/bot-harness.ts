@@ -22,7 +22,7 @@ import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import type { MiniAppLinks } from '../../src/bot/kit/mini-app-button.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { createDnsRecorder } from '../../src/services/dns-journal.js';
+import { createDnsRecorder, type DnsRecorder } from '../../src/services/dns-journal.js';
 import { createOrderPlacing, type OrderPlacing } from '../../src/services/order-placing.js';
 import { createZoneEditing, type ZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
@@ -33,8 +33,11 @@ import { createLowdbDnsHistoryStore, type DnsHistoryStore } from '../../src/stor
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { createRedisChatLock, createRedisDeduper } from '../../src/storage/redis-coordination.js';
 import { createRedisDnsHistoryStore } from '../../src/storage/redis-dns-history-store.js';
+import { createRedisRobotKeyStore } from '../../src/storage/redis-robot-key-store.js';
 import { createRedisStore } from '../../src/storage/redis-store.js';
 import { createRedisWatchStore } from '../../src/storage/redis-watch-store.js';
+import { createLowdbRobotKeyStore, type RobotKeyStore } from '../../src/storage/robot-key-store.js';
+import { createRobotKeys, type RobotKeys } from '../../src/storage/robot-keys.js';
 import { createWatchData } from '../../src/storage/watch-data.js';
 import { createLowdbWatchStore, type WatchStore } from '../../src/storage/watch-store.js';
 import { createInProcessScheduler } from '../../src/watchers/scheduler.js';
@@ -110,6 +113,8 @@ export interface HarnessOptions {
   richMessages?: boolean;
   /** `MINI_APP_URL` and `MINI_APP_SHORT_NAME` as main.ts hands them (absent: no app, no app buttons). */
   miniApp?: MiniAppLinks;
+  /** `GATEWAY_URL`: where robots reach the bot, shown in a key's configs. */
+  gatewayUrl?: string;
 }
 const BOT_INFO = {
   id: 7_000_000_001,
@@ -155,6 +160,13 @@ export class BotHarness {
   chatData!: ChatData;
   watchStore: WatchStore | undefined;
   historyStore!: DnsHistoryStore;
+  robotKeyStore!: RobotKeyStore;
+  /** Robots' keys behind /keys, as main.ts opens them (a story verifies a secret with them). */
+  robotKeys!: RobotKeys;
+  /** The change history as the services record it (a story records a robot's change with it). */
+  recorder!: DnsRecorder;
+  /** The key reports the gateway's services would call (a story calls them directly). */
+  keyReports!: ReturnType<typeof createBot>['keyReports'];
   watchers: Watchers | undefined;
   /** The live checks, with `{ liveCheck }` (a test waits for them with `idle()`). */
   liveChecks: LiveChecks | undefined;
@@ -258,6 +270,10 @@ export class BotHarness {
       });
     }
     const dnsHistory = createDnsHistory({ store: this.historyStore, keyring: this.keyring });
+    this.robotKeyStore = redis
+      ? createRedisRobotKeyStore({ redis: redis.redis, prefix: redis.prefix })
+      : createLowdbRobotKeyStore({ dataDir: this.dataDir });
+    this.robotKeys = createRobotKeys({ store: this.robotKeyStore, keyring: this.keyring });
     const built = createBot({
       botToken: this.botToken,
       telegramApiRoot: `http://127.0.0.1:${port}`,
@@ -272,13 +288,17 @@ export class BotHarness {
       allowedUserIds: this.options.allowedUserIds ? new Set(this.options.allowedUserIds) : undefined,
       richMessages: this.options.richMessages ?? true,
       miniApp: this.options.miniApp,
+      robotKeys: this.robotKeys,
+      gatewayUrl: this.options.gatewayUrl,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     });
     this.bot = built.bot;
+    this.keyReports = built.keyReports;
     this.bot.botInfo = BOT_INFO;
     // The Mini App's editor as main wires it: the services over the same history, the chat's report.
+    this.recorder = createDnsRecorder({ chatData: this.chatData, dnsHistory, logger });
     this.zoneEditing = createZoneEditing({
-      recorder: createDnsRecorder({ chatData: this.chatData, dnsHistory, logger }),
+      recorder: this.recorder,
       reports: built.editsReports,
       logger,
     });
@@ -296,6 +316,7 @@ export class BotHarness {
     await this.store.close();
     await this.watchStore?.close();
     await this.historyStore.close();
+    await this.robotKeyStore.close();
     this.build();
   }
 
@@ -492,6 +513,7 @@ export class BotHarness {
     await this.store.close();
     await this.watchStore?.close();
     await this.historyStore.close();
+    await this.robotKeyStore.close();
     await this.transport.close();
     await this.watcherTransport.close();
     if (!this.options.sandbox) await this.sandbox.close();

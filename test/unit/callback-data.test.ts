@@ -67,6 +67,15 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   teamMember: { code: 'tm', args: ['int'] },
   teamRole: { code: 'tr', args: ['int', 'word'] },
   noop: { code: 'x', args: [] },
+  keys: { code: 'ky', args: [] },
+  keyNew: { code: 'kn', args: [] },
+  keyForRecord: { code: 'kf', args: ['int', 'int'] },
+  keyRotate: { code: 'kr', args: ['word'] },
+  keyRotateYes: { code: 'kt', args: ['word'] },
+  keyRevoke: { code: 'kd', args: ['word'] },
+  keyRevokeYes: { code: 'ke', args: ['word'] },
+  keyNo: { code: 'kx', args: [] },
+  keyHide: { code: 'kh', args: [] },
 };
 
 const ACTIONS = Object.keys(WIRE) as CallbackAction[];

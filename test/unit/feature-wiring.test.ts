@@ -17,6 +17,8 @@ import { createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore } from '../../src/storage/chat-store.js';
 import { createKeyring } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { createLowdbRobotKeyStore } from '../../src/storage/robot-key-store.js';
+import { createRobotKeys } from '../../src/storage/robot-keys.js';
 
 const BOT_INFO = {
   id: 7_000_000_002,
@@ -35,9 +37,11 @@ let deps: BotDeps;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-wiring-'));
   store = createLowdbStore({ dataDir });
+  const keyring = createKeyring([{ id: 't1', key: randomBytes(32) }]);
   deps = {
     botToken: `${BOT_INFO.id}:AAwiring-test-token`,
-    chatData: createChatData({ store, keyring: createKeyring([{ id: 't1', key: randomBytes(32) }]) }),
+    chatData: createChatData({ store, keyring }),
+    robotKeys: createRobotKeys({ store: createLowdbRobotKeyStore(), keyring }),
     // Never reached: the updates below need no provider.
     apiFor: createApiFactory(new PartnerTransport({ baseUrl: 'http://127.0.0.1:9' })),
     translations: loadTranslations(),
@@ -73,6 +77,7 @@ describe('feature wiring', () => {
       'orderForms',
       'ordering',
       'dns',
+      'keys',
       'freeText',
     ]);
     expect(features.flatMap((f) => f.scenes.map((s) => s.id))).toEqual([

@@ -35,6 +35,7 @@ export function resolveFlow(deps: OrderEngineDeps, kind: FlowKind): OrderFlow {
     case 'profile':
     case 'dnsAdd':
     case 'dnsChange':
+    case 'keyNew':
       return deps.flows[kind];
     default:
       return deps.productFlows[kind].flow;

@@ -8,7 +8,7 @@ import type { BotContext } from '../context.js';
 export const ORDER_SCENE = 'order';
 
 /** Guided forms that end in another action than an order: a saved customer, a DNS record. */
-export const FORM_KINDS = ['profile', 'dnsAdd', 'dnsChange'] as const;
+export const FORM_KINDS = ['profile', 'dnsAdd', 'dnsChange', 'keyNew'] as const;
 /** One of the forms that order nothing. */
 export type FormKind = (typeof FORM_KINDS)[number];
 
@@ -26,6 +26,9 @@ export type Section =
   | 'contacts'
   | 'recordType'
   | 'record'
+  /** A robot's key: what it may change, then its name and networks. */
+  | 'keyScope'
+  | 'keyDetails'
   /** Given by where the form started (the DNS add's domain): never asked, never offered to edit. */
   | 'given';
 

@@ -11,6 +11,7 @@ export const MENU_COMMANDS = [
   'dns',
   'ns',
   'cert',
+  'keys',
   'payments',
   'statements',
   'statement',

@@ -25,12 +25,21 @@ function remember(ctx: BotContext, ref: DomainRef): DomainRef {
   return ref;
 }
 
+/**
+ * Reads the domain order index: one list call at most, kept briefly per token; a miss asks once
+ * more, since the name may have been ordered outside the bot a moment ago.
+ */
+async function readIndex<V>(
+  api: PartnerApi,
+  read: (index: DomainOrderIndex) => V | undefined,
+): Promise<V | undefined> {
+  return read(await api.domainOrderIndex()) ?? read(await api.domainOrderIndex({ fresh: true }));
+}
+
 async function lookUp(api: PartnerApi, arg: string | undefined): Promise<DomainRef> {
   if (arg === undefined) throw new UserInputError('dns:needDomain');
-  // One list call at most, kept briefly per token; a miss asks once more, since the name may have
-  // been ordered outside the bot a moment ago.
-  const find = async <K, V>(pick: (index: DomainOrderIndex) => ReadonlyMap<K, V>, key: K) =>
-    pick(await api.domainOrderIndex()).get(key) ?? pick(await api.domainOrderIndex({ fresh: true })).get(key);
+  const find = <K, V>(pick: (index: DomainOrderIndex) => ReadonlyMap<K, V>, key: K) =>
+    readIndex(api, (index) => pick(index).get(key));
   if (/^\d{1,10}$/.test(arg)) {
     const domain = await find((index) => index.byOrderId, Number(arg));
     if (domain === undefined) throw new UserInputError('dns:orderNotFound', { id: arg });
@@ -56,4 +65,19 @@ export async function resolveDomainOrder(ctx: BotContext, arg: string | undefine
 /** The order behind a button or a list page; free when this update resolved it already. */
 export function refOfOrder(ctx: BotContext, orderId: number): Promise<DomainRef> {
   return resolveDomainOrder(ctx, String(orderId));
+}
+
+/**
+ * The domain order whose zone holds a host (ASCII): the host itself or its nearest parent that is
+ * a domain order of the account (`office.client.by` → `client.by`); undefined when none is.
+ * Asked as `/dns` asks for a domain, the longest name first.
+ */
+export async function findZoneOfHost(api: PartnerApi, host: string): Promise<DomainRef | undefined> {
+  const labels = host.split('.');
+  const candidates = labels.slice(0, -1).map((_, index) => labels.slice(index).join('.'));
+  return readIndex(api, (index) => {
+    const domain = candidates.find((name) => index.byDomain.has(name));
+    const orderId = domain === undefined ? undefined : index.byDomain.get(domain);
+    return domain === undefined || orderId === undefined ? undefined : { orderId, domain };
+  });
 }

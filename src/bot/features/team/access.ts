@@ -31,6 +31,7 @@ export const COMMAND_CAPABILITIES = {
   dns: 'tech',
   ns: 'tech',
   cert: 'tech',
+  keys: 'tech',
   check: 'tech',
   order: 'all',
   requisites: 'all',
@@ -51,6 +52,7 @@ export const FORM_CAPABILITIES = {
   profile: 'all',
   dnsAdd: 'tech',
   dnsChange: 'tech',
+  keyNew: 'tech',
 } as const satisfies Record<FlowKind, Capability>;
 
 /**

@@ -14,6 +14,9 @@ export type Announcement =
   | 'nsSet'
   | 'nsDeleted'
   | 'dnsUndone'
+  | 'keyCreated'
+  | 'keyRotated'
+  | 'keyRevoked'
   | 'orderCreated';
 
 /**

@@ -3,9 +3,10 @@ import { Markup } from 'telegraf';
 import { keptTtl, matchRecords, planRecordSet, recordsAt } from '../../../../core/dns-change.js';
 import { parseDnsLine } from '../../../../core/dns-line.js';
 import { readListedRecords } from '../../../../core/dns-plan.js';
-import { isDnsType, parseListedRecord } from '../../../../core/dns-records.js';
+import { type DnsRecordData, isDnsType, parseListedRecord } from '../../../../core/dns-records.js';
 import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import { escapeHtml } from '../../../../core/format.js';
+import { ACME_LABEL, type KeyKind } from '../../../../core/robot-keys.js';
 import { joinLinesWithin } from '../../../../core/text.js';
 import type { BotContext } from '../../../context.js';
 import { UserInputError } from '../../../errors.js';
@@ -20,6 +21,13 @@ import { copyValueButton, describeLineProblem, describeRecord, recordLabel } fro
 import { startRecordChange } from './change-flow.js';
 import type { ChangeRunner } from './runner.js';
 import { describeRefusal, listButton, renderCard } from './views.js';
+
+/** The kind of robot key a record's card offers: an address for A/AAAA, a certificate for its challenge. */
+function keyKindFor(record: DnsRecordData): KeyKind | undefined {
+  if ((record.type === 'A' || record.type === 'AAAA') && !record.host.includes('*')) return 'address';
+  const challenge = record.host === ACME_LABEL || record.host.startsWith(`${ACME_LABEL}.`);
+  return record.type === 'TXT' && challenge ? 'certificate' : undefined;
+}
 
 /**
  * A record as a thing you tap: its card (✏️ Change, 🗑 Delete, 📋 Copy, 🔎 Check, back to the list),
@@ -78,6 +86,15 @@ export function createDnsChanges(deps: {
             Markup.button.callback(
               ctx.t('dnschange:checkButton'),
               encodeCallback('dnsCheckRecord', orderId, recordId),
+            ),
+          ]
+        : [],
+      // A host's address, or a certificate's challenge, kept current by a robot with a key (/keys).
+      record && keyKindFor(record) !== undefined
+        ? [
+            Markup.button.callback(
+              ctx.t('keys:recordButton'),
+              encodeCallback('keyForRecord', orderId, recordId),
             ),
           ]
         : [],

@@ -38,12 +38,18 @@ export function describeChange(t: Translate, change: HistoryChange, max: number 
   return more > 0 ? [...lines, t('dnshistory:more', { count: more })] : lines;
 }
 
+/** Who made a change: the member's name, or the key a robot used (`auto`), HTML-safe. */
+function whoOf(t: Translate, entry: HistoryEntry): string {
+  if (entry.who.key !== undefined) return t('dnshistory:byKey', { name: escapeHtml(entry.who.key) });
+  return escapeHtml(entry.who.name || t('dnshistory:someone'));
+}
+
 /** One entry of the history screen: number, when, who, what kind, and what changed. */
 export function renderHistoryEntry(t: Translate, locale: Locale, entry: HistoryEntry, n: number): string {
   const head = t('dnshistory:entryHead', {
     n,
     when: formatInstant(entry.at, locale),
-    who: escapeHtml(entry.who.name || t('dnshistory:someone')),
+    who: whoOf(t, entry),
     kind: t(`dnshistory:kind.${entry.kind}`),
   });
   return [head, ...describeChange(t, entry.change, ENTRY_LINES)].join('\n');
@@ -61,7 +67,7 @@ export function renderUndoPreview(
     t('dnshistory:undoAsk', {
       domain: escapeHtml(toUnicodeDomain(domain)),
       when: formatInstant(entry.at, locale),
-      who: escapeHtml(entry.who.name || t('dnshistory:someone')),
+      who: whoOf(t, entry),
       kind: t(`dnshistory:kind.${entry.kind}`),
     }),
   ];
