@@ -23,7 +23,7 @@ const key: RobotKey = {
   createdAt: '2026-11-28T10:00:00Z',
 };
 const change = (ip: string): ChangesOutcome => ({
-  applied: [{ op: 'add', record: { type: 'A', host: 'office', ttl: 300, ip } }],
+  applied: [{ op: 'add', record: { type: 'A', host: 'office', ttl: 300, ipv4: ip } }],
   failures: [],
 });
 
