@@ -118,6 +118,8 @@ export function createRobotAddresses(deps: RobotAddressDeps) {
       remove.push(...current.filter((c) => !sameRecordData(c.record, record)));
     }
     if (add.length === 0 && remove.length === 0) {
+      // The provider answered for this account: a later stop of the key is told again.
+      await keyChanges.endChange(key, { applied: [], failures: [] });
       await remember();
       return { answer: 'nochg', addresses };
     }

@@ -223,6 +223,14 @@ describe('each refusal changes nothing at the provider', () => {
     await refused(update(query), { auth }, '911\n');
     await refused(update(query), { auth }, '911\n');
     expect(world.reports.stops).toEqual([{ keyId: key.id, reason: 'disconnected' }]);
+    // Connected again, the key works; disconnected again, the chat is told again.
+    await world.chatData.setToken(CHAT, sandbox.token);
+    expect((await world.get(update('hostname=office.mysite.by&myip=198.51.100.7'), { auth })).text).toBe(
+      'nochg 198.51.100.7\n',
+    );
+    await world.chatData.clearToken(CHAT);
+    await refused(update(query), { auth }, '911\n');
+    expect(world.reports.stops).toHaveLength(2);
   });
 
   it('a token the provider refuses: 911, the chat told once; the provider down: 911', async () => {
