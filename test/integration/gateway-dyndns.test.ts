@@ -137,6 +137,27 @@ describe('a router updates its host', () => {
   });
 });
 
+describe('behind a proxy', () => {
+  it('believes X-Forwarded-For from GATEWAY_TRUSTED_PROXIES only, for the networks and a missing myip', async () => {
+    const { auth } = await connectedKey({ networks: ['203.0.113.0/24'] });
+    const forwarded = { 'x-forwarded-for': '192.0.2.1, 203.0.113.5' };
+    const direct = await world.get(update('hostname=office.mysite.by'), { auth, headers: forwarded });
+    expect(direct.text).toBe('badauth\n');
+    const proxied = await startGatewayWorld({ providerUrl: sandbox.url, trustedProxies: ['127.0.0.0/8'] });
+    try {
+      await proxied.chatData.setToken(CHAT, sandbox.token);
+      const issued = await proxied.robotKeys.create(addressKey(CHAT, { networks: ['203.0.113.0/24'] }));
+      const res = await proxied.get(update('hostname=office.mysite.by'), {
+        auth: { id: issued.key.id, secret: issued.secret },
+        headers: forwarded,
+      });
+      expect(res.text).toBe('good 203.0.113.5\n');
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe('each refusal changes nothing at the provider', () => {
   const refused = async (
     path: string,
