@@ -7,7 +7,8 @@
  *
  * The answer is `text/plain`, HTTP 200, one line per host in the order given: `good <ip>`,
  * `nochg <ip>`, `nohost`, `dnserr`, `911`, `abuse`; a refusal of the whole request is one line:
- * `badauth`, `notfqdn`, `numhost`, `abuse`. Only `good` changed anything.
+ * `badauth`, `notfqdn`, `numhost`, `abuse`. Only `good` changed anything. A request with no
+ * credentials at all gets `badauth` with HTTP 401 and a Basic challenge.
  *
  * The router form puts the key in the query (`?username=<key id>&password=<secret>`) for
  * routers that cannot send Basic auth: accepted, but the secret then sits in the URL, which
@@ -78,9 +79,9 @@ export function dyndnsRoutes(deps: ProtocolDeps): HttpRoute[] {
   };
 
   /** A refusal of the whole request: one line, counted once. */
-  const refuse = (res: ServerResponse, answer: DyndnsAnswer, headers: Record<string, string> = {}) => {
+  const refuse = (res: ServerResponse, answer: DyndnsAnswer) => {
     count(answer);
-    send(res, [answer], answer === 'badauth' && headers['www-authenticate'] ? 401 : 200, headers);
+    send(res, [answer]);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -88,8 +89,10 @@ export function dyndnsRoutes(deps: ProtocolDeps): HttpRoute[] {
     const source = sourceAddress(req, deps.trustedProxies);
     const credentials = basicCredentials(req.headers.authorization) ?? queryCredentials(query);
     // No credentials at all: a challenge, for clients that send Basic auth only when asked.
-    if (credentials === undefined)
-      return refuse(res, 'badauth', { 'www-authenticate': 'Basic realm="dyndns", charset="UTF-8"' });
+    if (credentials === undefined) {
+      count('badauth');
+      return send(res, ['badauth'], 401, { 'www-authenticate': 'Basic realm="dyndns", charset="UTF-8"' });
+    }
     const check = await deps.keys.check(credentials, source ?? '', 'address');
     // A key used from outside its networks is told what a wrong key is told: `badauth` says
     // "these credentials do not work here" and tells a thief nothing about the secret, where
