@@ -85,8 +85,8 @@ export function createRobotAddresses(deps: RobotAddressDeps) {
     const addresses = wanted.map((w) => w.address);
     const account = await keyChanges.accountOf(key);
     // The account's token is gone: the partner reconnects it in the chat (told once), and the
-    // router should keep trying on its own — `911` is "try later" to ddclient and inadyn, while
-    // `badauth` makes inadyn exit until someone restarts it.
+    // router's own config is right, so it should keep trying — `911` is dyndns2's "our side,
+    // try later" (inadyn's dyndns2 providers retry it), `badauth` means "fix your credentials".
     if (!account.ok) return { answer: '911', addresses: [] };
     // The zone's generation is read anew each time: recording a change bumps it.
     const cachePrefix = async () =>

@@ -162,3 +162,8 @@ export async function startGatewayWorld(options: {
     },
   };
 }
+
+/** A secret one character off the given one (never the same: its last character is changed). */
+export function wrongSecret(secret: string): string {
+  return `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+}

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPartnerApi, PartnerTransport } from '../../src/api/index.js';
 import { GATEWAY_LIMITS } from '../../src/gateway/credentials.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { addressKey, type GatewayWorld, startGatewayWorld } from '../helpers/gateway-world.js';
+import { addressKey, type GatewayWorld, startGatewayWorld, wrongSecret } from '../helpers/gateway-world.js';
 
 const CHAT = 771_001;
 const ORDER = 1006;
@@ -177,7 +177,7 @@ describe('each refusal changes nothing at the provider', () => {
 
   it('a wrong key, a wrong secret, no key at all (401 with a challenge)', async () => {
     const { auth } = await connectedKey();
-    await refused(update(query), { auth: { ...auth, secret: `${auth.secret.slice(0, -1)}A` } }, 'badauth\n');
+    await refused(update(query), { auth: { ...auth, secret: wrongSecret(auth.secret) } }, 'badauth\n');
     await refused(update(query), { auth: { id: 'kaaaaaaaaaaaa', secret: auth.secret } }, 'badauth\n');
     const none = await refused(update(query), {}, 'badauth\n');
     expect(none.status).toBe(401);
@@ -226,7 +226,7 @@ describe('each refusal changes nothing at the provider', () => {
     expect(callsSince(before)).toEqual([]);
 
     const other = await world.robotKeys.create(addressKey(CHAT, { scope: 'home.mysite.by' }));
-    const wrong = { id: other.key.id, secret: `${other.secret.slice(0, -1)}A` };
+    const wrong = { id: other.key.id, secret: wrongSecret(other.secret) };
     for (let i = 0; i < GATEWAY_LIMITS.failuresPerSource; i += 1) {
       expect((await world.get(update('hostname=home.mysite.by'), { auth: wrong })).text).toBe('badauth\n');
     }
