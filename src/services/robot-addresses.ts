@@ -71,7 +71,7 @@ export function createRobotAddresses(deps: RobotAddressDeps) {
     return isTransient(error) ? '911' : 'dnserr';
   };
 
-  /** Notes the key's use: every change or refusal, a `nochg` at most once a minute. */
+  /** Notes the key's use: a change or a refusal each time, a `nochg` at most once a minute. */
   const noteUse = async (key: RobotKey, from: string, answer: HostAnswer): Promise<void> => {
     if (answer.answer === 'nochg' && !(await state.claim(`use:${key.id}`, QUIET_USE_NOTE_MS))) return;
     const what = [answer.answer, ...answer.addresses].join(' ');
@@ -148,11 +148,10 @@ export function createRobotAddresses(deps: RobotAddressDeps) {
      */
     async update(key: RobotKey, hosts: readonly string[], wanted: WantedAddress[], from: string) {
       const answers: HostAnswer[] = [];
-      for (const host of hosts) {
-        const answer = await updateHost(key, host, wanted);
-        answers.push(answer);
-        await noteUse(key, from, answer);
-      }
+      for (const host of hosts) answers.push(await updateHost(key, host, wanted));
+      // One note per request: the key's own host's answer (a key has one host), else `nohost`.
+      const noted = answers.find((a) => a.answer !== 'nohost') ?? answers[0];
+      if (noted !== undefined) await noteUse(key, from, noted);
       return answers;
     },
   };

@@ -129,11 +129,13 @@ describe('a router updates its host', () => {
   });
 
   it('answers one line per host, in order: the key’s host, then one outside its scope', async () => {
-    const { auth } = await connectedKey();
+    const { auth, key } = await connectedKey();
     const res = await world.get(update('hostname=office.mysite.by,www.mysite.by&myip=198.51.100.9'), {
       auth,
     });
     expect(res.text).toBe('good 198.51.100.9\nnohost\n');
+    // The key's last use is what it did to its own host.
+    expect((await world.robotKeys.get(key.id))?.lastUse?.what).toBe('good 198.51.100.9');
   });
 });
 
