@@ -102,6 +102,17 @@ describe('a router updates its host', () => {
     if (existsSync(PROMTOOL)) execFileSync(PROMTOOL, ['check', 'metrics'], { input: metrics });
   });
 
+  it('notes a nochg as the key’s last use at most once a minute', async () => {
+    const { auth, key } = await connectedKey();
+    const query = update('hostname=office.mysite.by&myip=198.51.100.7');
+    expect((await world.get(query, { auth })).text).toBe('nochg 198.51.100.7\n');
+    const noted = (await world.robotKeys.get(key.id))?.lastUse;
+    expect(noted?.what).toBe('nochg 198.51.100.7');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await world.get(query, { auth });
+    expect((await world.robotKeys.get(key.id))?.lastUse).toEqual(noted);
+  });
+
   it('a change made elsewhere in the zone drops the cache: the next request asks the provider', async () => {
     const { auth, key } = await connectedKey();
     await world.get(update('hostname=office.mysite.by&myip=198.51.100.9'), { auth });
