@@ -3,7 +3,7 @@
  * provider: a chat connected with the sandbox's token holds an address key for
  * `office.mysite.by`, whose A record is 198.51.100.7. ddclient reports 198.51.100.9 → `good`, the
  * provider sees the add before the delete, the history has one `auto` entry; a forced second run
- * → `nochg` with no provider call at all.
+ * → `nochg` with no provider call at all; `/metrics` counts both by outcome.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -110,6 +110,12 @@ describe.skipIf(!hasDdclient)('ddclient updates a host through /nic/update (the 
       expect(second.output).toContain('WARNING:  updating office.mysite.by: nochg: No update required');
       expect(second.exitCode).toBe(0);
       expect(sandbox.requests.length).toBe(quiet);
+
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toContain('partner_bot_gateway_updates_total{protocol="dyndns2",outcome="good"} 1');
+      expect(metrics).toContain('partner_bot_gateway_updates_total{protocol="dyndns2",outcome="nochg"} 1');
+      expect(metrics).not.toContain(issued.secret);
+      expect(metrics).not.toContain('office.mysite.by');
     } finally {
       await bot.stop();
       await telegram.close();
