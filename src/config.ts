@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { readNetworks } from './core/robot-keys.js';
 
 /*
  * The one place that reads the environment. `loadConfig` is called once by main.ts with
@@ -238,6 +239,26 @@ const configSchema = z
     MINI_APP_INIT_DATA_MAX_AGE_S: z.preprocess(
       emptyAsUndefined,
       z.coerce.number({ error: 'must be seconds' }).int().min(60).max(86_400).default(3_600),
+    ),
+    /**
+     * The robots' gateway (/nic/update…): proxies in front of the bot, as CIDR networks, whose
+     * `X-Forwarded-For` names the robot's address (a key's source networks and `myip` absent are
+     * read from it). Empty: the socket's peer is the robot.
+     */
+    GATEWAY_TRUSTED_PROXIES: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .transform((text, ctx) => {
+          const reading = readNetworks(text);
+          if (reading.ok) return reading.networks;
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be up to 10 networks, comma-separated: 10.0.0.0/8, 192.0.2.1, fd00::/8',
+          });
+          return z.NEVER;
+        })
+        .default([]),
     ),
     LOG_LEVEL: z.preprocess(
       emptyAsUndefined,

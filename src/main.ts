@@ -5,6 +5,7 @@ import type { CallEvent } from './api/http.js';
 import { registerCommandMenus } from './bot/index.js';
 import { loadTranslations } from './bot/kit/i18n.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { gatewayRoutes } from './gateway/index.js';
 import type { HttpRoute } from './http-server.js';
 import { createLogger, errorForLog, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
@@ -13,6 +14,7 @@ import { createMembershipCheck } from './mini-app/membership.js';
 import type { LongPolling } from './polling.js';
 import { createReadiness } from './readiness.js';
 import { createDnsRecorder } from './services/dns-journal.js';
+import { createKeyChanges } from './services/key-changes.js';
 import { createOrderPlacing } from './services/order-placing.js';
 import { createSavedCustomers } from './services/saved-customers.js';
 import { createZoneEditing } from './services/zone-editing.js';
@@ -85,6 +87,13 @@ export async function main(
     webhookInfo: () => bot.telegram.getWebhookInfo(),
   });
   const dispatch = createUpdateDispatch(bot, metrics, logger, inflight);
+  // One history for every face: each recorded change drops the gateway's cached addresses of its zone.
+  const recorder = createDnsRecorder({
+    chatData: storage.chatData,
+    dnsHistory: storage.dnsHistory,
+    logger,
+    zoneChanged: (accountId, orderId) => storage.gatewayState.zoneChanged(accountId, orderId),
+  });
   // HTTP routes beside /healthz, /readyz, /metrics and the webhook, one line each.
   const routes: HttpRoute[] = [
     ...miniAppRoutes({
@@ -94,12 +103,7 @@ export async function main(
       // What the chat runs too: the zone editor's Apply, recorded in the history, reported in the chat.
       services: {
         zoneEditing: createZoneEditing({
-          recorder: createDnsRecorder({
-            chatData: storage.chatData,
-            dnsHistory: storage.dnsHistory,
-            logger,
-            zoneChanged: (accountId, orderId) => storage.gatewayState.zoneChanged(accountId, orderId),
-          }),
+          recorder,
           reports: editsReports,
           logger,
           // Claimed and kept in storage: a retry reaching another instance joins the first Apply.
@@ -121,6 +125,24 @@ export async function main(
       isGroupMember: createMembershipCheck((chatId, userId) => bot.telegram.getChatMember(chatId, userId), {
         onError: (error) => logger.warn({ err: errorForLog(error) }, 'mini app: getChatMember failed'),
       }),
+    }),
+    // The robots' face (/nic/update…): keys made in the chat, changes through the same services.
+    ...gatewayRoutes({
+      robotKeys: storage.robotKeys,
+      state: storage.gatewayState,
+      keyChanges: createKeyChanges({
+        chatData: storage.chatData,
+        apiFor: provider.apiFor,
+        recorder,
+        // TODO(integrator): the bot's KeyReportPort (src/bot/features/keys/key-reports.ts) once
+        // buildBot returns it; until then a key's changes are recorded but not told in the chat.
+        reports: undefined,
+        state: storage.gatewayState,
+        logger,
+      }),
+      countUpdate: (protocol, outcome) => metrics.gatewayUpdate(protocol, outcome),
+      trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
+      logger,
     }),
   ];
   const server = await serveHttp({ config, logger, dispatch, metrics, readiness, routes });

@@ -31,6 +31,8 @@ export interface Metrics {
   telegramCall(method: string, status: string): void;
   watchPoll(outcome: string): void;
   notificationSent(kind: string): void;
+  /** One robot's update answered by the gateway, by protocol and outcome (a dyndns2 answer word…). */
+  gatewayUpdate(protocol: string, outcome: string): void;
   /** The text format Prometheus scrapes. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -107,6 +109,12 @@ export function createMetrics(sources: MetricsSources, now: () => number = Date.
     labelNames: ['kind'],
     registers: [registry],
   });
+  const gatewayUpdates = new Counter({
+    name: 'partner_bot_gateway_updates_total',
+    help: "Robots' updates answered by the gateway (one per dyndns2 host), by protocol and outcome.",
+    labelNames: ['protocol', 'outcome'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'partner_bot_live_checks_running',
     help: 'DNS live checks asking name servers now.',
@@ -147,6 +155,9 @@ export function createMetrics(sources: MetricsSources, now: () => number = Date.
     },
     notificationSent(kind) {
       notificationsSent.inc({ kind });
+    },
+    gatewayUpdate(protocol, outcome) {
+      gatewayUpdates.inc({ protocol, outcome });
     },
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };

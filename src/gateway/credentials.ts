@@ -68,6 +68,12 @@ export const GATEWAY_LIMITS = {
   /** Requests with one key before it gets `abuse` (a router every minute is 10). */
   requestsPerKey: 60,
   requestWindowMs: 10 * 60_000,
+  /**
+   * dyndns2: `nochg` answers for one host of one key in a window before that host's requests get
+   * `abuse` until the window ends (a router asking every minute makes 10; a loop, hundreds).
+   */
+  nochgPerHost: 15,
+  nochgWindowMs: 10 * 60_000,
 } as const;
 
 export function createKeyCheck(deps: { robotKeys: Pick<RobotKeys, 'verify'>; state: GatewayState }) {

@@ -1,35 +1,18 @@
 /*
  * The robots' face (docs/automation.md): the routes of dyndns2, lego's httpreq and acme-dns on
  * the bot's HTTP server, over the same services the chat and the Mini App run. Each protocol is
- * a module giving its routes from the same dependencies; keys are checked in `credentials.ts`.
+ * a module giving its routes from the same dependencies (`deps.ts`, imported from there so that
+ * no module imports this index); keys are checked in `credentials.ts`.
  */
 import type { HttpRoute } from '../http-server.js';
-import type { Logger } from '../logger.js';
-import type { KeyChanges } from '../services/key-changes.js';
-import type { GatewayState } from '../storage/gateway-state.js';
-import type { RobotKeys } from '../storage/robot-keys.js';
-import { createKeyCheck, type KeyCheckPort } from './credentials.js';
+import { createKeyCheck } from './credentials.js';
+import type { GatewayDeps, ProtocolDeps } from './deps.js';
+import { dyndnsRoutes } from './dyndns.js';
 
-/** What every protocol of the gateway is built from. */
-export interface GatewayDeps {
-  robotKeys: RobotKeys;
-  state: GatewayState;
-  /** The key's account, history entry and report (services/key-changes.ts). */
-  keyChanges: KeyChanges;
-  /** Counts one robot request by protocol and outcome (`/metrics`). */
-  countUpdate(protocol: string, outcome: string): void;
-  /** CIDR networks of proxies whose `X-Forwarded-For` is believed (GATEWAY_TRUSTED_PROXIES). */
-  trustedProxies: readonly string[];
-  logger: Logger;
-}
-
-/** What a protocol module gets: the dependencies and the one key check. */
-export interface ProtocolDeps extends GatewayDeps {
-  keys: KeyCheckPort;
-}
+export type { GatewayDeps, ProtocolDeps } from './deps.js';
 
 /** The protocols, one line each. */
-const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [];
+const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [dyndnsRoutes];
 
 export function gatewayRoutes(deps: GatewayDeps): HttpRoute[] {
   const keys = createKeyCheck({ robotKeys: deps.robotKeys, state: deps.state });

@@ -11,6 +11,7 @@ import { errorForLog } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { GatewayState } from '../storage/gateway-state.js';
 import type { RobotKey } from '../storage/robot-keys.js';
+import { watchIdOf } from '../storage/watch-store.js';
 import type { ChangesOutcome } from './dns-apply.js';
 import type { DnsRecorder } from './dns-journal.js';
 import type { KeyReportPort, KeyStopReason } from './key-reports.js';
@@ -33,8 +34,13 @@ export interface KeyChangeDeps {
   logger: Logger;
 }
 
-/** The account a key acts for, or why it cannot act now. */
-export type KeyAccount = { ok: true; api: KeyChangeApi } | { ok: false; reason: KeyStopReason };
+/**
+ * The account a key acts for (its provider client, and its id: `watchIdOf` the token, what the
+ * history and the zone generations are kept under), or why it cannot act now.
+ */
+export type KeyAccount =
+  | { ok: true; api: KeyChangeApi; accountId: string }
+  | { ok: false; reason: KeyStopReason };
 
 export function createKeyChanges(deps: KeyChangeDeps) {
   const { state, logger } = deps;
@@ -59,7 +65,7 @@ export function createKeyChanges(deps: KeyChangeDeps) {
         await stopped(key, 'disconnected');
         return { ok: false, reason: 'disconnected' };
       }
-      return { ok: true, api: deps.apiFor(token) };
+      return { ok: true, api: deps.apiFor(token), accountId: watchIdOf(token) };
     },
 
     /**

@@ -102,9 +102,15 @@ export function createLowdbRobotKeyStore(options: { dataDir?: string } = {}): Ro
           }),
           { keys: {} },
         );
+  // Read once, then kept: the data dir lock gives the file one process, and every gateway request
+  // looks a key up (re-reading and parsing the whole file each time cost milliseconds at 1,000 keys).
+  let loaded = false;
   const read = async () => {
     if (!db) return memory;
-    await db.read();
+    if (!loaded) {
+      await db.read();
+      loaded = true;
+    }
     return db.data;
   };
   const write = async () => {

@@ -43,8 +43,20 @@ describe('loadConfig', () => {
       DNS_CHECK_PORT: 53,
       READINESS_POLL_WINDOW_S: 60,
       MINI_APP_INIT_DATA_MAX_AGE_S: 3_600,
+      GATEWAY_TRUSTED_PROXIES: [],
       updates: { mode: 'polling' },
     });
+  });
+
+  it('reads GATEWAY_TRUSTED_PROXIES as CIDR networks, and refuses anything else', () => {
+    const base = MINIMAL;
+    expect(
+      loadConfig({ ...base, GATEWAY_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1 fd00::/8' })
+        .GATEWAY_TRUSTED_PROXIES,
+    ).toEqual(['10.0.0.0/8', '192.0.2.1/32', 'fd00::/8']);
+    expect(() => loadConfig({ ...base, GATEWAY_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(
+      /GATEWAY_TRUSTED_PROXIES/,
+    );
   });
 
   it('treats empty and blank values as unset, as a copied .env.example leaves them', () => {
