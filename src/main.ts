@@ -74,7 +74,7 @@ export async function main(
   // Work beside the updates, one line each: started after getMe, stopped first at a stop.
   const background: BackgroundPart[] = [liveCheck.part, watcher.part];
 
-  const { bot, drain, editsReports, orderReports } = buildBot({
+  const { bot, drain, editsReports, orderReports, keyReports } = buildBot({
     ...shared,
     watchers: watcher.watchers,
     liveChecks: liveCheck.liveChecks,
@@ -134,9 +134,8 @@ export async function main(
         chatData: storage.chatData,
         apiFor: provider.apiFor,
         recorder,
-        // TODO(integrator): the bot's KeyReportPort (src/bot/features/keys/key-reports.ts) once
-        // buildBot returns it; until then a key's changes are recorded but not told in the chat.
-        reports: undefined,
+        // A key's change told in its chat, with ↩ Undo; a stopped key told once.
+        reports: keyReports,
         state: storage.gatewayState,
         logger,
       }),

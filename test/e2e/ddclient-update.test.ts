@@ -20,6 +20,7 @@ import { createRobotKeys } from '../../src/storage/robot-keys.js';
 import { freePort, seedConnectedChats, startBotProcess } from '../helpers/bot-process.js';
 import { hasDdclient, runDdclient } from '../helpers/ddclient.js';
 import { addressKey } from '../helpers/gateway-world.js';
+import { isPostTo, seenText } from '../helpers/seen-text.js';
 
 const CHAT = 772_001;
 const ORDER = 1006;
@@ -94,17 +95,28 @@ describe.skipIf(!hasDdclient)('ddclient updates a host through /nic/update (the 
         'SUCCESS:  updating office.mysite.by: good: IP address set to 198.51.100.9',
       );
       expect(first.exitCode).toBe(0);
+      // The change is three calls; the chat's report then live-checks it with reads only (its
+      // domain's name servers), at most once per key an hour since reports are folded.
+      const told = await telegram.waitForCall(isPostTo(CHAT), { timeoutMs: 10_000 });
       const calls = sandbox.requests.slice(before).map((r) => `${r.method} ${r.path}`);
-      expect(calls).toEqual([
+      expect(calls.slice(0, 3)).toEqual([
         'GET /v1/domains/1006/dns/records',
         'POST /v1/domains/1006/dns/records/a',
         expect.stringMatching(/^DELETE \/v1\/domains\/1006\/dns\/records\/a\/\d+$/),
       ]);
+      expect(calls.slice(3).every((call) => call.startsWith('GET '))).toBe(true);
+      // The chat is told in one line, with ↩ Undo: the bot's own report port, on the real process.
+      // The seeded chat speaks English.
+      expect(seenText(told)).toContain('auto-update mysite.by');
+      expect(seenText(told)).toContain('<code>198.51.100.7</code> → <code>198.51.100.9</code>');
+      expect(seenText(told)).toContain('Роутер офиса');
+      expect(JSON.stringify(told.params.reply_markup)).toContain('Undo');
       const listed = await createPartnerApi(transport, sandbox.token).listDnsRecords(ORDER);
       expect(
         listed.filter((r) => r.value.startsWith('office ')).map((r) => `${r.type} ${r.value} ${r.ttl}`),
       ).toEqual(['A office 198.51.100.9 600']);
 
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const quiet = sandbox.requests.length;
       const second = await run(true);
       expect(second.output).toContain('WARNING:  updating office.mysite.by: nochg: No update required');
