@@ -6,9 +6,11 @@
 import type { HttpRoute } from '../http-server.js';
 import type { Logger } from '../logger.js';
 import type { KeyChanges } from '../services/key-changes.js';
+import type { RobotChallenges } from '../services/robot-challenges.js';
 import type { GatewayState } from '../storage/gateway-state.js';
 import type { RobotKeys } from '../storage/robot-keys.js';
 import { createKeyCheck, type KeyCheckPort } from './credentials.js';
+import { httpreqRoutes } from './httpreq.js';
 
 /** What every protocol of the gateway is built from. */
 export interface GatewayDeps {
@@ -16,6 +18,8 @@ export interface GatewayDeps {
   state: GatewayState;
   /** The key's account, history entry and report (services/key-changes.ts). */
   keyChanges: KeyChanges;
+  /** ACME DNS-01 values (services/robot-challenges.ts): httpreq and acme-dns. */
+  challenges: RobotChallenges;
   /** Counts one robot request by protocol and outcome (`/metrics`). */
   countUpdate(protocol: string, outcome: string): void;
   /** CIDR networks of proxies whose `X-Forwarded-For` is believed (GATEWAY_TRUSTED_PROXIES). */
@@ -29,7 +33,7 @@ export interface ProtocolDeps extends GatewayDeps {
 }
 
 /** The protocols, one line each. */
-const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [];
+const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [httpreqRoutes];
 
 export function gatewayRoutes(deps: GatewayDeps): HttpRoute[] {
   const keys = createKeyCheck({ robotKeys: deps.robotKeys, state: deps.state });
