@@ -1,0 +1,226 @@
+/**
+ * ACME DNS-01 through the gateway: lego's httpreq (`/httpreq/present`, `/httpreq/cleanup`) and
+ * acme-dns's `/acme-dns/update`, with certificate keys made in storage, the sandbox as the
+ * provider and its DNS server as the domain's name servers. Each refusal changes nothing at the
+ * provider; the sweep deletes a forgotten value after an hour.
+ */
+import { Resolver } from 'node:dns/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type AcmeWorld, certificateKey, startAcmeWorld } from '../helpers/acme-world.js';
+
+const CHAT = 7101;
+const NO_TOKEN_CHAT = 7102;
+/** Values of the DNS-01 shape (43 characters of base64url). */
+const value = (n: number) => `${String(n).padStart(3, '0')}${'v'.repeat(40)}`;
+
+let sandbox: Sandbox;
+let world: AcmeWorld;
+let resolver: Resolver;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, dns: { port: 0 } });
+  world = await startAcmeWorld(sandbox);
+  await world.chatData.setToken(CHAT, sandbox.token);
+  resolver = new Resolver({ timeout: 1000, tries: 1 });
+  resolver.setServers([`127.0.0.1:${sandbox.dns?.port}`]);
+});
+afterAll(async () => {
+  await world?.close();
+  await sandbox?.close();
+});
+
+/** The provider's writes so far (adds and deletes). */
+const writes = () => sandbox.requests.filter((r) => r.method !== 'GET');
+
+/** The TXT values the sandbox's DNS serves at `name` (none: empty). */
+async function servedTxt(name: string): Promise<string[]> {
+  return resolver.resolveTxt(name).then(
+    (rows) => rows.map((r) => r.join('')).sort(),
+    () => [],
+  );
+}
+
+async function post(
+  path: string,
+  body: unknown,
+  auth?: { id: string; secret: string },
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
+  const response = await fetch(`${world.url}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(auth
+        ? { authorization: `Basic ${Buffer.from(`${auth.id}:${auth.secret}`).toString('base64')}` }
+        : {}),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: JSON.parse(text) as Record<string, unknown>, text };
+}
+
+describe('httpreq', () => {
+  let auth: { id: string; secret: string };
+  beforeAll(async () => {
+    const { key, secret } = await world.robotKeys.create(certificateKey(CHAT));
+    auth = { id: key.id, secret };
+  });
+
+  it('presents two values at one name, answers once served, and cleans up exactly one', async () => {
+    const fqdn = '_acme-challenge.mysite.by.';
+    const first = await post('/httpreq/present', { fqdn, value: value(1) }, auth);
+    expect(first).toMatchObject({ status: 200, json: { fqdn, value: value(1) } });
+    // Answered after the name servers served it: it is there at once.
+    expect(await servedTxt('_acme-challenge.mysite.by')).toEqual([value(1)]);
+    const second = await post('/httpreq/present', { fqdn, value: value(2) }, auth);
+    expect(second.status).toBe(200);
+    expect(await servedTxt('_acme-challenge.mysite.by')).toEqual([value(1), value(2)]);
+    // The same value again adds nothing.
+    const before = writes().length;
+    expect((await post('/httpreq/present', { fqdn, value: value(2) }, auth)).status).toBe(200);
+    expect(writes().length).toBe(before);
+
+    const cleaned = await post('/httpreq/cleanup', { fqdn, value: value(1) }, auth);
+    expect(cleaned).toMatchObject({ status: 200, json: { fqdn, value: value(1) } });
+    expect(await servedTxt('_acme-challenge.mysite.by')).toEqual([value(2)]);
+    expect((await post('/httpreq/cleanup', { fqdn, value: value(2) }, auth)).status).toBe(200);
+    expect(await servedTxt('_acme-challenge.mysite.by')).toEqual([]);
+    // Each change is one `auto` history entry, named by the key.
+    expect(world.counted).toContain('httpreq/presented');
+    expect(world.counted).toContain('httpreq/cleaned');
+    expect(world.uses[0]?.key.name).toBe('Сертификат');
+    expect(world.uses[0]?.entry?.kind).toBe('auto');
+    expect(world.uses[0]?.entry?.who.key).toBe('Сертификат');
+  });
+
+  it('answers 504 when the name servers do not serve the value in time, and 200 on a retry', async () => {
+    const fqdn = '_acme-challenge.mysite.by';
+    sandbox.dns?.hold();
+    const slow = await post('/httpreq/present', { fqdn, value: value(3) }, auth);
+    expect(slow).toMatchObject({ status: 504, json: { error: 'not_served_yet' } });
+    expect(slow.text).not.toContain(value(3));
+    sandbox.dns?.release();
+    const before = writes().length;
+    expect((await post('/httpreq/present', { fqdn, value: value(3) }, auth)).status).toBe(200);
+    expect(writes().length).toBe(before);
+    expect((await post('/httpreq/cleanup', { fqdn, value: value(3) }, auth)).status).toBe(200);
+  });
+
+  describe('refusals change nothing at the provider', () => {
+    let before: number;
+    beforeEach(() => {
+      before = writes().length;
+    });
+    const refused = async (
+      call: Promise<{ status: number; json: Record<string, unknown>; text: string }>,
+      status: number,
+      error: string,
+    ) => {
+      const answer = await call;
+      expect(answer.status).toBe(status);
+      expect(answer.json).toEqual({ error });
+      expect(writes().length).toBe(before);
+      expect(await servedTxt('_acme-challenge.mysite.by')).toEqual([]);
+    };
+    const body = { fqdn: '_acme-challenge.mysite.by.', value: value(9) };
+
+    it('a wrong key', async () => {
+      await refused(
+        post('/httpreq/present', body, { id: auth.id, secret: 'x'.repeat(43) }),
+        401,
+        'unauthorized',
+      );
+      await refused(post('/httpreq/present', body), 401, 'unauthorized');
+    });
+    it('a name outside _acme-challenge of the key’s domain', async () => {
+      for (const fqdn of [
+        'www.mysite.by.',
+        'mysite.by',
+        '_acme-challenge.other.by.',
+        '_acme-challenge.mysite.by.evil.by',
+      ])
+        await refused(post('/httpreq/present', { ...body, fqdn }, auth), 403, 'outside_scope');
+    });
+    it('a bad value or a body that is not {fqdn, value}', async () => {
+      await refused(post('/httpreq/present', { ...body, value: 'short' }, auth), 400, 'bad_value');
+      await refused(post('/httpreq/present', { ...body, value: `${value(9)}"; rm` }, auth), 400, 'bad_value');
+      await refused(post('/httpreq/present', '{"fqdn":', auth), 400, 'bad_request');
+      await refused(
+        post('/httpreq/present', { domain: 'mysite.by', token: 't', keyAuth: 'k' }, auth),
+        400,
+        'bad_request',
+      );
+    });
+    it('a revoked key', async () => {
+      const made = await world.robotKeys.create(certificateKey(CHAT));
+      await world.robotKeys.revoke(made.key.id);
+      await refused(
+        post('/httpreq/present', body, { id: made.key.id, secret: made.secret }),
+        401,
+        'unauthorized',
+      );
+    });
+    it('an address key', async () => {
+      const made = await world.robotKeys.create(
+        certificateKey(CHAT, { kind: 'address', scope: 'office.mysite.by' }),
+      );
+      await refused(
+        post('/httpreq/present', body, { id: made.key.id, secret: made.secret }),
+        401,
+        'unauthorized',
+      );
+    });
+    it('a source outside the key’s networks', async () => {
+      const made = await world.robotKeys.create(certificateKey(CHAT, { networks: ['198.51.100.0/24'] }));
+      await refused(
+        post('/httpreq/present', body, { id: made.key.id, secret: made.secret }),
+        403,
+        'forbidden_network',
+      );
+    });
+    it('a disconnected account token, told to the chat once', async () => {
+      const made = await world.robotKeys.create(certificateKey(NO_TOKEN_CHAT));
+      const creds = { id: made.key.id, secret: made.secret };
+      await refused(post('/httpreq/present', body, creds), 403, 'account_disconnected');
+      await refused(post('/httpreq/present', body, creds), 403, 'account_disconnected');
+      expect(world.stops.filter((s) => s.keyId === made.key.id)).toEqual([
+        { keyId: made.key.id, reason: 'disconnected' },
+      ]);
+    });
+  });
+
+  it('refuses a fifth value at one name', async () => {
+    const fqdn = '_acme-challenge.mysite.by';
+    for (const n of [11, 12, 13, 14])
+      expect((await post('/httpreq/present', { fqdn, value: value(n) }, auth)).status).toBe(200);
+    const before = writes().length;
+    const fifth = await post('/httpreq/present', { fqdn, value: value(15) }, auth);
+    expect(fifth).toMatchObject({ status: 409, json: { error: 'too_many_values' } });
+    expect(writes().length).toBe(before);
+    for (const n of [11, 12, 13, 14])
+      expect((await post('/httpreq/cleanup', { fqdn, value: value(n) }, auth)).status).toBe(200);
+    expect(await servedTxt('_acme-challenge.mysite.by')).toEqual([]);
+  });
+
+  it('sweeps a value no cleanup removed, after an hour', async () => {
+    const fqdn = '_acme-challenge.mysite.by';
+    expect((await post('/httpreq/present', { fqdn, value: value(21) }, auth)).status).toBe(200);
+    expect(await world.challenges.sweep()).toBe(0);
+    expect(await servedTxt(fqdn)).toEqual([value(21)]);
+    world.clock.now += 59 * 60_000;
+    expect(await world.challenges.sweep()).toBe(0);
+    world.clock.now += 2 * 60_000;
+    // Told as the key's change: a message, or folded into the next one (one an hour).
+    const folded = async () => Number((await world.state.cached(`folded:${auth.id}`)) ?? '0');
+    const [told, foldedBefore] = [world.uses.length, await folded()];
+    expect(await world.challenges.sweep()).toBe(1);
+    expect(await servedTxt(fqdn)).toEqual([]);
+    expect(world.uses.length - told + (await folded()) - foldedBefore).toBe(1);
+    // Nothing left to sweep, and a second sweep deletes nothing more.
+    expect(await world.state.dueChallenges(world.clock.now, 10)).toEqual([]);
+    expect(await world.challenges.sweep()).toBe(0);
+  });
+});
