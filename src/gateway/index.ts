@@ -9,6 +9,7 @@ import type { KeyChanges } from '../services/key-changes.js';
 import type { RobotChallenges } from '../services/robot-challenges.js';
 import type { GatewayState } from '../storage/gateway-state.js';
 import type { RobotKeys } from '../storage/robot-keys.js';
+import { acmeDnsRoutes } from './acme-dns.js';
 import { createKeyCheck, type KeyCheckPort } from './credentials.js';
 import { httpreqRoutes } from './httpreq.js';
 
@@ -33,7 +34,7 @@ export interface ProtocolDeps extends GatewayDeps {
 }
 
 /** The protocols, one line each. */
-const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [httpreqRoutes];
+const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [httpreqRoutes, acmeDnsRoutes];
 
 export function gatewayRoutes(deps: GatewayDeps): HttpRoute[] {
   const keys = createKeyCheck({ robotKeys: deps.robotKeys, state: deps.state });

@@ -224,3 +224,122 @@ describe('httpreq', () => {
     expect(await world.challenges.sweep()).toBe(0);
   });
 });
+
+describe('acme-dns', () => {
+  const SCOPE = 'app.mysite.by';
+  let creds: { id: string; secret: string };
+  let headers: Record<string, string>;
+  let subdomain: string;
+  let fulldomain: string;
+
+  beforeAll(async () => {
+    const { key, secret } = await world.robotKeys.create(certificateKey(CHAT, { scope: SCOPE }));
+    creds = { id: key.id, secret };
+    headers = { 'x-api-user': key.id, 'x-api-key': secret };
+  });
+
+  it('registers from the chat: a name in the partner’s zone and the CNAME to it', async () => {
+    const key = await world.robotKeys.get(creds.id);
+    if (!key) throw new Error('no key');
+    const registered = await world.challenges.registerAcmeDns(key, creds.secret);
+    if (!registered.ok) throw new Error(registered.refusal);
+    const { account } = registered;
+    subdomain = account.subdomain;
+    fulldomain = account.fulldomain;
+    expect(account).toEqual({
+      username: creds.id,
+      password: creds.secret,
+      fulldomain: `${subdomain}._acme-dns.app.mysite.by`,
+      subdomain: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      allowfrom: [],
+    });
+    expect(await resolver.resolveCname('_acme-challenge.app.mysite.by')).toEqual([fulldomain]);
+    expect((await world.robotKeys.get(creds.id))?.acmeDnsHost).toBe(`${subdomain}._acme-dns.app`);
+    // Again: the same account, nothing made.
+    const before = writes().length;
+    const again = await world.challenges.registerAcmeDns(
+      (await world.robotKeys.get(creds.id)) ?? key,
+      creds.secret,
+    );
+    expect(again).toMatchObject({ ok: true, created: false, account: { fulldomain } });
+    expect(writes().length).toBe(before);
+  });
+
+  it('refuses to register where a record stands at _acme-challenge', async () => {
+    const made = await world.robotKeys.create(certificateKey(CHAT, { scope: 'blog.mysite.by' }));
+    const fqdn = '_acme-challenge.blog.mysite.by';
+    const auth = { id: made.key.id, secret: made.secret };
+    expect((await post('/httpreq/present', { fqdn, value: value(31) }, auth)).status).toBe(200);
+    const before = writes().length;
+    expect(await world.challenges.registerAcmeDns(made.key, made.secret)).toEqual({
+      ok: false,
+      refusal: 'occupied',
+      standing: ['TXT'],
+    });
+    expect(writes().length).toBe(before);
+    expect((await post('/httpreq/cleanup', { fqdn, value: value(31) }, auth)).status).toBe(200);
+  });
+
+  it('updates with the right headers; the CA following the CNAME finds the value', async () => {
+    const answer = await post('/acme-dns/update', { subdomain, txt: value(41) }, undefined, headers);
+    expect(answer).toMatchObject({ status: 200, json: { txt: value(41) } });
+    expect(await servedTxt('_acme-challenge.app.mysite.by')).toEqual([value(41)]);
+    expect(world.counted).toContain('acme-dns/updated');
+  });
+
+  it('keeps the latest two values: a third replaces the oldest', async () => {
+    expect((await post('/acme-dns/update', { subdomain, txt: value(42) }, undefined, headers)).status).toBe(
+      200,
+    );
+    expect(await servedTxt(fulldomain)).toEqual([value(41), value(42)]);
+    expect((await post('/acme-dns/update', { subdomain, txt: value(43) }, undefined, headers)).status).toBe(
+      200,
+    );
+    expect(await servedTxt(fulldomain)).toEqual([value(42), value(43)]);
+    // The add came before the delete: never fewer values standing.
+    const last = writes().slice(-2);
+    expect(last.map((w) => w.method)).toEqual(['POST', 'DELETE']);
+  });
+
+  it('refuses wrong headers, another subdomain and a bad txt as acme-dns does, changing nothing', async () => {
+    const before = writes().length;
+    const body = { subdomain, txt: value(44) };
+    const wrong = [
+      post('/acme-dns/update', body, undefined, { ...headers, 'x-api-key': 'y'.repeat(43) }),
+      post('/acme-dns/update', body),
+      post(
+        '/acme-dns/update',
+        { ...body, subdomain: '00000000-0000-0000-0000-000000000000' },
+        undefined,
+        headers,
+      ),
+    ];
+    for (const answer of await Promise.all(wrong))
+      expect(answer).toMatchObject({ status: 401, json: { error: 'forbidden' } });
+    expect(await post('/acme-dns/update', { subdomain, txt: 'short' }, undefined, headers)).toMatchObject({
+      status: 400,
+      json: { error: 'bad_txt' },
+    });
+    expect(await post('/acme-dns/update', 'not json', undefined, headers)).toMatchObject({
+      status: 400,
+      json: { error: 'malformed_json_payload' },
+    });
+    // A key never registered.
+    const other = await world.robotKeys.create(certificateKey(CHAT));
+    expect(
+      await post('/acme-dns/update', body, undefined, {
+        'x-api-user': other.key.id,
+        'x-api-key': other.secret,
+      }),
+    ).toMatchObject({ status: 401, json: { error: 'forbidden' } });
+    expect(writes().length).toBe(before);
+    expect(await servedTxt(fulldomain)).toEqual([value(42), value(43)]);
+  });
+
+  it('answers /register without a key by pointing at the chat, and with the key by its account', async () => {
+    const anonymous = await post('/acme-dns/register', {});
+    expect(anonymous).toMatchObject({ status: 401, json: { error: 'register_in_chat' } });
+    const withKey = await post('/acme-dns/register', {}, undefined, headers);
+    expect(withKey).toMatchObject({ status: 201, json: { username: creds.id, subdomain, fulldomain } });
+  });
+});
