@@ -33,6 +33,7 @@ const REFUSALS = {
   value: [400, 'bad_txt'],
   tooMany: [409, 'too_many_values'],
   occupied: [409, 'name_occupied'],
+  delegated: [409, 'name_delegated'],
   disconnected: [403, 'account_disconnected'],
   refused: [403, 'account_refused'],
   provider: [502, 'provider_unavailable'],

@@ -8,7 +8,8 @@
  * value appears in no refusal; 401 a wrong or revoked key (with a Basic challenge); 403 a name
  * outside the key's domain, a source outside its networks, or its account's token gone or
  * refused; 400 not `{fqdn, value}` JSON, or not a DNS-01 value; 409 the name holds
- * KEY_LIMITS.challengeValues values, or a record other than TXT; 429 abuse; 502 the provider
+ * KEY_LIMITS.challengeValues values, a record other than TXT, or is in a subdomain delegated
+ * to other name servers; 429 abuse; 502 the provider
  * failed; 504 the value was added but the name servers did not serve it within the wait (a
  * retry adds nothing and waits again; the value is swept after an hour if no cleanup comes).
  */
@@ -31,6 +32,7 @@ const REFUSALS = {
   value: [400, 'bad_value'],
   tooMany: [409, 'too_many_values'],
   occupied: [409, 'name_occupied'],
+  delegated: [409, 'name_delegated'],
   notRegistered: [403, 'outside_scope'],
   disconnected: [403, 'account_disconnected'],
   refused: [403, 'account_refused'],

@@ -44,6 +44,8 @@ export type ChallengeRefusal =
   | 'tooMany'
   /** Something other than TXT stands at the name (a CNAME, say): a TXT beside it would break it. */
   | 'occupied'
+  /** The name is inside a subdomain delegated to other name servers (an NS record below the apex). */
+  | 'delegated'
   /** acme-dns: the key has no registered name, or the request names another. */
   | 'notRegistered'
   /** The key's chat has no token now (the chat was told). */
@@ -101,6 +103,19 @@ function hostIn(name: string, domain: string): string {
 }
 
 const sameHost = (a: string, b: string) => comparableValue('host', a) === comparableValue('host', b);
+
+/**
+ * Whether `host` is at or below a delegation (an NS record at `shop`): a TXT there is in this
+ * zone's records but its name servers refer the CA elsewhere, so it would never be served.
+ */
+function isDelegated(listed: readonly ListedRecord[], host: string): boolean {
+  const name = comparableValue('host', host);
+  return listed.some((l) => {
+    if (l.record.type !== 'NS' || l.record.host === '@' || l.record.host === '') return false;
+    const cut = comparableValue('host', l.record.host);
+    return name === cut || name.endsWith(`.${cut}`);
+  });
+}
 
 /** The records standing at `host`: its TXT values, and the types of anything else. */
 function recordsAt(listed: readonly ListedRecord[], host: string) {
@@ -168,6 +183,7 @@ export function createRobotChallenges(deps: RobotChallengeDeps) {
   ): Promise<{ ok: true; added: boolean } | { ok: false; refusal: ChallengeRefusal }> => {
     const opened = await open(key);
     if (!opened.ok) return opened;
+    if (isDelegated(opened.listed, host)) return { ok: false, refusal: 'delegated' };
     const { values, others } = recordsAt(opened.listed, host);
     if (others.length > 0) return { ok: false, refusal: 'occupied' };
     if (values.some((v) => v.text === value)) {
@@ -293,6 +309,7 @@ export function createRobotChallenges(deps: RobotChallengeDeps) {
       };
       const opened = await open(key);
       if (!opened.ok) return opened;
+      if (isDelegated(opened.listed, challengeHost)) return { ok: false, refusal: 'delegated' };
       const here = opened.listed.filter(
         (l) => l.record.type !== 'SRV' && sameHost(l.record.host, challengeHost),
       );

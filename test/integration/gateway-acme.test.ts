@@ -192,6 +192,17 @@ describe('httpreq', () => {
     });
   });
 
+  it('refuses a name in a subdomain delegated elsewhere (the seed delegates shop)', async () => {
+    const before = writes().length;
+    const answer = await post(
+      '/httpreq/present',
+      { fqdn: '_acme-challenge.shop.mysite.by', value: value(16) },
+      auth,
+    );
+    expect(answer).toMatchObject({ status: 409, json: { error: 'name_delegated' } });
+    expect(writes().length).toBe(before);
+  });
+
   it('refuses a fifth value at one name', async () => {
     const fqdn = '_acme-challenge.mysite.by';
     for (const n of [11, 12, 13, 14])
