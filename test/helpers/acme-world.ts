@@ -1,6 +1,6 @@
 /*
  * The gateway's ACME protocols in process, for their stories: the bot's HTTP server with the
- * gateway's routes, over real stores (lowdb in a temp dir), the real history and partner API
+ * gateway's routes, over real stores (lowdb in a temp dir, or Redis under a prefix), the real history and partner API
  * client, the sandbox as the provider and its DNS server as every name server of the domain. A
  * fake report port records what the chat would be told; the clock of the challenges' hour is a
  * number the story moves.
@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Redis } from 'ioredis';
 import { createPartnerApi, PartnerTransport } from '../../src/api/index.js';
 import { createDnsProbe } from '../../src/dns-check/probe.js';
 import { gatewayRoutes } from '../../src/gateway/index.js';
@@ -60,11 +61,15 @@ export function certificateKey(chatId: number, over: Partial<NewRobotKey> = {}):
 
 export async function startAcmeWorld(
   sandbox: Sandbox,
-  options: { waitMs?: number } = {},
+  options: { waitMs?: number; redis?: { client: Redis; prefix: string } } = {},
 ): Promise<AcmeWorld> {
   const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-acme-'));
   const keyring = parseEncryptionKeys(`k1:${Buffer.alloc(32, 7).toString('base64')}`);
-  const stores = createStores({ redis: undefined, prefix: 'unused:', dataDir });
+  const stores = createStores({
+    redis: options.redis?.client,
+    prefix: options.redis?.prefix ?? 'unused:',
+    dataDir,
+  });
   const logLines: string[] = [];
   const logger = createLogger({
     level: 'trace',
