@@ -17,11 +17,19 @@ const value = (n: number) => `${String(n).padStart(3, '0')}${'v'.repeat(40)}`;
 let sandbox: Sandbox;
 let world: AcmeWorld;
 let resolver: Resolver;
+const secrets: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, dns: { port: 0 } });
   world = await startAcmeWorld(sandbox);
   await world.chatData.setToken(CHAT, sandbox.token);
+  // Every secret made here, to search the log lines for at the end.
+  const create = world.robotKeys.create.bind(world.robotKeys);
+  world.robotKeys.create = async (fresh) => {
+    const issued = await create(fresh);
+    secrets.push(issued.secret);
+    return issued;
+  };
   resolver = new Resolver({ timeout: 1000, tries: 1 });
   resolver.setServers([`127.0.0.1:${sandbox.dns?.port}`]);
 });
@@ -203,6 +211,21 @@ describe('httpreq', () => {
     expect(writes().length).toBe(before);
   });
 
+  it('answers 502 when the provider fails, and the value is not left behind', async () => {
+    const fqdn = '_acme-challenge.mysite.by';
+    sandbox.addFault({
+      method: 'POST',
+      path: '/v1/domains/1006/dns/records/txt',
+      fault: { kind: 'status', status: 500 },
+    });
+    const answer = await post('/httpreq/present', { fqdn, value: value(17) }, auth);
+    expect(answer).toMatchObject({ status: 502, json: { error: 'provider_unavailable' } });
+    expect(await servedTxt(fqdn)).toEqual([]);
+    // Nothing was made, so nothing waits for the sweep.
+    expect(await world.state.dueChallenges(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    sandbox.clearFaults();
+  });
+
   it('refuses a fifth value at one name', async () => {
     const fqdn = '_acme-challenge.mysite.by';
     for (const n of [11, 12, 13, 14])
@@ -353,4 +376,11 @@ describe('acme-dns', () => {
     const withKey = await post('/acme-dns/register', {}, undefined, headers);
     expect(withKey).toMatchObject({ status: 201, json: { username: creds.id, subdomain, fulldomain } });
   });
+});
+
+it('never writes a key’s secret to a log line', () => {
+  expect(secrets.length).toBeGreaterThan(5);
+  expect(world.logLines.length).toBeGreaterThan(0);
+  const logged = world.logLines.join('\n');
+  for (const secret of secrets) expect(logged).not.toContain(secret);
 });
