@@ -144,7 +144,11 @@ export function createChallengePart(
     storage: Pick<OpenedStorage, 'gatewayState' | 'robotKeys'>;
     logger: Logger;
   },
-  options: BackgroundOptions & { sweepEveryMs?: number } = {},
+  options: BackgroundOptions & {
+    sweepEveryMs?: number;
+    /** How long `present`/`update` wait for the name servers (default 25 s, under lego's 30 s). */
+    waitMs?: number;
+  } = {},
 ): { challenges: RobotChallenges; part: BackgroundPart } {
   const { config, logger } = deps;
   const challenges = createRobotChallenges({
@@ -157,6 +161,7 @@ export function createChallengePart(
       ...options.dnsCheck,
     }),
     logger,
+    ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
   });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
