@@ -21,6 +21,7 @@ import { createZoneEditing } from './services/zone-editing.js';
 import {
   type BackgroundOptions,
   type BackgroundPart,
+  createChallengePart,
   createLiveCheckPart,
   createWatcherPart,
 } from './stages/background.js';
@@ -94,6 +95,18 @@ export async function main(
     logger,
     zoneChanged: (accountId, orderId) => storage.gatewayState.zoneChanged(accountId, orderId),
   });
+  // A robot's change with a key: its account, history entry and the report in its chat.
+  const keyChanges = createKeyChanges({
+    chatData: storage.chatData,
+    apiFor: provider.apiFor,
+    recorder,
+    reports: keyReports,
+    state: storage.gatewayState,
+    logger,
+  });
+  // ACME values that no cleanup removed are swept an hour after they were presented.
+  const challenge = createChallengePart({ config, keyChanges, storage, logger }, options);
+  background.push(challenge.part);
   // HTTP routes beside /healthz, /readyz, /metrics and the webhook, one line each.
   const routes: HttpRoute[] = [
     ...miniAppRoutes({
@@ -126,19 +139,12 @@ export async function main(
         onError: (error) => logger.warn({ err: errorForLog(error) }, 'mini app: getChatMember failed'),
       }),
     }),
-    // The robots' face (/nic/update…): keys made in the chat, changes through the same services.
+    // The robots' face (/nic/update, /present, /update): keys made in the chat, the same services.
     ...gatewayRoutes({
       robotKeys: storage.robotKeys,
       state: storage.gatewayState,
-      keyChanges: createKeyChanges({
-        chatData: storage.chatData,
-        apiFor: provider.apiFor,
-        recorder,
-        // A key's change told in its chat, with ↩ Undo; a stopped key told once.
-        reports: keyReports,
-        state: storage.gatewayState,
-        logger,
-      }),
+      keyChanges,
+      challenges: challenge.challenges,
       countUpdate: (protocol, outcome) => metrics.gatewayUpdate(protocol, outcome),
       trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
       logger,

@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { KeyChanges } from '../services/key-changes.js';
+import type { RobotChallenges } from '../services/robot-challenges.js';
 import type { GatewayState } from '../storage/gateway-state.js';
 import type { RobotKeys } from '../storage/robot-keys.js';
 import type { KeyCheckPort } from './credentials.js';
@@ -14,6 +15,8 @@ export interface GatewayDeps {
   state: GatewayState;
   /** The key's account, history entry and report (services/key-changes.ts). */
   keyChanges: KeyChanges;
+  /** ACME DNS-01 values (services/robot-challenges.ts): httpreq and acme-dns. */
+  challenges: RobotChallenges;
   /** Counts one robot request by protocol and outcome (`/metrics`). */
   countUpdate(protocol: string, outcome: string): void;
   /** CIDR networks of proxies whose `X-Forwarded-For` is believed (GATEWAY_TRUSTED_PROXIES). */

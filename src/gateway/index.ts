@@ -5,14 +5,16 @@
  * no module imports this index); keys are checked in `credentials.ts`.
  */
 import type { HttpRoute } from '../http-server.js';
+import { acmeDnsRoutes } from './acme-dns.js';
 import { createKeyCheck } from './credentials.js';
 import type { GatewayDeps, ProtocolDeps } from './deps.js';
 import { dyndnsRoutes } from './dyndns.js';
+import { httpreqRoutes } from './httpreq.js';
 
 export type { GatewayDeps, ProtocolDeps } from './deps.js';
 
 /** The protocols, one line each. */
-const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [dyndnsRoutes];
+const PROTOCOLS: ((deps: ProtocolDeps) => HttpRoute[])[] = [dyndnsRoutes, httpreqRoutes, acmeDnsRoutes];
 
 export function gatewayRoutes(deps: GatewayDeps): HttpRoute[] {
   const keys = createKeyCheck({ robotKeys: deps.robotKeys, state: deps.state });

@@ -17,7 +17,10 @@ import type { DnsRecorder } from './dns-journal.js';
 import type { KeyReportPort, KeyStopReason } from './key-reports.js';
 
 /** The partner API calls a key's change makes. */
-export type KeyChangeApi = Pick<PartnerApi, 'listDnsRecords' | 'addDnsRecord' | 'deleteDnsRecord'>;
+export type KeyChangeApi = Pick<
+  PartnerApi,
+  'listDnsRecords' | 'addDnsRecord' | 'deleteDnsRecord' | 'listNameServers'
+>;
 
 /** At most one message per key in this time; the changes in between are folded. */
 export const KEY_REPORT_INTERVAL_MS = 60 * 60_000;

@@ -7,6 +7,8 @@ import type { Config } from '../config.js';
 import { createDnsProbe, type DnsProbeOptions } from '../dns-check/probe.js';
 import { errorForLog, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { KeyChanges } from '../services/key-changes.js';
+import { createRobotChallenges, type RobotChallenges } from '../services/robot-challenges.js';
 import { createBullmqScheduler } from '../watchers/bullmq-scheduler.js';
 import { createInProcessScheduler, pollsPerSecond } from '../watchers/scheduler.js';
 import { createWatchers, deliveryKind, type Watchers } from '../watchers/watchers.js';
@@ -127,4 +129,68 @@ export function createLiveCheckPart(
     logger,
   });
   return { liveChecks, part: { stop: () => liveChecks.stop() } };
+}
+
+/**
+ * The ACME challenges of robots' keys (httpreq, acme-dns): the service the gateway's routes run,
+ * asking the name servers where the live check asks, and its sweep every minute, which deletes
+ * the values no cleanup removed within the hour. Every instance sweeps; a value is claimed before
+ * its delete (GatewayState.claim, one Redis `SET NX` on Redis), so only one instance deletes it.
+ */
+export function createChallengePart(
+  deps: {
+    config: Config;
+    keyChanges: KeyChanges;
+    storage: Pick<OpenedStorage, 'gatewayState' | 'robotKeys'>;
+    logger: Logger;
+  },
+  options: BackgroundOptions & {
+    sweepEveryMs?: number;
+    /** How long `present`/`update` wait for the name servers (default 25 s, under lego's 30 s). */
+    waitMs?: number;
+  } = {},
+): { challenges: RobotChallenges; part: BackgroundPart } {
+  const { config, logger } = deps;
+  const challenges = createRobotChallenges({
+    keyChanges: deps.keyChanges,
+    state: deps.storage.gatewayState,
+    robotKeys: deps.storage.robotKeys,
+    probe: createDnsProbe({
+      port: config.DNS_CHECK_PORT,
+      ...(config.DNS_CHECK_RESOLVERS ? { resolvers: config.DNS_CHECK_RESOLVERS } : {}),
+      ...options.dnsCheck,
+    }),
+    logger,
+    ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const sweep = () => {
+    // A sweep still deleting (a slow provider) is not joined by another.
+    if (busy) return;
+    busy = true;
+    running = challenges
+      .sweep()
+      .then((deleted) => {
+        if (deleted > 0) logger.info({ deleted }, 'acme challenges swept');
+      })
+      .catch((error: unknown) => logger.warn({ err: errorForLog(error) }, 'acme challenge sweep failed'))
+      .finally(() => {
+        busy = false;
+      });
+  };
+  return {
+    challenges,
+    part: {
+      async start() {
+        timer = setInterval(sweep, options.sweepEveryMs ?? 60_000);
+        timer.unref();
+      },
+      async stop() {
+        clearInterval(timer);
+        await running;
+      },
+    },
+  };
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createPartnerApi, PartnerTransport } from '../../src/api/index.js';
+import { createDnsProbe } from '../../src/dns-check/probe.js';
 import { gatewayRoutes } from '../../src/gateway/index.js';
 import { type BotServer, startBotServer } from '../../src/http-server.js';
 import { createLogger } from '../../src/logger.js';
@@ -17,6 +18,7 @@ import { createMetrics, type Metrics } from '../../src/metrics.js';
 import { createDnsRecorder, type DnsRecorder } from '../../src/services/dns-journal.js';
 import { createKeyChanges } from '../../src/services/key-changes.js';
 import type { KeyReportPort, KeyStopReason, KeyUseReport } from '../../src/services/key-reports.js';
+import { createRobotChallenges } from '../../src/services/robot-challenges.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createDnsHistory } from '../../src/storage/dns-history.js';
@@ -109,15 +111,24 @@ export async function startGatewayWorld(options: {
       reports.stops.push({ keyId: key.id, reason });
     },
   };
+  const keyChanges = createKeyChanges({
+    chatData,
+    apiFor: (token) => createPartnerApi(transport, token),
+    recorder,
+    reports: port,
+    state,
+    logger,
+  });
   const routes = gatewayRoutes({
     robotKeys,
     state,
-    keyChanges: createKeyChanges({
-      chatData,
-      apiFor: (token) => createPartnerApi(transport, token),
-      recorder,
-      reports: port,
+    keyChanges,
+    // The dyndns2 stories present no ACME value; the ACME ones build their own (acme-world.ts).
+    challenges: createRobotChallenges({
+      keyChanges,
       state,
+      robotKeys,
+      probe: createDnsProbe({ port: 1, everyServerAt: '127.0.0.1', timeoutMs: 100, tries: 1 }),
       logger,
     }),
     countUpdate: (protocol, outcome) => metrics.gatewayUpdate(protocol, outcome),
