@@ -29,7 +29,7 @@ const STOP_TOLD_MS = 30 * 24 * 60 * 60_000;
 
 export interface KeyChangeDeps {
   chatData: Pick<ChatData, 'getToken'>;
-  /** The provider's client for a token: the one the chat's own updates use (its per-token budget). */
+  /** The provider's client for a token: the one the chat's own updates use (its transport, timeouts and retries). */
   apiFor: (token: string) => KeyChangeApi;
   recorder: DnsRecorder;
   reports: KeyReportPort | undefined;
