@@ -196,6 +196,29 @@ describe('acme-dns from /keys', () => {
     expect(await update(second, txt(4))).toEqual({ status: 200, json: { txt: txt(4) } });
   });
 
+  it('rotates a key whose CNAME gave way to a TXT: the new password with httpreq, and why no JSON', async () => {
+    const summary = await fillForm('moved.mysite.by', 'cert-manager (acme-dns)', 'Переезд');
+    const first = accountOf(await h.press(buttonData(summary, '🔑 Создать ключ')));
+    const api = h.api();
+    const cname = (await api.listDnsRecords(1006)).find((r) => r.value.startsWith('_acme-challenge.moved '));
+    await api.deleteDnsRecord(1006, 'cname', cname?.record_id ?? 0);
+    await h.send('/dns 1006 add TXT _acme-challenge.moved ttl=300 "by hand"');
+
+    const ask = await h.press(buttonData(await h.send('/keys'), '🔄 Переезд'));
+    const before = writes().length;
+    const rotated = await h.press(buttonData(ask, '🔄 Да, новый пароль'));
+    const text = all(rotated);
+    expect(text).toContain('Новый пароль ключа «Переезд»');
+    expect(text).toContain('Учётную запись acme-dns с новым паролем выдать не удалось');
+    expect(text).toContain('В _acme-challenge.moved.mysite.by уже есть запись (TXT)');
+    expect(text).not.toMatch(/<pre>\{"username"/);
+    // httpreq works with the new password whatever stands there: its setup is shown.
+    expect(text).toContain('HTTPREQ_ENDPOINT=');
+    for (const word of CODE_WORDS) expect(text).not.toContain(word);
+    expect(writes().length).toBe(before);
+    expect(await h.robotKeys.verify(first.username, first.password)).toBeUndefined();
+  });
+
   it('keeps a certificate key for lego / acme.sh as before: httpreq configs, nothing in the zone', async () => {
     const summary = await fillForm('lego.mysite.by', 'lego / acme.sh / certbot (httpreq)', 'Лего');
     expect(all(summary)).toContain('Клиент: lego, acme.sh или certbot (httpreq)');
