@@ -16,6 +16,7 @@ import { createReadiness } from './readiness.js';
 import { createDnsRecorder } from './services/dns-journal.js';
 import { createKeyChanges } from './services/key-changes.js';
 import { createOrderPlacing } from './services/order-placing.js';
+import type { RegisterResult, RobotChallenges } from './services/robot-challenges.js';
 import { createSavedCustomers } from './services/saved-customers.js';
 import { createZoneEditing } from './services/zone-editing.js';
 import {
@@ -34,6 +35,7 @@ import { createUpdateDispatch, receiveUpdates } from './stages/updates.js';
 import { KeyConfigError } from './storage/crypto.js';
 import { DataDirLockedError } from './storage/data-dir-lock.js';
 import { RedisUnreachableError } from './storage/redis-connection.js';
+import type { RobotKey } from './storage/robot-keys.js';
 
 /**
  * The composition root, as named stages (each in `src/stages/`): config → storage → the partner
@@ -75,11 +77,22 @@ export async function main(
   // Work beside the updates, one line each: started after getMe, stopped first at a stop.
   const background: BackgroundPart[] = [liveCheck.part, watcher.part];
 
+  // /keys registers acme-dns accounts with the challenges service, which is built below: it needs
+  // keyChanges, which needs the bot's keyReports. The bot gets a port that calls the service once
+  // it exists; it always does before the first update, as updates are received last.
+  let challenges: RobotChallenges | undefined;
+  const acmeDns = {
+    register: (key: RobotKey, secret: string): Promise<RegisterResult> =>
+      challenges
+        ? challenges.registerAcmeDns(key, secret)
+        : Promise.resolve({ ok: false, refusal: 'provider' }),
+  };
   const { bot, drain, editsReports, orderReports, keyReports } = buildBot({
     ...shared,
     watchers: watcher.watchers,
     liveChecks: liveCheck.liveChecks,
     metrics,
+    acmeDns,
   });
   const readiness = createReadiness({
     updates: config.updates,
@@ -107,6 +120,7 @@ export async function main(
   // ACME values that no cleanup removed are swept an hour after they were presented.
   const challenge = createChallengePart({ config, keyChanges, storage, logger }, options);
   background.push(challenge.part);
+  challenges = challenge.challenges;
   // HTTP routes beside /healthz, /readyz, /metrics and the webhook, one line each.
   const routes: HttpRoute[] = [
     ...miniAppRoutes({

@@ -28,6 +28,7 @@ import { createDnsAddFlow } from './features/dns/records/add-flow.js';
 import { createDomainsFeature } from './features/domains/domains.js';
 import { createFreeTextFeature } from './features/free-text/free-text.js';
 import { createInlineFeature } from './features/inline/inline.js';
+import type { AcmeDnsPort } from './features/keys/acme-dns.js';
 import { createKeyReports } from './features/keys/key-reports.js';
 import { createKeyParts } from './features/keys/keys.js';
 import { createNotifyFeature } from './features/notify/notify.js';
@@ -102,6 +103,8 @@ export interface BotDeps {
   robotKeys: RobotKeys;
   /** `GATEWAY_URL`: where robots reach this server, shown in their configs (else the Mini App's origin). */
   gatewayUrl?: string | undefined;
+  /** acme-dns registration for certificate keys (the challenges service); absent, /keys offers httpreq only. */
+  acmeDns?: AcmeDnsPort | undefined;
 }
 
 export { MENU_COMMANDS };

@@ -1,6 +1,7 @@
 import { Telegram } from 'telegraf';
 import type { createApiFactory } from '../api/index.js';
 import type { LiveChecks } from '../bot/features/dns/live-check/live-check.js';
+import type { AcmeDnsPort } from '../bot/features/keys/acme-dns.js';
 import { createBot } from '../bot/index.js';
 import type { Translations } from '../bot/kit/i18n.js';
 import { installTelegramRetry, observeTelegramCalls } from '../bot/kit/telegram-retry.js';
@@ -24,6 +25,8 @@ export interface BotStageDeps {
   liveChecks: LiveChecks;
   metrics: Metrics;
   logger: Logger;
+  /** acme-dns registration from /keys (the challenges service, see main.ts). */
+  acmeDns?: AcmeDnsPort;
 }
 
 /**
@@ -44,6 +47,7 @@ export function buildBot(deps: BotStageDeps): ReturnType<typeof createBot> {
     dnsHistory: storage.dnsHistory,
     robotKeys: storage.robotKeys,
     gatewayUrl: config.GATEWAY_URL,
+    acmeDns: deps.acmeDns,
     zoneChanged: (accountId, orderId) => storage.gatewayState.zoneChanged(accountId, orderId),
     liveChecks: deps.liveChecks,
     logger,

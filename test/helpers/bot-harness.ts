@@ -20,16 +20,22 @@ import { createBot } from '../../src/bot/index.js';
 import type { ButtonStyle } from '../../src/bot/kit/bot-api-today.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import type { MiniAppLinks } from '../../src/bot/kit/mini-app-button.js';
+import type { DnsProbe } from '../../src/core/dns-check.js';
+import { gatewayRoutes } from '../../src/gateway/index.js';
+import type { HttpRoute } from '../../src/http-server.js';
 import { createLogger } from '../../src/logger.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createDnsRecorder, type DnsRecorder } from '../../src/services/dns-journal.js';
+import { createKeyChanges } from '../../src/services/key-changes.js';
 import { createOrderPlacing, type OrderPlacing } from '../../src/services/order-placing.js';
+import { createRobotChallenges, type RobotChallenges } from '../../src/services/robot-challenges.js';
 import { createZoneEditing, type ZoneEditing } from '../../src/services/zone-editing.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import type { ChatStore, Locale } from '../../src/storage/chat-store.js';
 import { createKeyring, type Keyring } from '../../src/storage/crypto.js';
 import { createDnsHistory } from '../../src/storage/dns-history.js';
 import { createLowdbDnsHistoryStore, type DnsHistoryStore } from '../../src/storage/dns-history-store.js';
+import { createLowdbGatewayState, type GatewayState } from '../../src/storage/gateway-state.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { createRedisChatLock, createRedisDeduper } from '../../src/storage/redis-coordination.js';
 import { createRedisDnsHistoryStore } from '../../src/storage/redis-dns-history-store.js';
@@ -115,6 +121,12 @@ export interface HarnessOptions {
   miniApp?: MiniAppLinks;
   /** `GATEWAY_URL`: where robots reach the bot, shown in a key's configs. */
   gatewayUrl?: string;
+  /**
+   * The robots' side as main.ts wires it: the challenges service (acme-dns registration from
+   * /keys, late-bound as in main) and the gateway's routes over the bot's key reports, asking
+   * `probe` whether a value is served (at most `waitMs`).
+   */
+  robotGateway?: { probe: DnsProbe; waitMs?: number };
 }
 const BOT_INFO = {
   id: 7_000_000_001,
@@ -167,6 +179,8 @@ export class BotHarness {
   recorder!: DnsRecorder;
   /** The key reports the gateway's services would call (a story calls them directly). */
   keyReports!: ReturnType<typeof createBot>['keyReports'];
+  /** With `robotGateway`: the challenges service and the gateway's routes (a story serves them). */
+  robotGateway: { challenges: RobotChallenges; routes: HttpRoute[]; state: GatewayState } | undefined;
   watchers: Watchers | undefined;
   /** The live checks, with `{ liveCheck }` (a test waits for them with `idle()`). */
   liveChecks: LiveChecks | undefined;
@@ -274,6 +288,14 @@ export class BotHarness {
       ? createRedisRobotKeyStore({ redis: redis.redis, prefix: redis.prefix })
       : createLowdbRobotKeyStore({ dataDir: this.dataDir });
     this.robotKeys = createRobotKeys({ store: this.robotKeyStore, keyring: this.keyring });
+    // As main.ts: the challenges service needs the bot's key reports, so the bot gets a port to it.
+    let challenges: RobotChallenges | undefined;
+    const acmeDns = this.options.robotGateway && {
+      register: (key: Parameters<RobotChallenges['registerAcmeDns']>[0], secret: string) => {
+        if (!challenges) throw new Error('the challenges service is not built yet');
+        return challenges.registerAcmeDns(key, secret);
+      },
+    };
     const built = createBot({
       botToken: this.botToken,
       telegramApiRoot: `http://127.0.0.1:${port}`,
@@ -290,6 +312,7 @@ export class BotHarness {
       miniApp: this.options.miniApp,
       robotKeys: this.robotKeys,
       gatewayUrl: this.options.gatewayUrl,
+      acmeDns,
       ...(redis ? { chatLock: createRedisChatLock(redis), deduper: createRedisDeduper(redis) } : {}),
     });
     this.bot = built.bot;
@@ -297,6 +320,37 @@ export class BotHarness {
     this.bot.botInfo = BOT_INFO;
     // The Mini App's editor as main wires it: the services over the same history, the chat's report.
     this.recorder = createDnsRecorder({ chatData: this.chatData, dnsHistory, logger });
+    this.robotGateway = undefined;
+    if (this.options.robotGateway) {
+      const state = createLowdbGatewayState();
+      const keyChanges = createKeyChanges({
+        chatData: this.chatData,
+        apiFor: createApiFactory(this.transport),
+        recorder: this.recorder,
+        reports: built.keyReports,
+        state,
+        logger,
+      });
+      challenges = createRobotChallenges({
+        keyChanges,
+        state,
+        robotKeys: this.robotKeys,
+        probe: this.options.robotGateway.probe,
+        logger,
+        waitMs: this.options.robotGateway.waitMs ?? 3_000,
+        delayMs: () => 100,
+      });
+      const routes = gatewayRoutes({
+        robotKeys: this.robotKeys,
+        state,
+        keyChanges,
+        challenges,
+        countUpdate: () => undefined,
+        trustedProxies: [],
+        logger,
+      });
+      this.robotGateway = { challenges, routes, state };
+    }
     this.zoneEditing = createZoneEditing({
       recorder: this.recorder,
       reports: built.editsReports,
@@ -317,6 +371,7 @@ export class BotHarness {
     await this.watchStore?.close();
     await this.historyStore.close();
     await this.robotKeyStore.close();
+    await this.robotGateway?.state.close();
     this.build();
   }
 
@@ -514,6 +569,7 @@ export class BotHarness {
     await this.watchStore?.close();
     await this.historyStore.close();
     await this.robotKeyStore.close();
+    await this.robotGateway?.state.close();
     await this.transport.close();
     await this.watcherTransport.close();
     if (!this.options.sandbox) await this.sandbox.close();

@@ -9,16 +9,19 @@ import {
   readScopeName,
 } from '../../../core/robot-keys.js';
 import { echoInput } from '../../../core/text.js';
+import type { RegisterResult } from '../../../services/robot-challenges.js';
 import type { IssuedKey, RobotKeys } from '../../../storage/robot-keys.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { answerOf, type OrderFlow, orSkipped, readString, type Step } from '../../forms/types.js';
 import { type DomainRef, findZoneOfHost } from '../dns/domain.js';
+import { type AcmeDnsPort, CERT_CLIENTS, type CertClient, describeAcmeDnsRefusal } from './acme-dns.js';
 import { describeScope } from './views.js';
 
 /** The answers' keys (also what a record card's button fills in). */
 export const KIND = 'keyKind';
 export const SCOPE = 'keyScope';
+const CLIENT = 'keyClient';
 const NAME = 'keyName';
 const NETWORKS = 'keyNetworks';
 
@@ -37,6 +40,9 @@ const readScope = (value: unknown): KeyScopeAnswer | undefined => {
     ? { name, orderId, domain }
     : undefined;
 };
+
+const readClient = (value: unknown): CertClient | undefined =>
+  CERT_CLIENTS.find((client) => client === value);
 
 const readNetworkList = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
@@ -60,8 +66,10 @@ async function checkNameFree(robotKeys: RobotKeys, chatId: number, name: string)
  */
 export function createKeyFlow(deps: {
   robotKeys: RobotKeys;
-  /** Shows (or sends privately) the new key's secret and tells the team. */
-  deliver(ctx: BotContext, issued: IssuedKey, rotated: boolean): Promise<void>;
+  /** acme-dns registration; absent, a certificate key is made for httpreq without asking. */
+  acmeDns?: AcmeDnsPort | undefined;
+  /** Shows (or sends privately) the new key's secret (and its acme-dns account) and tells the team. */
+  deliver(ctx: BotContext, issued: IssuedKey, rotated: boolean, acmeDns?: RegisterResult): Promise<void>;
 }): OrderFlow {
   const kindStep: Step<KeyKind> = {
     id: KIND,
@@ -74,7 +82,7 @@ export function createKeyFlow(deps: {
         perRow: 1,
       };
     },
-    invalidates: () => [SCOPE, NAME],
+    invalidates: () => [SCOPE, CLIENT, NAME],
   };
 
   const scopeStep: Step<KeyScopeAnswer> = {
@@ -103,6 +111,24 @@ export function createKeyFlow(deps: {
     },
     keepText: (_env, scope) => toUnicodeDomain(scope.name),
     invalidates: () => [NAME],
+  };
+
+  // Asked of a certificate key only: acme-dns needs its account made now, while the secret exists.
+  const clientStep: Step<CertClient> = {
+    id: CLIENT,
+    section: 'keyScope',
+    read: readClient,
+    async ask({ ctx }) {
+      return {
+        text: ctx.t('keys:askClient'),
+        options: CERT_CLIENTS.map((client) => ({
+          label: ctx.t(`keys:clientOption.${client}`),
+          value: client,
+        })),
+        perRow: 1,
+      };
+    },
+    describe: ({ ctx }, client) => ctx.t(`keys:summaryClient.${client}`),
   };
 
   const nameStep: Step<string> = {
@@ -155,7 +181,13 @@ export function createKeyFlow(deps: {
     cancelKey: 'keys:cancelled',
     submittingKey: 'keys:making',
     midFlowKey: 'keys:commandMidFlow',
-    steps: () => [kindStep, scopeStep, nameStep, networksStep],
+    steps: (draft) => [
+      kindStep,
+      scopeStep,
+      ...(deps.acmeDns && answerOf(draft, kindStep) === 'certificate' ? [clientStep] : []),
+      nameStep,
+      networksStep,
+    ],
     async summaryHead({ ctx }) {
       return [ctx.t('keys:summaryTitle')];
     },
@@ -179,7 +211,19 @@ export function createKeyFlow(deps: {
         networks: answerOf(draft, networksStep) ?? [],
         createdBy: { userId: ctx.from?.id ?? 0, name: ctx.from?.first_name ?? '' },
       });
-      await deps.deliver(ctx, issued, false);
+      const acmeDns =
+        kind === 'certificate' && answerOf(draft, clientStep) === 'acmeDns' ? deps.acmeDns : undefined;
+      if (acmeDns === undefined) return deps.deliver(ctx, issued, false);
+      const registered = await acmeDns.register(issued.key, issued.secret);
+      if (!registered.ok) {
+        // Nothing is made: a key meant for cert-manager is of no use without its account. The
+        // summary comes back with the reason, so Create again (or choosing httpreq) is one press.
+        await deps.robotKeys.revoke(issued.key.id);
+        throw new UserInputError('keys:acmeDnsNotMade', {
+          why: describeAcmeDnsRefusal(ctx.t, issued.key, registered.refusal, registered.standing),
+        });
+      }
+      await deps.deliver(ctx, issued, false, registered);
     },
   };
 }

@@ -4,6 +4,7 @@ import { escapeHtml } from '../../../core/format.js';
 import { ACME_LABEL } from '../../../core/robot-keys.js';
 import type { Logger } from '../../../logger.js';
 import { errorForLog } from '../../../logger.js';
+import type { RegisterResult } from '../../../services/robot-challenges.js';
 import type { IssuedKey, RobotKey, RobotKeys } from '../../../storage/robot-keys.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
@@ -13,6 +14,7 @@ import { styled } from '../../kit/bot-api-today.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { refOfOrder } from '../dns/domain.js';
 import { announce } from '../team/announce.js';
+import type { AcmeDnsPort } from './acme-dns.js';
 import { checkKeyLimit, createKeyFlow, KIND, SCOPE } from './key-flow.js';
 import { describeScope, type GatewayAddress, gatewayAddress, renderKeyList, renderSecret } from './views.js';
 
@@ -24,6 +26,8 @@ export interface KeysDeps {
   engine: OrderEngine;
   /** Where robots reach the bot (GATEWAY_URL, else the Mini App's origin), or a placeholder. */
   gateway: (ctx: BotContext) => GatewayAddress;
+  /** acme-dns registration (the challenges service), for certificate keys made for cert-manager. */
+  acmeDns?: AcmeDnsPort | undefined;
   logger: Logger;
 }
 
@@ -34,7 +38,12 @@ export interface KeysDeps {
  * to open it and rotate the key (the group sees only the announcement, never a secret).
  */
 export function createSecretDelivery(deps: Pick<KeysDeps, 'gateway' | 'logger'>) {
-  return async (ctx: BotContext, issued: IssuedKey, rotated: boolean): Promise<void> => {
+  return async (
+    ctx: BotContext,
+    issued: IssuedKey,
+    rotated: boolean,
+    acmeDns?: RegisterResult,
+  ): Promise<void> => {
     const chat = ctx.chat;
     const from = ctx.from;
     const gateway = deps.gateway(ctx);
@@ -44,12 +53,12 @@ export function createSecretDelivery(deps: Pick<KeysDeps, 'gateway' | 'logger'>)
     };
     if (chat === undefined || from === undefined) return;
     if (!isGroup(ctx)) {
-      const { text, keyboard } = renderSecret(ctx.t, issued, { rotated, gateway });
+      const { text, keyboard } = renderSecret(ctx.t, issued, { rotated, gateway, acmeDns });
       await ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) });
       return;
     }
     const group = 'title' in chat ? chat.title : undefined;
-    const { text, keyboard } = renderSecret(ctx.t, issued, { rotated, gateway, group });
+    const { text, keyboard } = renderSecret(ctx.t, issued, { rotated, gateway, group, acmeDns });
     const delivered = await ctx.telegram
       .sendMessage(from.id, text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) })
       .then(
@@ -174,7 +183,10 @@ export function createKeysFeature(
     const issued = await robotKeys.rotate(key.id);
     if (!issued) return void (await settle(ctx, ctx.t('keys:gone')));
     await settle(ctx, ctx.t('keys:rotated', { name: escapeHtml(key.name) }));
-    await deps.deliver(ctx, issued, true);
+    // An acme-dns account holds the password: the client needs its JSON again, with the new one.
+    const acmeDns =
+      key.acmeDnsHost && deps.acmeDns ? await deps.acmeDns.register(issued.key, issued.secret) : undefined;
+    await deps.deliver(ctx, issued, true, acmeDns);
   });
   callbacks.on('keyRevokeYes', async (ctx, id) => {
     const key = await keyOfChat(ctx, id);
@@ -204,14 +216,22 @@ export function createKeyParts(deps: {
   robotKeys: RobotKeys;
   gatewayUrl?: string | undefined;
   miniAppUrl?: string | undefined;
+  acmeDns?: AcmeDnsPort | undefined;
   logger: Logger;
 }) {
   const origin = deps.gatewayUrl ?? (deps.miniAppUrl ? new URL(deps.miniAppUrl).origin : undefined);
   const gateway = (ctx: BotContext) => gatewayAddress(ctx.t, origin);
   const deliver = createSecretDelivery({ gateway, logger: deps.logger });
   return {
-    flow: createKeyFlow({ robotKeys: deps.robotKeys, deliver }),
+    flow: createKeyFlow({ robotKeys: deps.robotKeys, acmeDns: deps.acmeDns, deliver }),
     feature: (engine: OrderEngine) =>
-      createKeysFeature({ robotKeys: deps.robotKeys, engine, gateway, logger: deps.logger, deliver }),
+      createKeysFeature({
+        robotKeys: deps.robotKeys,
+        engine,
+        gateway,
+        acmeDns: deps.acmeDns,
+        logger: deps.logger,
+        deliver,
+      }),
   };
 }

@@ -4,11 +4,13 @@ import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatInstant } from '../../../core/format.js';
 import { ACME_LABEL, KEY_LIMITS, type KeyKind } from '../../../core/robot-keys.js';
 import { cutGraphemes, joinLinesWithin } from '../../../core/text.js';
+import type { RegisterResult } from '../../../services/robot-challenges.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import type { IssuedKey, RobotKey } from '../../../storage/robot-keys.js';
 import { copyTextButton, styled } from '../../kit/bot-api-today.js';
 import type { Translate } from '../../kit/i18n.js';
 import { encodeCallback } from '../../registry.js';
+import { describeAcmeDnsRefusal, renderAcmeDnsAccount } from './acme-dns.js';
 
 /** How much of a key's name its buttons show (two buttons to a row on a phone). */
 const BUTTON_NAME = 14;
@@ -137,15 +139,34 @@ export function clientConfigs(key: RobotKey, secret: string, gateway: GatewayAdd
 
 /**
  * The one message that shows a key's secret (made or rotated): login and password with copy
- * buttons, the clients' configs, and a button to delete the message once it is saved.
+ * buttons, the clients' configs (or, with an acme-dns account, its JSON and the cert-manager
+ * lines), and a button to delete the message once it is saved.
  */
 export function renderSecret(
   t: Translate,
   issued: IssuedKey,
-  options: { rotated: boolean; gateway: GatewayAddress; group?: string | undefined },
+  options: {
+    rotated: boolean;
+    gateway: GatewayAddress;
+    group?: string | undefined;
+    /** The key's acme-dns registration just made (or refused) with this secret. */
+    acmeDns?: RegisterResult | undefined;
+  },
 ): { text: string; keyboard: InlineKeyboardButton[][] } {
   const { key, secret } = issued;
-  const configs = clientConfigs(key, secret, options.gateway);
+  const registered = options.acmeDns?.ok ? options.acmeDns : undefined;
+  const acmeDns = registered && renderAcmeDnsAccount(t, key, registered, options.gateway.url);
+  const configs = acmeDns ? [] : clientConfigs(key, secret, options.gateway);
+  // A rotated key whose account could not be given again: httpreq still works; the reason is said.
+  const refusal =
+    options.acmeDns && !options.acmeDns.ok
+      ? [
+          '',
+          t('keys:acmeDnsNotGiven', {
+            why: describeAcmeDnsRefusal(t, key, options.acmeDns.refusal, options.acmeDns.standing),
+          }),
+        ]
+      : [];
   const lines = [
     t(options.rotated ? 'keys:secretRotated' : 'keys:secretMade', { name: escapeHtml(key.name) }),
     ...(options.group ? [t('keys:secretOfGroup', { group: escapeHtml(options.group) })] : []),
@@ -158,7 +179,9 @@ export function renderSecret(
       t(`keys:config.${config.id}`),
       `<pre>${escapeHtml(config.text)}</pre>`,
     ]),
-    ...(key.kind === 'certificate'
+    ...(acmeDns ? ['', ...acmeDns.lines] : []),
+    ...refusal,
+    ...(key.kind === 'certificate' && !acmeDns
       ? ['', t('keys:certificateNote', { label: ACME_LABEL, domain: escapeHtml(toUnicodeDomain(key.scope)) })]
       : []),
     ...(options.gateway.known
@@ -171,6 +194,7 @@ export function renderSecret(
     copyTextButton(t('keys:copyLogin'), key.id),
     copyTextButton(t('keys:copyPassword'), secret),
     ...configs.map((config) => copyTextButton(t(`keys:copy.${config.id}`), config.copy)),
+    ...(acmeDns?.copies ?? []),
   ].filter((button) => button !== undefined);
   // Two copy buttons to a row: «📋 Логин | 📋 Пароль», then the configs.
   const pairs: InlineKeyboardButton[][] = [];
