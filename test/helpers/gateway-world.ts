@@ -1,9 +1,11 @@
 /*
- * The robots' gateway in process, for its stories: the bot's HTTP server (`startBotServer`) with
- * the gateway's routes only, over the real stores (lowdb in a temp dir, or Redis under a prefix
- * of its own), the real history, the real partner API client and the sandbox as the provider. A
- * fake report port records what the chat would be told; the logger's lines and the metrics are
- * kept so a story can search them for a secret.
+ * The robots' gateway in process, for the stories of every protocol: the bot's HTTP server
+ * (`startBotServer`) with the gateway's routes only, over the real stores (lowdb in a temp dir, or
+ * Redis under a prefix of its own), the real history, the real partner API client and the sandbox
+ * as the provider — and, given its DNS port, the sandbox's DNS server as every name server of the
+ * domain (the ACME values' wait). A fake report port records what the chat would be told; the
+ * logger's lines, the metrics and the counted outcomes are kept so a story can search them for a
+ * secret; the clock of the challenges' hour is a number the story moves.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,10 +20,10 @@ import { createMetrics, type Metrics } from '../../src/metrics.js';
 import { createDnsRecorder, type DnsRecorder } from '../../src/services/dns-journal.js';
 import { createKeyChanges } from '../../src/services/key-changes.js';
 import type { KeyReportPort, KeyStopReason, KeyUseReport } from '../../src/services/key-reports.js';
-import { createRobotChallenges } from '../../src/services/robot-challenges.js';
+import { createRobotChallenges, type RobotChallenges } from '../../src/services/robot-challenges.js';
 import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
-import { createDnsHistory } from '../../src/storage/dns-history.js';
+import { createDnsHistory, type DnsHistory } from '../../src/storage/dns-history.js';
 import type { GatewayState } from '../../src/storage/gateway-state.js';
 import { createRobotKeys, type NewRobotKey, type RobotKeys } from '../../src/storage/robot-keys.js';
 import { createStores } from '../../src/storage/stores.js';
@@ -39,8 +41,14 @@ export interface GatewayWorld {
   robotKeys: RobotKeys;
   state: GatewayState;
   recorder: DnsRecorder;
+  dnsHistory: DnsHistory;
+  challenges: RobotChallenges;
   metrics: Metrics;
   reports: ReportsSeen;
+  /** `protocol/outcome` of every counted request, in order. */
+  counted: string[];
+  /** The challenges' clock (epoch ms); a story moves it. */
+  clock: { now: number };
   /** Every line the logger wrote. */
   logLines: string[];
   /** Sends a GET to the server: `path` with its query, and Basic auth when `auth` is given. */
@@ -71,8 +79,13 @@ export function addressKey(chatId: number, over: Partial<NewRobotKey> = {}): New
 export async function startGatewayWorld(options: {
   providerUrl: string;
   redis?: { client: Redis; prefix: string };
-  /** Another world's data dir (lowdb), to share nothing but show a restart; default a fresh one. */
   trustedProxies?: string[];
+  /** The sandbox's DNS port: its server answers for every name server (ACME's wait); none: nothing is served. */
+  dnsPort?: number | undefined;
+  /** How long an ACME value is waited for (default 3 s). */
+  waitMs?: number;
+  /** The partner API client retries its reads as in production (1 ms apart); default no retries. */
+  providerRetries?: boolean;
 }): Promise<GatewayWorld> {
   const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-gateway-'));
   const keyring = parseEncryptionKeys(KEYS);
@@ -89,9 +102,10 @@ export async function startGatewayWorld(options: {
   const chatData = createChatData({ store: stores.chats, keyring });
   const robotKeys = createRobotKeys({ store: stores.robotKeys, keyring });
   const state = stores.gatewayState;
+  const dnsHistory = createDnsHistory({ store: stores.dnsHistory, keyring });
   const recorder = createDnsRecorder({
     chatData,
-    dnsHistory: createDnsHistory({ store: stores.dnsHistory, keyring }),
+    dnsHistory,
     logger,
     zoneChanged: (accountId, orderId) => state.zoneChanged(accountId, orderId),
   });
@@ -101,7 +115,10 @@ export async function startGatewayWorld(options: {
     liveChecksRunning: () => 0,
     chats: async () => 0,
   });
-  const transport = new PartnerTransport({ baseUrl: options.providerUrl, timeoutMs: 3_000, maxRetries: 0 });
+  const transport = new PartnerTransport({
+    baseUrl: options.providerUrl,
+    ...(options.providerRetries ? { retryDelayMs: 1 } : { timeoutMs: 3_000, maxRetries: 0 }),
+  });
   const reports: ReportsSeen = { uses: [], stops: [] };
   const port: KeyReportPort = {
     async reportKeyUse(report) {
@@ -119,19 +136,33 @@ export async function startGatewayWorld(options: {
     state,
     logger,
   });
+  const counted: string[] = [];
+  const clock = { now: Date.now() };
+  const challenges = createRobotChallenges({
+    keyChanges,
+    state,
+    robotKeys,
+    probe: createDnsProbe({
+      port: options.dnsPort ?? 1,
+      everyServerAt: '127.0.0.1',
+      timeoutMs: options.dnsPort === undefined ? 100 : 500,
+      tries: 1,
+    }),
+    logger,
+    waitMs: options.waitMs ?? 3_000,
+    delayMs: () => 100,
+    now: () => clock.now,
+  });
   const routes = gatewayRoutes({
     robotKeys,
     state,
     keyChanges,
     // The dyndns2 stories present no ACME value; the ACME ones build their own (acme-world.ts).
-    challenges: createRobotChallenges({
-      keyChanges,
-      state,
-      robotKeys,
-      probe: createDnsProbe({ port: 1, everyServerAt: '127.0.0.1', timeoutMs: 100, tries: 1 }),
-      logger,
-    }),
-    countUpdate: (protocol, outcome) => metrics.gatewayUpdate(protocol, outcome),
+    challenges,
+    countUpdate: (protocol, outcome) => {
+      counted.push(`${protocol}/${outcome}`);
+      metrics.gatewayUpdate(protocol, outcome);
+    },
     trustedProxies: options.trustedProxies ?? [],
     logger,
   });
@@ -151,8 +182,12 @@ export async function startGatewayWorld(options: {
     robotKeys,
     state,
     recorder,
+    dnsHistory,
+    challenges,
     metrics,
     reports,
+    counted,
+    clock,
     logLines,
     async get(path, { auth, headers = {} } = {}) {
       const response = await fetch(`${url}${path}`, {
