@@ -100,6 +100,8 @@ describe('/keys in a private chat', () => {
     const list = await h.send('/keys');
     const listed = all(list);
     expect(listed).toContain('1 ключ');
+    // What 🔄 and 🗑 do is said before the buttons that bear only them.
+    expect(listed).toContain('🔄 — выдать новый пароль, 🗑 — удалить ключ');
     expect(listed).toContain('🏠 Роутер офиса');
     expect(listed).toContain(`адрес хоста office.${domain}`);
     expect(listed).toContain('только из сетей 198.51.100.0/24');
