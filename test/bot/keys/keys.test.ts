@@ -100,10 +100,13 @@ describe('/keys in a private chat', () => {
     const list = await h.send('/keys');
     const listed = all(list);
     expect(listed).toContain('1 ключ');
+    // What 🔄 and 🗑 do is said before the buttons that bear only them.
+    expect(listed).toContain('🔄 — выдать новый пароль, 🗑 — удалить ключ');
     expect(listed).toContain('🏠 Роутер офиса');
     expect(listed).toContain(`адрес хоста office.${domain}`);
     expect(listed).toContain('только из сетей 198.51.100.0/24');
-    expect(listed).toContain('создал(а) Анна');
+    expect(listed).toMatch(/создан \d\d\.\d\d\.\d{4}, \d\d:\d\d, автор: Анна/);
+    expect(listed).not.toContain('(а)');
     expect(listed).toContain('ещё ни разу не использовался');
     expect(listed).not.toContain(password);
     expect(buttons(list).map((b) => b.text)).toEqual(['🔄 Роутер офиса', '🗑 Роутер офиса', '➕ Новый ключ']);
@@ -111,7 +114,9 @@ describe('/keys in a private chat', () => {
     // No word of the code in the partner's screens.
     for (const word of ['address', 'certificate', 'keyNew', 'undefined']) expect(listed).not.toContain(word);
 
-    // «🗑 Сохранил — удалить сообщение» deletes the message with the password.
+    // Every label fits a phone's width; «🗑 Сохранил, удалить» deletes the message with the password.
+    for (const b of buttons(made)) expect(b.text.length, b.text).toBeLessThanOrEqual(30);
+    expect(buttons(made).map((b) => b.text)).toContain('🗑 Сохранил, удалить');
     const hidden = await h.press(buttonData(made, 'Сохранил'));
     expect(hidden.map((c) => c.method)).toContain('deleteMessage');
   });
@@ -142,6 +147,9 @@ describe('/keys in a private chat', () => {
     const ask = await h.press(buttonData(list, '🔄 NAS'));
     expect(lastText(ask)).toContain('Выдать ключу «NAS»');
     expect(lastText(ask)).toContain('Старый перестанет работать сразу');
+    // What the key changes is on its own line, not in brackets within brackets.
+    expect(lastText(ask)).toContain('\nМеняет: адрес хоста');
+    expect(lastText(ask)).not.toMatch(/\([^)]*\(/);
     // Asking changes nothing.
     expect(await h.robotKeys.verify(key.id, secret)).toBeDefined();
     const rotated = await h.press(buttonData(ask, '🔄 Да, новый пароль'));
@@ -175,6 +183,7 @@ describe('/keys in a private chat', () => {
     expect(all(list)).toContain(`проверка сертификата для ${domain}`);
     const ask = await h.press(buttonData(list, '🗑 Сертификат'));
     expect(lastText(ask)).toContain('Удалить ключ «Сертификат сайта»');
+    expect(lastText(ask)).not.toMatch(/\([^)]*\(/);
     expect(buttons(ask).map((b) => [b.text, b.style])).toEqual([
       ['🗑 Да, удалить', 'danger'],
       ['Нет', undefined],

@@ -115,7 +115,7 @@ describe('keys in a team group', () => {
       expect(await h.dataFilesContaining(secret)).toEqual([]);
     }
     expect(groupTexts(rotated).join('\n')).toContain(
-      '📣 Борис (техник) выдал(а) новый пароль ключу «Роутер офиса»',
+      '📣 Борис (техник) выдал(а) новый пароль ключу «Роутер офиса»: старый больше не работает. Меняет: адрес хоста',
     );
     const told = textsFor(rotated, TECH.userId).join('\n');
     expect(told).toContain('пароль я вам не отправил');
