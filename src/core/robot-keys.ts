@@ -171,6 +171,13 @@ export const DYNDNS_ANSWERS = [
 ] as const;
 export type DyndnsAnswer = (typeof DYNDNS_ANSWERS)[number];
 
+/**
+ * What a robot last did with a key, as the key's list words it: a dyndns2 answer for its host
+ * (with the addresses), or an ACME value presented, cleaned up or updated (with the name).
+ */
+export const KEY_USE_ACTIONS = [...DYNDNS_ANSWERS, 'present', 'cleanup', 'update'] as const;
+export type KeyUseAction = (typeof KEY_USE_ACTIONS)[number];
+
 /** A dyndns2 `hostname` parameter read: its hosts (ASCII, lower-case), or the answer refusing it. */
 export type HostListReading = { ok: true; hosts: string[] } | { ok: false; answer: 'notfqdn' | 'numhost' };
 

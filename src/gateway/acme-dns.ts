@@ -75,7 +75,7 @@ export function acmeDnsRoutes(deps: ProtocolDeps): HttpRoute[] {
     const result = await challenges.updateAcmeDns(checked.key, body.subdomain, body.txt);
     if (!result.ok) return refuse(res, result.refusal);
     await deps.robotKeys
-      .noteUse(checked.key.id, { at: new Date().toISOString(), from: source, what: 'acme-dns update' })
+      .noteUse(checked.key.id, { at: new Date().toISOString(), from: source, action: 'update', detail: '' })
       .catch(() => undefined);
     if (!result.served) {
       deps.countUpdate('acme-dns', 'not_served');

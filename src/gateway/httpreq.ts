@@ -77,7 +77,12 @@ export function httpreqRoutes(deps: ProtocolDeps): HttpRoute[] {
         : await challenges.cleanup(key, body.fqdn, body.value);
     if (!result.ok) return refuse(res, result.refusal);
     await robotKeys
-      .noteUse(key.id, { at: new Date().toISOString(), from: source, what: `httpreq ${action} ${body.fqdn}` })
+      .noteUse(key.id, {
+        at: new Date().toISOString(),
+        from: source,
+        action,
+        detail: body.fqdn.replace(/\.$/, ''),
+      })
       .catch(() => undefined);
     if ('served' in result && !result.served) {
       deps.countUpdate('httpreq', 'not_served');

@@ -74,8 +74,12 @@ export function createRobotAddresses(deps: RobotAddressDeps) {
   /** Notes the key's use: a change or a refusal each time, a `nochg` at most once a minute. */
   const noteUse = async (key: RobotKey, from: string, answer: HostAnswer): Promise<void> => {
     if (answer.answer === 'nochg' && !(await state.claim(`use:${key.id}`, QUIET_USE_NOTE_MS))) return;
-    const what = [answer.answer, ...answer.addresses].join(' ');
-    await robotKeys.noteUse(key.id, { at: now().toISOString(), from, what });
+    await robotKeys.noteUse(key.id, {
+      at: now().toISOString(),
+      from,
+      action: answer.answer,
+      detail: answer.addresses.join(', '),
+    });
   };
 
   const updateHost = async (key: RobotKey, host: string, wanted: WantedAddress[]): Promise<HostAnswer> => {

@@ -4,15 +4,17 @@
  * constant time; what names a person is sealed for `robotkey:<id>` and opened on the way out.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isKeyId, isKeySecret, type KeyKind } from '../core/robot-keys.js';
+import { isKeyId, isKeySecret, type KeyKind, type KeyUseAction } from '../core/robot-keys.js';
 import type { Keyring } from './crypto.js';
 import type { RobotKeyStore, StoredRobotKey } from './robot-key-store.js';
 
-/** A robot's last use of a key: when, from which address, what it did (one line, no secret). */
+/** A robot's last use of a key: when, from which address, what it did (no secret). */
 export interface KeyUse {
   at: string;
   from: string;
-  what: string;
+  action: KeyUseAction;
+  /** The addresses set or kept, or the challenge's name; '' when none. */
+  detail: string;
 }
 
 /** A key as the chat and the gateway see it. */

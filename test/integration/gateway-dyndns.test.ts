@@ -81,7 +81,8 @@ describe('a router updates its host', () => {
     expect(world.reports.uses[0]?.folded).toBe(0);
     expect((await world.robotKeys.get(key.id))?.lastUse).toMatchObject({
       from: '127.0.0.1',
-      what: 'good 198.51.100.9',
+      action: 'good',
+      detail: '198.51.100.9',
     });
 
     const quiet = sandbox.requests.length;
@@ -107,7 +108,7 @@ describe('a router updates its host', () => {
     const query = update('hostname=office.mysite.by&myip=198.51.100.7');
     expect((await world.get(query, { auth })).text).toBe('nochg 198.51.100.7\n');
     const noted = (await world.robotKeys.get(key.id))?.lastUse;
-    expect(noted?.what).toBe('nochg 198.51.100.7');
+    expect(noted).toMatchObject({ action: 'nochg', detail: '198.51.100.7' });
     await new Promise((resolve) => setTimeout(resolve, 5));
     await world.get(query, { auth });
     expect((await world.robotKeys.get(key.id))?.lastUse).toEqual(noted);
@@ -146,7 +147,10 @@ describe('a router updates its host', () => {
     });
     expect(res.text).toBe('good 198.51.100.9\nnohost\n');
     // The key's last use is what it did to its own host.
-    expect((await world.robotKeys.get(key.id))?.lastUse?.what).toBe('good 198.51.100.9');
+    expect((await world.robotKeys.get(key.id))?.lastUse).toMatchObject({
+      action: 'good',
+      detail: '198.51.100.9',
+    });
   });
 });
 

@@ -50,11 +50,17 @@ function contract(name: string, open: () => Promise<{ store: RobotKeyStore; raw:
       expect(await keys.verify(first.key.id, first.secret)).toBeUndefined();
       expect(await keys.verify(first.key.id, rotated?.secret ?? '')).toBeDefined();
       expect((await keys.list(501)).map((k) => k.id)).toEqual([first.key.id]);
-      await keys.noteUse(first.key.id, { at: '2026-11-28T10:05:00Z', from: '198.51.100.9', what: 'good' });
+      await keys.noteUse(first.key.id, {
+        at: '2026-11-28T10:05:00Z',
+        from: '198.51.100.9',
+        action: 'good',
+        detail: '198.51.100.9',
+      });
       expect((await keys.get(first.key.id))?.lastUse).toEqual({
         at: '2026-11-28T10:05:00Z',
         from: '198.51.100.9',
-        what: 'good',
+        action: 'good',
+        detail: '198.51.100.9',
       });
       expect(await raw()).not.toContain('198.51.100.9');
       expect((await keys.revoke(first.key.id))?.name).toBe('Роутер офиса');

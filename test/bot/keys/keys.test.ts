@@ -137,11 +137,32 @@ describe('/keys in a private chat', () => {
     await h.robotKeys.noteUse(key.id, {
       at: '2026-11-28T12:05:00.000Z',
       from: '198.51.100.9',
-      what: 'A 198.51.100.9',
+      action: 'good',
+      detail: '198.51.100.9',
+    });
+    // A certificate key's last use names the challenge, in words.
+    const certificate = await h.robotKeys.create({
+      chatId: 424_242,
+      kind: 'certificate',
+      name: 'Сертификат',
+      scope: domain,
+      orderId,
+      domain,
+      networks: [],
+      createdBy: { userId: 424_242, name: 'Анна' },
+    });
+    await h.robotKeys.noteUse(certificate.key.id, {
+      at: '2026-11-28T12:07:00.000Z',
+      from: '203.0.113.5',
+      action: 'present',
+      detail: `_acme-challenge.${domain}`,
     });
     const list = await h.send('/keys');
+    expect(all(list)).toContain(`с адреса 203.0.113.5 — поставлена проверка для _acme-challenge.${domain}`);
     // 12:05 UTC is 15:05 in Minsk.
-    expect(all(list)).toContain('последний раз: 28.11.2026, 15:05, с адреса 198.51.100.9 — A 198.51.100.9');
+    expect(all(list)).toContain(
+      'последний раз: 28.11.2026, 15:05, с адреса 198.51.100.9 — адрес обновлён: 198.51.100.9',
+    );
     expect(all(list)).toContain('из любой сети');
 
     const ask = await h.press(buttonData(list, '🔄 NAS'));

@@ -2,7 +2,7 @@ import { Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import { escapeHtml, formatInstant } from '../../../core/format.js';
-import { ACME_LABEL, KEY_LIMITS, type KeyKind } from '../../../core/robot-keys.js';
+import { ACME_LABEL, KEY_LIMITS, type KeyKind, type KeyUseAction } from '../../../core/robot-keys.js';
 import { cutGraphemes, joinLinesWithin } from '../../../core/text.js';
 import type { RegisterResult } from '../../../services/robot-challenges.js';
 import type { Locale } from '../../../storage/chat-store.js';
@@ -11,6 +11,22 @@ import { copyTextButton, styled } from '../../kit/bot-api-today.js';
 import type { Translate } from '../../kit/i18n.js';
 import { encodeCallback } from '../../registry.js';
 import { describeAcmeDnsRefusal, renderAcmeDnsAccount } from './acme-dns.js';
+
+/** The words of a key's last use in `keys:use.*` (locale keys are camelCase: `911` has a name). */
+const USE_WORDS = {
+  good: 'good',
+  nochg: 'nochg',
+  badauth: 'badauth',
+  nohost: 'nohost',
+  notfqdn: 'notfqdn',
+  numhost: 'numhost',
+  abuse: 'abuse',
+  dnserr: 'dnserr',
+  '911': 'unreachable',
+  present: 'present',
+  cleanup: 'cleanup',
+  update: 'update',
+} as const satisfies Record<KeyUseAction, string>;
 
 /** How much of a key's name its buttons show (two buttons to a row on a phone). */
 const BUTTON_NAME = 14;
@@ -37,7 +53,7 @@ function renderKey(t: Translate, locale: Locale, key: RobotKey, n: number): stri
       ? t('keys:lastUse', {
           when: formatInstant(key.lastUse.at, locale),
           from: escapeHtml(key.lastUse.from),
-          what: escapeHtml(key.lastUse.what),
+          what: t(`keys:use.${USE_WORDS[key.lastUse.action]}`, { detail: escapeHtml(key.lastUse.detail) }),
         })
       : t('keys:neverUsed'),
   ];
