@@ -83,9 +83,15 @@ export function createKeyChanges(deps: KeyChangeDeps) {
 
     /**
      * After a key's change: its history entry, and the chat told (or the change folded into the
-     * next message). Never throws: the change is made whatever the chat is told.
+     * next message) — unless `told` is false: a change the chat itself asked for and words itself
+     * (acme-dns's registration from /keys) is recorded only, and leaves the hour's message to the
+     * robot's first change. Never throws: the change is made whatever the chat is told.
      */
-    async endChange(key: RobotKey, outcome: ChangesOutcome): Promise<HistoryEntry | undefined> {
+    async endChange(
+      key: RobotKey,
+      outcome: ChangesOutcome,
+      options: { told?: boolean } = {},
+    ): Promise<HistoryEntry | undefined> {
       // The key works: a later stop is told again.
       if ((await state.cached(`stopped:${key.id}`)) === '1') await state.cache(`stopped:${key.id}`, '0', 1);
       if (outcome.applied.length === 0 && outcome.failures.length === 0) return undefined;
@@ -96,6 +102,7 @@ export function createKeyChanges(deps: KeyChangeDeps) {
         key: key.name,
       };
       const entry = await deps.recorder.record(who, key.orderId, 'auto', { records: outcome.applied });
+      if (options.told === false) return entry;
       try {
         const foldedKey = `folded:${key.id}`;
         if (await state.claim(`report:${key.id}`, KEY_REPORT_INTERVAL_MS)) {

@@ -156,19 +156,23 @@ export function createRobotChallenges(deps: RobotChallengeDeps) {
     return 'provider';
   };
 
-  /** Runs the changes, records and reports them; the first failure's refusal, if any. */
+  /**
+   * Runs the changes, records and reports them; the first failure's refusal, if any. `ended`:
+   * `told` (recorded and told in the chat), `recorded` (the chat asked for it and words it
+   * itself), `quiet` (neither).
+   */
   const change = async (
     key: RobotKey,
     api: KeyChangeApi,
     changes: PlannedChange[],
-    told = true,
+    ended: 'told' | 'recorded' | 'quiet' = 'told',
   ): Promise<{ outcome: ChangesOutcome; refusal?: ChallengeRefusal }> => {
     const outcome = await runChanges(api, key.orderId, changes, {
       // The delete of an older value waits for its replacement: never fewer values than before.
       holdBack: (planned, failed) => planned.op === 'delete' && failed.some((f) => f.op === 'add'),
     });
     // A revoked key's leftover is deleted quietly: there is no key to name in the chat.
-    if (told) await keyChanges.endChange(key, outcome);
+    if (ended !== 'quiet') await keyChanges.endChange(key, outcome, { told: ended === 'told' });
     const failure = outcome.failures.find((f) => !f.heldBack);
     if (failure && !failure.heldBack) return { outcome, refusal: await failureOf(key, failure.error) };
     return { outcome };
@@ -235,7 +239,7 @@ export function createRobotChallenges(deps: RobotChallengeDeps) {
         key,
         opened.api,
         doomed.map((v) => ({ op: 'delete', id: v.id, record: txt(host, v.text) })),
-        told,
+        told ? 'told' : 'quiet',
       );
       if (made.refusal) return { ok: false, refusal: made.refusal };
     }
@@ -324,17 +328,23 @@ export function createRobotChallenges(deps: RobotChallengeDeps) {
       }
       const scopeHost = hostIn(key.scope, key.domain);
       const targetHost = `${randomUUID()}.${ACME_DNS_LABEL}${scopeHost === '@' ? '' : `.${scopeHost}`}`;
-      const made = await change(key, opened.api, [
-        {
-          op: 'add',
-          record: {
-            type: 'CNAME',
-            host: challengeHost,
-            ttl: CHALLENGE_TTL,
-            canonical: `${targetHost}.${key.domain}`,
+      const made = await change(
+        key,
+        opened.api,
+        [
+          {
+            op: 'add',
+            record: {
+              type: 'CNAME',
+              host: challengeHost,
+              ttl: CHALLENGE_TTL,
+              canonical: `${targetHost}.${key.domain}`,
+            },
           },
-        },
-      ]);
+          // The chat that asked for it says what was made (/keys), with the account.
+        ],
+        'recorded',
+      );
       if (made.refusal) return { ok: false, refusal: made.refusal };
       await deps.robotKeys.setAcmeDnsHost(key.id, targetHost);
       return { ok: true, account: account(targetHost), created: true };
