@@ -255,6 +255,8 @@ describe('/keys in a private chat', () => {
     expect(text).toContain(
       `export ACMEPROXY_ENDPOINT=${GATEWAY}\nexport ACMEPROXY_USERNAME=${login}\nexport ACMEPROXY_PASSWORD=${password}`,
     );
+    // lego will not run without an account email: the command carries one to change.
+    expect(text).toContain(`lego --email admin@${domain} --dns httpreq -d '${domain}' -d '*.${domain}' run`);
     expect(copied(made, '📋 Переменные lego')).toContain(`HTTPREQ_PASSWORD=${password}`);
     expect(copied(made, '📋 Переменные acme.sh')).toContain(`ACMEPROXY_PASSWORD=${password}`);
     expect(await h.robotKeys.verify(login, password)).toMatchObject({ kind: 'certificate', scope: domain });

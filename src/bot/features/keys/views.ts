@@ -148,7 +148,8 @@ export function clientConfigs(key: RobotKey, secret: string, gateway: GatewayAdd
     `export ACMEPROXY_PASSWORD=${secret}`,
   ].join('\n');
   return [
-    { id: 'lego', text: `${lego}\nlego --dns httpreq ${domains} run`, copy: lego },
+    // lego keeps its ACME account under an email address and will not run without one.
+    { id: 'lego', text: `${lego}\nlego --email admin@${key.scope} --dns httpreq ${domains} run`, copy: lego },
     { id: 'acmesh', text: `${acmesh}\nacme.sh --issue --dns dns_acmeproxy ${domains}`, copy: acmesh },
   ];
 }
