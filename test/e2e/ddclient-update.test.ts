@@ -19,7 +19,7 @@ import { createLowdbRobotKeyStore } from '../../src/storage/robot-key-store.js';
 import { createRobotKeys } from '../../src/storage/robot-keys.js';
 import { freePort, seedConnectedChats, startBotProcess } from '../helpers/bot-process.js';
 import { hasDdclient, runDdclient } from '../helpers/ddclient.js';
-import { addressKey } from '../helpers/gateway-world.js';
+import { addressKey, seedOfficeRecord } from '../helpers/key-fixtures.js';
 import { isPostTo, seenText } from '../helpers/seen-text.js';
 
 const CHAT = 772_001;
@@ -35,12 +35,7 @@ describe.skipIf(!hasDdclient)('ddclient updates a host through /nic/update (the 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0 });
     transport = new PartnerTransport({ baseUrl: sandbox.url, timeoutMs: 3_000, maxRetries: 0 });
-    await createPartnerApi(transport, sandbox.token).addDnsRecord(ORDER, {
-      kind: 'a',
-      host: 'office',
-      ttl: 600,
-      ipv4: '198.51.100.7',
-    });
+    await seedOfficeRecord(sandbox);
     dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-ddclient-'));
     workDir = await mkdtemp(join(tmpdir(), 'ddclient-run-'));
   });

@@ -6,28 +6,12 @@
 import type { Redis } from 'ioredis';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { KeyStopReason, KeyUseReport } from '../../src/services/key-reports.js';
-import type { NewRobotKey } from '../../src/storage/robot-keys.js';
 import { type GatewayWorld, startGatewayWorld } from './gateway-world.js';
 
 /** The gateway world as the ACME stories read it: what the chat was told, by its two lists. */
 export interface AcmeWorld extends GatewayWorld {
   uses: KeyUseReport[];
   stops: { keyId: string; reason: KeyStopReason }[];
-}
-
-/** A certificate key for `mysite.by` (the sandbox's order 1006) of `chatId`, with overrides. */
-export function certificateKey(chatId: number, over: Partial<NewRobotKey> = {}): NewRobotKey {
-  return {
-    chatId,
-    kind: 'certificate',
-    name: 'Сертификат',
-    scope: 'mysite.by',
-    orderId: 1006,
-    domain: 'mysite.by',
-    networks: [],
-    createdBy: { userId: chatId, name: 'P' },
-    ...over,
-  };
 }
 
 export async function startAcmeWorld(

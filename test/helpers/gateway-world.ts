@@ -25,7 +25,7 @@ import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createDnsHistory, type DnsHistory } from '../../src/storage/dns-history.js';
 import type { GatewayState } from '../../src/storage/gateway-state.js';
-import { createRobotKeys, type NewRobotKey, type RobotKeys } from '../../src/storage/robot-keys.js';
+import { createRobotKeys, type RobotKeys } from '../../src/storage/robot-keys.js';
 import { createStores } from '../../src/storage/stores.js';
 
 /** What the fake report port was handed. */
@@ -60,21 +60,6 @@ export interface GatewayWorld {
 }
 
 const KEYS = `k1:${Buffer.alloc(32, 9).toString('base64')}`;
-
-/** An address key for `office.mysite.by` (the sandbox's order 1006) of `chatId`, with overrides. */
-export function addressKey(chatId: number, over: Partial<NewRobotKey> = {}): NewRobotKey {
-  return {
-    chatId,
-    kind: 'address',
-    name: 'Роутер офиса',
-    scope: 'office.mysite.by',
-    orderId: 1006,
-    domain: 'mysite.by',
-    networks: [],
-    createdBy: { userId: chatId, name: 'P' },
-    ...over,
-  };
-}
 
 export async function startGatewayWorld(options: {
   providerUrl: string;

@@ -5,7 +5,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type AcmeWorld, certificateKey, startAcmeWorld } from '../helpers/acme-world.js';
+import { type AcmeWorld, startAcmeWorld } from '../helpers/acme-world.js';
+import { certificateKey } from '../helpers/key-fixtures.js';
 
 const url = process.env.REDIS_URL;
 if (!url) console.warn('REDIS_URL is not set: the ACME sweep on Redis is skipped');

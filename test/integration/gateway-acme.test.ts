@@ -7,7 +7,8 @@
 import { Resolver } from 'node:dns/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type AcmeWorld, certificateKey, startAcmeWorld } from '../helpers/acme-world.js';
+import { type AcmeWorld, startAcmeWorld } from '../helpers/acme-world.js';
+import { certificateKey } from '../helpers/key-fixtures.js';
 
 const CHAT = 7101;
 const NO_TOKEN_CHAT = 7102;

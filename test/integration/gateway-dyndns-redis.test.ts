@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartnerApi, PartnerTransport } from '../../src/api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { addressKey, type GatewayWorld, startGatewayWorld } from '../helpers/gateway-world.js';
+import { type GatewayWorld, startGatewayWorld } from '../helpers/gateway-world.js';
+import { addressKey, seedOfficeRecord } from '../helpers/key-fixtures.js';
 import { deleteKeys } from '../helpers/two-instances.js';
 
 const url = process.env.REDIS_URL;
@@ -21,14 +21,7 @@ describe.skipIf(!url)('dyndns2 on two instances sharing Redis', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const transport = new PartnerTransport({ baseUrl: sandbox.url, maxRetries: 0 });
-    await createPartnerApi(transport, sandbox.token).addDnsRecord(1006, {
-      kind: 'a',
-      host: 'office',
-      ttl: 600,
-      ipv4: '198.51.100.7',
-    });
-    await transport.close();
+    await seedOfficeRecord(sandbox);
     for (let i = 0; i < 2; i += 1) {
       const client = new Redis(url as string);
       clients.push(client);

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPartnerApi, PartnerTransport } from '../../src/api/index.js';
 import { GATEWAY_LIMITS } from '../../src/gateway/credentials.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { addressKey, type GatewayWorld, startGatewayWorld, wrongSecret } from '../helpers/gateway-world.js';
+import { type GatewayWorld, startGatewayWorld, wrongSecret } from '../helpers/gateway-world.js';
+import { addressKey, seedOfficeRecord } from '../helpers/key-fixtures.js';
 
 const CHAT = 771_001;
 const ORDER = 1006;
@@ -44,12 +45,7 @@ const update = (query: string) => `/nic/update?${query}`;
 beforeEach(async () => {
   sandbox = await startSandbox({ port: 0 });
   transport = new PartnerTransport({ baseUrl: sandbox.url, timeoutMs: 3_000, maxRetries: 0 });
-  await createPartnerApi(transport, sandbox.token).addDnsRecord(ORDER, {
-    kind: 'a',
-    host: 'office',
-    ttl: 600,
-    ipv4: '198.51.100.7',
-  });
+  await seedOfficeRecord(sandbox);
   world = await startGatewayWorld({ providerUrl: sandbox.url });
 });
 

@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPartnerApi, PartnerTransport } from '../../src/api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { addressKey, type GatewayWorld, startGatewayWorld, wrongSecret } from '../helpers/gateway-world.js';
+import { type GatewayWorld, startGatewayWorld, wrongSecret } from '../helpers/gateway-world.js';
 import { hasInadyn, runInadyn } from '../helpers/inadyn.js';
+import { addressKey, seedOfficeRecord } from '../helpers/key-fixtures.js';
 
 const CHAT = 774_001;
 
@@ -22,14 +22,7 @@ describe.skipIf(!hasInadyn)('inadyn (Debian 2.10) against /nic/update', () => {
 
   beforeEach(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const transport = new PartnerTransport({ baseUrl: sandbox.url, maxRetries: 0 });
-    await createPartnerApi(transport, sandbox.token).addDnsRecord(1006, {
-      kind: 'a',
-      host: 'office',
-      ttl: 600,
-      ipv4: '198.51.100.7',
-    });
-    await transport.close();
+    await seedOfficeRecord(sandbox);
     world = await startGatewayWorld({ providerUrl: sandbox.url });
     workDir = await mkdtemp(join(tmpdir(), 'inadyn-'));
   });

@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { hasAcmeTools, type Pebble, runLego, startPebble } from '../helpers/acme.js';
-import { type AcmeWorld, certificateKey, startAcmeWorld } from '../helpers/acme-world.js';
+import { type AcmeWorld, startAcmeWorld } from '../helpers/acme-world.js';
+import { certificateKey } from '../helpers/key-fixtures.js';
 
 const CHAT = 7201;
 

@@ -4,6 +4,7 @@ import type { DnsProbe } from '../../../src/core/dns-check.js';
 import type { DnsRecordData } from '../../../src/core/dns-records.js';
 import { createDnsProbe } from '../../../src/dns-check/probe.js';
 import { USER_ID } from '../../helpers/bot-harness.js';
+import { addressKey } from '../../helpers/key-fixtures.js';
 import { useBot } from '../../helpers/use-bot.js';
 
 /*
@@ -41,16 +42,9 @@ describe('a robot’s change, live-checked', () => {
       { op: 'add' as const, record: fresh },
       { op: 'delete' as const, record: old },
     ];
-    const { key } = await h.robotKeys.create({
-      chatId: USER_ID,
-      kind: 'address',
-      name: 'Роутер офиса',
-      scope: 'office.mysite.by',
-      orderId: 1006,
-      domain: 'mysite.by',
-      networks: [],
-      createdBy: { userId: USER_ID, name: 'Анна' },
-    });
+    const { key } = await h.robotKeys.create(
+      addressKey(USER_ID, { createdBy: { userId: USER_ID, name: 'Анна' } }),
+    );
     const who = { chatId: USER_ID, userId: USER_ID, name: 'Анна', key: key.name };
     const entry = await h.recorder.record(who, 1006, 'auto', { records: applied });
     const before = h.calls.length;

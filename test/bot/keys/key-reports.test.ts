@@ -4,6 +4,7 @@ import type { DnsRecordData } from '../../../src/core/dns-records.js';
 import type { RobotKey } from '../../../src/storage/robot-keys.js';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
+import { addressKey } from '../../helpers/key-fixtures.js';
 import { EN, useBot } from '../../helpers/use-bot.js';
 
 /*
@@ -25,16 +26,15 @@ async function officeWithKey(chatId: number, name = 'Роутер офиса') {
   const domain = `reports-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.com`;
   const orderId = await orderTestDomain(h.api(), domain);
   await h.api().addDnsRecord(orderId, toDnsRecordBody(old));
-  const { key } = await h.robotKeys.create({
-    chatId,
-    kind: 'address',
-    name,
-    scope: `office.${domain}`,
-    orderId,
-    domain,
-    networks: [],
-    createdBy: { userId: chatId, name: 'Анна' },
-  });
+  const { key } = await h.robotKeys.create(
+    addressKey(chatId, {
+      name,
+      scope: `office.${domain}`,
+      orderId,
+      domain,
+      createdBy: { userId: chatId, name: 'Анна' },
+    }),
+  );
   return { domain, orderId, key };
 }
 

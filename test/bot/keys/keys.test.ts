@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KEY_LIMITS } from '../../../src/core/robot-keys.js';
 import { type BotCall, buttonData, buttons, lastText, texts } from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
+import { addressKey, certificateKey } from '../../helpers/key-fixtures.js';
 import { EN, useBot, withBot } from '../../helpers/use-bot.js';
 
 /*
@@ -124,16 +125,15 @@ describe('/keys in a private chat', () => {
   it('shows a key’s last use in Minsk time; rotates (asked first): the old password stops, the id stays', async () => {
     await forgetKeys(424_242);
     const { domain, orderId } = await newDomain();
-    const { key, secret } = await h.robotKeys.create({
-      chatId: 424_242,
-      kind: 'address',
-      name: 'NAS',
-      scope: `nas.${domain}`,
-      orderId,
-      domain,
-      networks: [],
-      createdBy: { userId: 424_242, name: 'Анна' },
-    });
+    const { key, secret } = await h.robotKeys.create(
+      addressKey(424_242, {
+        name: 'NAS',
+        scope: `nas.${domain}`,
+        orderId,
+        domain,
+        createdBy: { userId: 424_242, name: 'Анна' },
+      }),
+    );
     await h.robotKeys.noteUse(key.id, {
       at: '2026-11-28T12:05:00.000Z',
       from: '198.51.100.9',
@@ -141,16 +141,15 @@ describe('/keys in a private chat', () => {
       detail: '198.51.100.9',
     });
     // A certificate key's last use names the challenge, in words.
-    const certificate = await h.robotKeys.create({
-      chatId: 424_242,
-      kind: 'certificate',
-      name: 'Сертификат',
-      scope: domain,
-      orderId,
-      domain,
-      networks: [],
-      createdBy: { userId: 424_242, name: 'Анна' },
-    });
+    const certificate = await h.robotKeys.create(
+      certificateKey(424_242, {
+        name: 'Сертификат',
+        scope: domain,
+        orderId,
+        domain,
+        createdBy: { userId: 424_242, name: 'Анна' },
+      }),
+    );
     await h.robotKeys.noteUse(certificate.key.id, {
       at: '2026-11-28T12:07:00.000Z',
       from: '203.0.113.5',
@@ -189,16 +188,15 @@ describe('/keys in a private chat', () => {
   it('revokes a key after asking; «Нет» keeps it and says so', async () => {
     await forgetKeys(424_242);
     const { domain, orderId } = await newDomain();
-    const { key } = await h.robotKeys.create({
-      chatId: 424_242,
-      kind: 'certificate',
-      name: 'Сертификат сайта',
-      scope: domain,
-      orderId,
-      domain,
-      networks: [],
-      createdBy: { userId: 424_242, name: 'Анна' },
-    });
+    const { key } = await h.robotKeys.create(
+      certificateKey(424_242, {
+        name: 'Сертификат сайта',
+        scope: domain,
+        orderId,
+        domain,
+        createdBy: { userId: 424_242, name: 'Анна' },
+      }),
+    );
     const list = await h.send('/keys');
     expect(all(list)).toContain(`🔒 Сертификат сайта`);
     expect(all(list)).toContain(`проверка сертификата для ${domain}`);
@@ -270,16 +268,15 @@ describe('/keys in a private chat', () => {
   it('reads a typed challenge name as its domain, and refuses a key name the chat already has', async () => {
     await forgetKeys(424_242);
     const { domain, orderId } = await newDomain();
-    await h.robotKeys.create({
-      chatId: 424_242,
-      kind: 'address',
-      name: 'Роутер',
-      scope: `gw.${domain}`,
-      orderId,
-      domain,
-      networks: [],
-      createdBy: { userId: 424_242, name: 'Анна' },
-    });
+    await h.robotKeys.create(
+      addressKey(424_242, {
+        name: 'Роутер',
+        scope: `gw.${domain}`,
+        orderId,
+        domain,
+        createdBy: { userId: 424_242, name: 'Анна' },
+      }),
+    );
     let step = await h.send('/keys new');
     step = await h.press(buttonData(step, '🔒 Сертификат'));
     expect(lastText(step)).toContain('Пришлите домен, для которого нужен сертификат');
@@ -302,16 +299,15 @@ describe('/keys in a private chat', () => {
     await forgetKeys(424_242);
     const { domain, orderId } = await newDomain();
     for (let n = 0; n < KEY_LIMITS.perChat; n++)
-      await h.robotKeys.create({
-        chatId: 424_242,
-        kind: 'address',
-        name: `R${n}`,
-        scope: `r${n}.${domain}`,
-        orderId,
-        domain,
-        networks: [],
-        createdBy: { userId: 424_242, name: 'Анна' },
-      });
+      await h.robotKeys.create(
+        addressKey(424_242, {
+          name: `R${n}`,
+          scope: `r${n}.${domain}`,
+          orderId,
+          domain,
+          createdBy: { userId: 424_242, name: 'Анна' },
+        }),
+      );
     const list = await h.send('/keys');
     expect(all(list)).toContain(`В этом чате уже ${KEY_LIMITS.perChat} ключей — больше нельзя`);
     expect(buttons(list).map((b) => b.text)).not.toContain('➕ Новый ключ');

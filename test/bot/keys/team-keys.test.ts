@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BotCall, buttonData, publicTexts, sent, texts, textsFor } from '../../helpers/bot-harness.js';
 import { orderTestDomain } from '../../helpers/fixtures.js';
+import { addressKey, certificateKey } from '../../helpers/key-fixtures.js';
 import { GROUP, inGroup, OWNER, useBot } from '../../helpers/use-bot.js';
 
 /*
@@ -48,16 +49,15 @@ describe('keys in a team group', () => {
     await h.send('/cancel', inGroup(OWNER));
     const domain = `teamkeys-${Date.now()}-v.com`;
     const orderId = await orderTestDomain(h.api(), domain);
-    const { key } = await h.robotKeys.create({
-      chatId: GROUP,
-      kind: 'address',
-      name: 'Камера',
-      scope: `cam.${domain}`,
-      orderId,
-      domain,
-      networks: [],
-      createdBy: { userId: TECH.userId, name: 'Борис' },
-    });
+    const { key } = await h.robotKeys.create(
+      addressKey(GROUP, {
+        name: 'Камера',
+        scope: `cam.${domain}`,
+        orderId,
+        domain,
+        createdBy: { userId: TECH.userId, name: 'Борис' },
+      }),
+    );
     const list = await h.send('/keys', inGroup(TECH));
     const press = await h.press(buttonData(list, '🗑 Камера'), inGroup(VIEWER));
     expect(textsFor(press, VIEWER.userId).join('\n')).toContain('Ваша роль: зритель');
@@ -132,16 +132,15 @@ describe('keys in a team group', () => {
   it('tells the group a key stopped with the group’s token, and the owner’s way back', async () => {
     const domain = `teamkeys-${Date.now()}-s.com`;
     const orderId = await orderTestDomain(h.api(), domain);
-    const { key } = await h.robotKeys.create({
-      chatId: GROUP,
-      kind: 'certificate',
-      name: 'Сертификат',
-      scope: domain,
-      orderId,
-      domain,
-      networks: [],
-      createdBy: { userId: TECH.userId, name: 'Борис' },
-    });
+    const { key } = await h.robotKeys.create(
+      certificateKey(GROUP, {
+        name: 'Сертификат',
+        scope: domain,
+        orderId,
+        domain,
+        createdBy: { userId: TECH.userId, name: 'Борис' },
+      }),
+    );
     const before = h.calls.length;
     await h.keyReports.reportKeyStopped({ key, reason: 'refused' });
     const told = h.calls.slice(before).filter((c) => c.method === 'sendMessage');
