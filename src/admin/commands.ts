@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { accountNumbers } from '../storage/chat-data/accounts.js';
 import { parseChatDoc } from '../storage/chat-doc.js';
 import type { Keyring } from '../storage/crypto.js';
 import { readStoredEntry } from '../storage/dns-history-store.js';
@@ -256,7 +257,7 @@ export async function stats(stores: Stores): Promise<Stats> {
   for await (const record of readRecords(stores)) {
     if (record.kind === 'chat') {
       result.chats += 1;
-      if (record.doc.token !== undefined) result.connectedTokens += 1;
+      result.connectedTokens += accountNumbers(record.doc).length;
       if (record.doc.team !== undefined) result.groups += 1;
     } else if (record.kind === 'watch') {
       result.watches += 1;

@@ -3,6 +3,8 @@
  * document, a token's watch, a domain order's DNS history, a robot's key. Read and written through the stores'
  * own interfaces, still sealed (nothing here needs a key but re-sealing).
  */
+
+import { isPlainObject } from '../storage/chat-doc.js';
 import type { ChatDoc } from '../storage/chat-store.js';
 import { type Keyring, type SealOwner, sealedKeyId } from '../storage/crypto.js';
 import { historySealOwner } from '../storage/dns-history.js';
@@ -107,6 +109,12 @@ function ownerOf(record: StoredRecord): SealOwner {
   return historySealOwner(record.accountId);
 }
 
+/** Notes a value, and the values of the maps in it (a chat's sealed accounts). */
+function noteAll(value: unknown, note: (value: unknown) => void): void {
+  if (isPlainObject(value)) for (const inner of Object.values(value)) noteAll(inner, note);
+  else note(value);
+}
+
 /** The ids of the keys the record's sealed values need. */
 export function keysNeeded(record: StoredRecord): string[] {
   const ids = new Set<string>();
@@ -117,7 +125,7 @@ export function keysNeeded(record: StoredRecord): string[] {
   if (record.kind === 'history') for (const entry of record.entries) note(entry.who);
   else if (record.kind === 'robotKey')
     for (const value of [record.key.sealed, record.key.lastUse]) note(value);
-  else for (const value of Object.values(record.doc)) note(value);
+  else for (const value of Object.values(record.doc)) noteAll(value, note);
   return [...ids];
 }
 
@@ -135,10 +143,11 @@ export function resealed(record: StoredRecord, keyring: Keyring): StoredRecord |
     changed = true;
     return keyring.seal(keyring.open(value, owner), owner);
   };
+  // A chat's accounts are sealed one by one inside a map (`accounts`): maps are walked too.
+  const resealValue = (value: unknown): unknown =>
+    typeof value === 'string' ? reseal(value) : isPlainObject(value) ? sealAll(value) : value;
   const sealAll = <T extends object>(doc: T): T =>
-    Object.fromEntries(
-      Object.entries(doc).map(([key, value]) => [key, typeof value === 'string' ? reseal(value) : value]),
-    ) as T;
+    Object.fromEntries(Object.entries(doc).map(([key, value]) => [key, resealValue(value)])) as T;
   const next: StoredRecord =
     record.kind === 'robotKey'
       ? {

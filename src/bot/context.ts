@@ -40,6 +40,18 @@ export interface BotSession extends Scenes.SceneSession<SceneState> {
   confirmed?: { nonce: string; toast: string } | undefined;
   /** In groups: each member's open form, by user id (middlewares/member-scenes.ts). */
   memberScenes?: Record<string, SceneState> | undefined;
+  /** The account the open form or draft started with: its answers act on it (middlewares/account.ts). */
+  account?: number | undefined;
+}
+
+/** The account an update acts on (middlewares/account.ts). */
+export interface AccountInUse {
+  /** Its number in the chat. */
+  readonly n: number;
+  /** Whether the chat holds more than one account (then screens are headed with its name). */
+  many: boolean;
+  /** What the partner calls it: their own name, else the provider's name of the partner, else «Аккаунт N». */
+  label(): Promise<string>;
 }
 
 /** The context every handler gets: telegraf's, plus language and the chat's partner API. */
@@ -56,6 +68,22 @@ export interface BotContext extends Context {
    * checked (team-orders.ts: an order of the group filled in the member's private chat).
    */
   partnerApi(account?: number): Promise<PartnerApi>;
+  /**
+   * The account this update acts on: the one a pressed button was made for, the one an open form
+   * started with, else the active one. Undefined in a chat without accounts, and in inline mode.
+   */
+  account?: AccountInUse | undefined;
+  /**
+   * Says this update's answers speak of the account's data: in a chat of several accounts they
+   * are headed with its name. `partnerApi()` says so by itself.
+   */
+  headAccount(): void;
+  /**
+   * From now on this update acts on account `n` of the chat (a named domain or invoice found in
+   * another account): the token, the buttons' stamp and the heading follow. Only in a chat with
+   * accounts, for one of its numbers.
+   */
+  actOnAccount(n: number): void;
   /**
    * Who sent this update in a group bound by `/team` (set by the role guard, team-guard.ts);
    * undefined anywhere else. The announcer (team-announce.ts) names them.

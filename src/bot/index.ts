@@ -58,6 +58,7 @@ import { Screens } from './kit/screens.js';
 import { createFileReader } from './kit/telegram-files.js';
 import { logUnknownWordsTo } from './kit/words.js';
 import { createAccessGuard } from './middlewares/access.js';
+import { createAccountContext } from './middlewares/account.js';
 import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
 import { createErrorBoundary, reportError } from './middlewares/errors.js';
@@ -175,6 +176,9 @@ export function createBot(deps: BotDeps): PartnerBot {
       getSessionKey: (ctx) => ctx.chat?.id.toString(),
       defaultSession: () => ({}),
     }),
+    // The account the update acts on: a button's own, an open form's, else the active one
+    // (before anything reads a button's data: it takes the account's stamp off).
+    createAccountContext(deps),
     // In groups each member's form is their own: others' messages do not feed it.
     createMemberScenes(),
     // Roles in groups bound by /team, before any scene, button or command sees the update.

@@ -61,6 +61,8 @@ export const callbackCodec: CallbackCodec<Actions> = createCallbackCodec(ACTIONS
 export const encodeCallback = callbackCodec.encode;
 /** Reads a button's data back; `undefined` for anything stale, foreign or malformed. */
 export const decodeCallback = callbackCodec.decode;
+/** Whether a button's data would be within Telegram's limit (a word as long as a domain may not be). */
+export const callbackFits = callbackCodec.fits;
 
 /** A feature of this bot: its commands, its buttons (of `ACTIONS`) and its scenes. */
 export type Feature = KitFeature<Actions>;

@@ -50,6 +50,11 @@ export interface HistoryAuthor {
   name: string;
   /** A change a robot made with a key (`auto`): the key's name; `name` is who made the key. */
   key?: string | undefined;
+  /**
+   * The chat's account the change was made on, when it is not the one the chat's task acts on
+   * (a robot's key, the Mini App): its token's history gets the entry.
+   */
+  account?: number | undefined;
 }
 
 /** One change of one domain order, as recorded after the provider accepted it. */

@@ -23,12 +23,12 @@ export interface DnsRecorder {
     change: HistoryChange,
     undoes?: string,
   ): Promise<HistoryEntry | undefined>;
-  /** The domain order's entries as the chat's token sees them, newest first. */
-  list(chatId: number, orderId: number): Promise<HistoryEntry[]>;
+  /** The domain order's entries as the chat's account in use (or `account`) sees them, newest first. */
+  list(chatId: number, orderId: number, account?: number): Promise<HistoryEntry[]>;
 }
 
 export function createDnsRecorder(deps: {
-  chatData: Pick<ChatData, 'getToken'>;
+  chatData: Pick<ChatData, 'getToken' | 'getAccount'>;
   dnsHistory: DnsHistory | undefined;
   logger: Logger;
   /**
@@ -38,17 +38,20 @@ export function createDnsRecorder(deps: {
   zoneChanged?: ((accountId: string, orderId: number) => Promise<void>) | undefined;
 }): DnsRecorder {
   const { chatData, dnsHistory, logger, zoneChanged } = deps;
-  const tokenOf = async (chatId: number) => {
-    const value = await chatData.getToken(chatId);
+  /** The token of the chat's account in use, or of the one `account` names. */
+  const tokenOf = async (chatId: number, account?: number) => {
+    const value =
+      account === undefined
+        ? await chatData.getToken(chatId)
+        : (await chatData.getAccount(chatId, account))?.token;
     if (value === undefined) throw new Error('no token stored for this chat');
     return value;
   };
   return {
     async record(who, orderId, kind, change, undoes) {
       if (zoneChanged) {
-        await chatData
-          .getToken(who.chatId)
-          .then((token) => (token === undefined ? undefined : zoneChanged(watchIdOf(token), orderId)))
+        await tokenOf(who.chatId, who.account)
+          .then((token) => zoneChanged(watchIdOf(token), orderId))
           .catch((error: unknown) =>
             logger.warn({ chatId: who.chatId, orderId, err: errorForLog(error) }, 'zone change not told'),
           );
@@ -57,7 +60,12 @@ export function createDnsRecorder(deps: {
       // Nothing to undo in a change that changed nothing.
       if ('records' in change && change.records.length === 0) return undefined;
       try {
-        return await dnsHistory.record(await tokenOf(who.chatId), orderId, { kind, who, change, undoes });
+        return await dnsHistory.record(await tokenOf(who.chatId, who.account), orderId, {
+          kind,
+          who,
+          change,
+          undoes,
+        });
       } catch (error) {
         logger.warn(
           { chatId: who.chatId, orderId, kind, err: errorForLog(error) },
@@ -66,9 +74,9 @@ export function createDnsRecorder(deps: {
         return undefined;
       }
     },
-    async list(chatId, orderId) {
+    async list(chatId, orderId, account) {
       if (dnsHistory === undefined) return [];
-      return dnsHistory.list(await tokenOf(chatId), orderId);
+      return dnsHistory.list(await tokenOf(chatId, account), orderId);
     },
   };
 }

@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import type { ChatData } from '../storage/chat-data.js';
 import type { GatewayState } from '../storage/gateway-state.js';
-import type { RobotKey } from '../storage/robot-keys.js';
+import { accountOfKey, type RobotKey } from '../storage/robot-keys.js';
 import { watchIdOf } from '../storage/watch-store.js';
 import type { ChangesOutcome } from './dns-apply.js';
 import type { DnsRecorder } from './dns-journal.js';
@@ -28,7 +28,7 @@ export const KEY_REPORT_INTERVAL_MS = 60 * 60_000;
 const STOP_TOLD_MS = 30 * 24 * 60 * 60_000;
 
 export interface KeyChangeDeps {
-  chatData: Pick<ChatData, 'getToken'>;
+  chatData: Pick<ChatData, 'getAccount'>;
   /** The provider's client for a token: the one the chat's own updates use (its transport, timeouts and retries). */
   apiFor: (token: string) => KeyChangeApi;
   recorder: DnsRecorder;
@@ -61,9 +61,9 @@ export function createKeyChanges(deps: KeyChangeDeps) {
   };
 
   return {
-    /** The key's chat's token as a provider client; a chat without one stops its keys (told once). */
+    /** The key's account's token as a provider client; an account gone stops its keys (told once). */
     async accountOf(key: RobotKey): Promise<KeyAccount> {
-      const token = await deps.chatData.getToken(key.chatId);
+      const token = (await deps.chatData.getAccount(key.chatId, accountOfKey(key)))?.token;
       if (token === undefined) {
         await stopped(key, 'disconnected');
         return { ok: false, reason: 'disconnected' };
@@ -100,6 +100,7 @@ export function createKeyChanges(deps: KeyChangeDeps) {
         userId: key.createdBy.userId,
         name: key.createdBy.name,
         key: key.name,
+        account: accountOfKey(key),
       };
       const entry = await deps.recorder.record(who, key.orderId, 'auto', { records: outcome.applied });
       if (options.told === false) return entry;

@@ -13,18 +13,19 @@
  * Each data area lives in `chat-data/` as a small factory over one shared document access
  * (`chat-data/doc-access.ts`); this module composes them into the one `ChatData` the bot is given.
  */
+import { type ChatAccounts, createChatAccounts } from './chat-data/accounts.js';
 import { type ChatAppOrders, createChatAppOrders } from './chat-data/app-orders.js';
 import { type ChatDocAccessOptions, createChatDocAccess } from './chat-data/doc-access.js';
 import { type ChatLifecycle, createChatLifecycle } from './chat-data/lifecycle.js';
 import { type ChatMarks, createChatMarks } from './chat-data/marks.js';
-import { type ChatNotify, createChatNotify } from './chat-data/notify.js';
 import { type ChatPreferences, createChatPreferences } from './chat-data/preferences.js';
 import { type ChatProfiles, createChatProfiles } from './chat-data/profiles.js';
 import { type ChatSessions, createChatSessions } from './chat-data/sessions.js';
 import { type ChatSharedCards, createChatSharedCards } from './chat-data/shared-cards.js';
 import { type ChatTeams, createChatTeams } from './chat-data/team.js';
-import { type ChatTokens, createChatTokens } from './chat-data/token.js';
 
+export type { Account, AddAccountResult } from './chat-data/accounts.js';
+export { MAX_ACCOUNTS } from './chat-data/accounts.js';
 export type { AppOrderRecord } from './chat-data/app-orders.js';
 export type { SealedField, UnreadableSecret } from './chat-data/doc-access.js';
 export type { Profile } from './chat-data/profiles.js';
@@ -37,10 +38,9 @@ export interface ChatDataOptions extends ChatDocAccessOptions {}
 /** What the bot reads and writes per chat: every area's part over the one chat document. */
 export interface ChatData
   extends ChatPreferences,
-    ChatTokens,
+    ChatAccounts,
     ChatProfiles,
     ChatMarks,
-    ChatNotify,
     ChatTeams,
     ChatLifecycle,
     ChatSessions,
@@ -53,10 +53,9 @@ export function createChatData(options: ChatDataOptions): ChatData {
   const access = createChatDocAccess(options);
   return {
     ...createChatPreferences(access),
-    ...createChatTokens(access),
+    ...createChatAccounts(access),
     ...createChatProfiles(access),
     ...createChatMarks(access),
-    ...createChatNotify(access),
     ...createChatTeams(access),
     ...createChatLifecycle(access),
     ...createChatSessions(access),

@@ -13,8 +13,17 @@ export type Locale = 'ru' | 'en';
  */
 export interface ChatDoc {
   locale?: Locale;
-  /** Sealed partner API token. */
+  /**
+   * Sealed partner API token of a document written before accounts: read as account 1, and
+   * moved there by `upgradeAccounts` (chat-data/accounts.ts).
+   */
   token?: string;
+  /** The chat's partner accounts by number, each a sealed JSON record (token, names). */
+  accounts?: Record<string, string>;
+  /** The number of the account commands act on. */
+  activeAccount?: number;
+  /** The highest account number ever given here: numbers are never reused. */
+  accountSeq?: number;
   /** Sealed JSON array of saved customer requisites profiles. */
   profiles?: string;
   /** Currency chosen in the last order, offered first next time. */
@@ -24,8 +33,10 @@ export interface ChatDoc {
    * domain as sent. The provider's lists omit it, so the bot remembers what it sent.
    */
   orderDomains?: Record<string, string>;
-  /** What `/notify` tells this chat; absent: every kind on, no quiet hours. */
+  /** What `/notify` told a chat before accounts: account 1's settings until upgraded. */
   notify?: NotifySettings;
+  /** What `/notify` tells this chat, per account number; absent: every kind on, no quiet hours. */
+  notifyByAccount?: Record<string, NotifySettings>;
   /** Invoice id → the message that carried its link (the latest 200), edited once it is paid. */
   invoiceLinks?: Record<string, number>;
   /** A group bound by `/team`: its owner and members' roles (plain: roles say nothing personal). */

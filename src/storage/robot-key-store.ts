@@ -17,6 +17,8 @@ import { createDirectoryMaker } from './files.js';
 export interface StoredRobotKey {
   id: string;
   chatId: number;
+  /** The chat's account the key acts for (chat-data/accounts.ts); absent: made before accounts, account 1. */
+  account?: number | undefined;
   kind: KeyKind;
   /** ASCII, lower-case: the host (address) or the domain (certificate). */
   scope: string;
@@ -61,6 +63,7 @@ export function readStoredKey(value: unknown): StoredRobotKey | undefined {
     typeof k.id === 'string' &&
     isKeyId(k.id) &&
     typeof k.chatId === 'number' &&
+    (k.account === undefined || (typeof k.account === 'number' && Number.isSafeInteger(k.account))) &&
     isKind(k.kind) &&
     typeof k.scope === 'string' &&
     typeof k.orderId === 'number' &&

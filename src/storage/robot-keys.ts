@@ -21,6 +21,8 @@ export interface KeyUse {
 export interface RobotKey {
   id: string;
   chatId: number;
+  /** The chat's account the key acts for (absent in keys made before accounts: account 1). */
+  account?: number | undefined;
   kind: KeyKind;
   /** The key's own name («Роутер офиса»). */
   name: string;
@@ -53,13 +55,17 @@ export interface RobotKeys {
   /** Deletes the key; the key as it was, or undefined. */
   revoke(id: string): Promise<RobotKey | undefined>;
   get(id: string): Promise<RobotKey | undefined>;
-  list(chatId: number): Promise<RobotKey[]>;
+  /** The chat's keys; with `account`, only that account's. */
+  list(chatId: number, account?: number): Promise<RobotKey[]>;
   /** The key these credentials open; undefined for a wrong or malformed pair (compared in constant time). */
   verify(id: string, secret: string): Promise<RobotKey | undefined>;
   noteUse(id: string, use: KeyUse): Promise<void>;
   /** Sets what acme-dns's `/register` gave the key. */
   setAcmeDnsHost(id: string, host: string): Promise<void>;
 }
+
+/** The account a key acts for: keys made before accounts act for account 1. */
+export const accountOfKey = (key: { account?: number | undefined }): number => key.account ?? 1;
 
 /** Whom a key's sealed fields belong to (bound into the seal). */
 export const keySealOwner = (id: string) => `robotkey:${id}` as const;
@@ -137,8 +143,11 @@ export function createRobotKeys(options: {
       const stored = await store.get(id);
       return stored && open(stored);
     },
-    async list(chatId) {
-      return (await store.listOf(chatId)).map(open);
+    async list(chatId, account) {
+      const stored = await store.listOf(chatId);
+      return (account === undefined ? stored : stored.filter((key) => accountOfKey(key) === account)).map(
+        open,
+      );
     },
     async verify(id, secret) {
       const stored = isKeyId(id) ? await store.get(id) : undefined;

@@ -253,7 +253,7 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
       expect(raw).not.toContain(TOKEN);
       expect(raw).not.toContain('191234563');
       expect(raw).not.toContain(Buffer.from(TOKEN).toString('base64'));
-      expect(JSON.parse(raw ?? '{}')).toMatchObject({ token: expect.stringMatching(/^v1\.a\./) });
+      expect(JSON.parse(raw ?? '{}')).toMatchObject({ accounts: { '1': expect.stringMatching(/^v1\.a\./) } });
 
       await store.close();
       const again = createChatData({ store: open(), keyring: parseEncryptionKeys(keyA) });
@@ -291,8 +291,8 @@ function describeChatStoreContract(setup: () => { backend: Backend; cleanup: () 
       const events: UnreadableSecret[] = [];
       const data = createChatData({ store, keyring, onUnreadable: (event) => events.push(event) });
       await data.setToken(CHAT, TOKEN);
-      const stolen = (await store.read(CHAT))?.token;
-      await store.update(GROUP, () => (stolen === undefined ? {} : { token: stolen }));
+      const stolen = (await store.read(CHAT))?.accounts?.['1'];
+      await store.update(GROUP, () => (stolen === undefined ? {} : { accounts: { '1': stolen } }));
       expect(await data.getToken(GROUP)).toBeUndefined();
       expect(events.map((event) => event.chatId)).toEqual([GROUP]);
     });

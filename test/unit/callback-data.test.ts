@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CALLBACK_VERSION, mergeActionTables } from '../../src/bot/kit/callback-data.js';
-import { type CallbackAction, decodeCallback, encodeCallback } from '../../src/bot/registry.js';
+import {
+  CALLBACK_VERSION,
+  mergeActionTables,
+  readCallbackStamp,
+  stampCallback,
+} from '../../src/bot/kit/callback-data.js';
+import { type CallbackAction, callbackFits, decodeCallback, encodeCallback } from '../../src/bot/registry.js';
 
 type ArgKind = 'int' | 'word';
 type Arg = string | number;
@@ -107,7 +112,7 @@ const callArb = fc
 
 /** A valid button's data. */
 const encodedArb = callArb
-  .filter(([action, args]) => bytes([CALLBACK_VERSION, WIRE[action].code, ...args].join(':')) <= 64)
+  .filter(([action, args]) => bytes([CALLBACK_VERSION, WIRE[action].code, ...args].join(':')) <= 62)
   .map(([action, args]) => ({ action, args, data: encodeAny(action, ...args) }));
 
 function encodeOutcome(action: CallbackAction, args: Arg[]): { data: string } | { error: unknown } {
@@ -126,12 +131,12 @@ describe('encodeCallback', () => {
     expect(encodeCallback('noop')).toBe('1:x');
   });
 
-  it('round-trips every action with valid arguments, or throws a RangeError when over 64 bytes', () => {
+  it('round-trips every action with valid arguments, or throws a RangeError over 62 bytes (2 kept for the account)', () => {
     fc.assert(
       fc.property(callArb, ([action, args]) => {
         const expected = [CALLBACK_VERSION, WIRE[action].code, ...args.map(String)].join(':');
         const outcome = encodeOutcome(action, args);
-        if (bytes(expected) <= 64) {
+        if (bytes(expected) <= 62) {
           expect(outcome).toEqual({ data: expected });
           expect(decodeCallback(expected)).toEqual({ action, args });
         } else {
@@ -153,10 +158,21 @@ describe('encodeCallback', () => {
     }
   });
 
-  it('accepts a word that exactly fills 64 bytes and refuses one byte more', () => {
+  it('accepts a word that exactly fills 62 bytes and refuses one byte more', () => {
     // '1:od:' is 5 bytes.
-    const fits = 'a'.repeat(59);
-    expect(encodeCallback('orderDomain', fits)).toHaveLength(64);
+    const fits = 'a'.repeat(57);
+    expect(encodeCallback('orderDomain', fits)).toHaveLength(62);
+    expect(callbackFits('orderDomain', fits)).toBe(true);
+    expect(callbackFits('orderDomain', `${fits}a`)).toBe(false);
+    // Stamped with any account a stamp carries, it is within Telegram's 64 bytes and reads back.
+    for (const account of [1, 35, 36, 36 * 36 - 1]) {
+      const stamped = stampCallback(encodeCallback('orderDomain', fits), account);
+      expect(bytes(stamped)).toBeLessThanOrEqual(64);
+      expect(readCallbackStamp(stamped)).toEqual({ account, data: encodeCallback('orderDomain', fits) });
+    }
+    // Past two base-36 digits the data goes unstamped (the button acts on the active account).
+    expect(stampCallback('1:x', 36 * 36)).toBe('1:x');
+    expect(readCallbackStamp('1:x')).toEqual({ account: undefined, data: '1:x' });
     expect(decodeCallback(encodeCallback('orderDomain', fits))).toEqual({
       action: 'orderDomain',
       args: [fits],

@@ -39,7 +39,10 @@ function world(token: string | undefined) {
   };
   const logger = createLogger({ level: 'silent' });
   const recorder = createDnsRecorder({
-    chatData: { getToken: async () => token },
+    chatData: {
+      getToken: async () => token,
+      getAccount: async () => (token === undefined ? undefined : { n: 1, token, active: true }),
+    },
     dnsHistory: {
       record: async (_token, _order, entry) => {
         recorded.push(entry.who);
@@ -51,7 +54,7 @@ function world(token: string | undefined) {
     zoneChanged: (accountId, orderId) => state.zoneChanged(accountId, orderId),
   });
   const changes = createKeyChanges({
-    chatData: { getToken: async () => token },
+    chatData: { getAccount: async () => (token === undefined ? undefined : { n: 1, token, active: true }) },
     apiFor: () => ({}) as never,
     recorder,
     reports,
@@ -75,7 +78,13 @@ describe("a key's change", () => {
     const w = world('token-1');
     const first = await w.changes.endChange(key, change('198.51.100.9'));
     expect(first?.kind).toBe('auto');
-    expect(w.recorded[0]).toEqual({ chatId: 501, userId: 501, name: 'Ирина', key: 'Роутер офиса' });
+    expect(w.recorded[0]).toEqual({
+      chatId: 501,
+      userId: 501,
+      name: 'Ирина',
+      key: 'Роутер офиса',
+      account: 1,
+    });
     await w.changes.endChange(key, change('198.51.100.10'));
     await w.changes.endChange(key, change('198.51.100.11'));
     expect(w.uses.map((u) => u.folded)).toEqual([0]);

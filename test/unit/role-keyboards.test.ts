@@ -1,9 +1,10 @@
 import { Markup } from 'telegraf';
 import { describe, expect, it } from 'vitest';
 import type { BotContext } from '../../src/bot/context.js';
-import { createRoleKeyboards, gateKeyboard } from '../../src/bot/features/team/role-keyboards.js';
+import { createRoleKeyboards } from '../../src/bot/features/team/role-keyboards.js';
 import { disabledButton } from '../../src/bot/kit/bot-api-today.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
+import { gateKeyboard } from '../../src/bot/kit/outgoing.js';
 import { encodeCallback } from '../../src/bot/registry.js';
 
 /* The keyboard pass behind disabled buttons (src/bot/features/team/role-keyboards.ts). */

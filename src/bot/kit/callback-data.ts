@@ -12,6 +12,33 @@
 
 export const CALLBACK_VERSION = '1';
 const MAX_BYTES = 64;
+/**
+ * Bytes kept free for the account stamp: in a chat with accounts the leading `1` becomes
+ * `a<n>` (n in base 36, at most two digits), so a button acts on the account it was made for.
+ */
+const STAMP_ROOM = 2;
+/** Account numbers a stamp can carry (two base-36 digits). */
+const STAMPABLE = 36 * 36;
+const STAMPED = /^a([0-9a-z]{1,2}):/;
+
+/**
+ * The data with the account stamped in (`1:…` → `a<n>:…`); unchanged for data not of this codec
+ * or a number past what a stamp carries (such a button acts on the active account).
+ */
+export function stampCallback(data: string, account: number): string {
+  if (!data.startsWith(`${CALLBACK_VERSION}:`) || account < 1 || account >= STAMPABLE) return data;
+  return `a${account.toString(36)}${data.slice(CALLBACK_VERSION.length)}`;
+}
+
+/** The account a button's data was stamped with, and the data as the codec reads it. */
+export function readCallbackStamp(data: string): { account: number | undefined; data: string } {
+  const stamp = STAMPED.exec(data);
+  if (stamp === null) return { account: undefined, data };
+  return {
+    account: Number.parseInt(stamp[1] ?? '', 36),
+    data: `${CALLBACK_VERSION}${data.slice(stamp[0].length - 1)}`,
+  };
+}
 
 /** An argument's kind on the wire: a safe integer, or a word of `[A-Za-z0-9._-]{1,60}`. */
 export type ArgKind = 'int' | 'word';
@@ -74,12 +101,23 @@ export interface CallbackCodec<T extends ActionTable> {
   encode<A extends keyof T & string>(action: A, ...args: ArgsOf<T, A>): string;
   /** Reads a button's data back; `undefined` for anything stale, foreign or malformed. */
   decode(data: string | undefined): DecodedCallback<T> | undefined;
+  /** Whether `encode` takes these arguments (a word as long as a domain may not fit). */
+  fits<A extends keyof T & string>(action: A, ...args: ArgsOf<T, A>): boolean;
 }
 
 export function createCallbackCodec<T extends ActionTable>(table: T): CallbackCodec<T> {
   const byCode = new Map<string, keyof T & string>();
   for (const action of Object.keys(table)) byCode.set(table[action]?.code ?? '', action);
-  return {
+  const codec: CallbackCodec<T> = {
+    fits(action, ...args) {
+      try {
+        codec.encode(action, ...args);
+        return true;
+      } catch (error) {
+        if (error instanceof RangeError) return false;
+        throw error;
+      }
+    },
     encode(action, ...args) {
       const spec = table[action];
       if (spec === undefined) throw new RangeError(`callback ${action}: no such action`);
@@ -94,13 +132,15 @@ export function createCallbackCodec<T extends ActionTable>(table: T): CallbackCo
         parts.push(text);
       });
       const data = parts.join(':');
-      if (Buffer.byteLength(data, 'utf8') > MAX_BYTES) {
-        throw new RangeError(`callback ${action}: ${Buffer.byteLength(data)} bytes exceed ${MAX_BYTES}`);
+      if (Buffer.byteLength(data, 'utf8') > MAX_BYTES - STAMP_ROOM) {
+        throw new RangeError(
+          `callback ${action}: ${Buffer.byteLength(data)} bytes exceed ${MAX_BYTES - STAMP_ROOM} (${STAMP_ROOM} kept for the account)`,
+        );
       }
       return data;
     },
     decode(data) {
-      if (data === undefined || Buffer.byteLength(data, 'utf8') > MAX_BYTES) return undefined;
+      if (data === undefined || Buffer.byteLength(data, 'utf8') > MAX_BYTES - STAMP_ROOM) return undefined;
       const [version, code, ...raw] = data.split(':');
       if (version !== CALLBACK_VERSION || code === undefined) return undefined;
       const action = byCode.get(code);
@@ -120,4 +160,5 @@ export function createCallbackCodec<T extends ActionTable>(table: T): CallbackCo
       return { action, args };
     },
   };
+  return codec;
 }

@@ -40,6 +40,8 @@ export interface ChatScope {
    * the stored session again.
    */
   openedSession?: { sealed: string; text: string } | undefined;
+  /** The account this task acts on (`ChatAccounts.useAccount`); the active one when unset. */
+  account?: number | undefined;
 }
 
 /** The shared access to a chat's document that every `ChatData` area is built over. */

@@ -6,7 +6,7 @@ import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { inRows } from '../../kit/keyboards.js';
 import type { Feature } from '../../registry.js';
-import { encodeCallback } from '../../registry.js';
+import { callbackFits, encodeCallback } from '../../registry.js';
 import { CHECK_SCENE, createCheckScene } from './check-scene.js';
 import { type CheckedDomain, formatInvalidNames, renderCheckReport } from './views.js';
 
@@ -68,7 +68,7 @@ export async function checkDomains(ctx: BotContext, text: string): Promise<void>
   // Whole lines only: a cut inside a line could split an HTML tag or an emoji.
   const report = joinLinesWithin(renderCheckReport(ctx.t, checked, invalid).split('\n'), MESSAGE_LIMIT);
   const orderable = [...byAscii.entries()]
-    .filter(([ascii, c]) => c.result?.is_available && Buffer.byteLength(`1:od:${ascii}`) <= 64)
+    .filter(([ascii, c]) => c.result?.is_available && callbackFits('orderDomain', ascii))
     .slice(0, KEYBOARD_LIMIT)
     .map(([ascii, c]) =>
       Markup.button.callback(

@@ -8,7 +8,7 @@ import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
 import { othersWithForms } from '../../forms/member-scenes.js';
-import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
+import { CallbackSet, callbackFits, encodeCallback, type Feature } from '../../registry.js';
 import { checkDomains } from '../domains/domains.js';
 
 type Keyboard = ReturnType<typeof Markup.inlineKeyboard>;
@@ -120,10 +120,18 @@ async function recognise(ctx: BotContext, api: PartnerApi, word: string): Promis
   }
   return {
     text: ctx.t('common:freeText.domainFree', { domain }),
-    keyboard: Markup.inlineKeyboard([
-      Markup.button.callback(ctx.t('common:freeText.check'), encodeCallback('checkDomain', ascii)),
-      Markup.button.callback(ctx.t('common:freeText.orderDomain'), encodeCallback('orderDomain', ascii)),
-    ]),
+    // A name as long as DNS allows does not fit in a button's data: then it is told, not offered.
+    keyboard: Markup.inlineKeyboard(
+      callbackFits('orderDomain', ascii) && callbackFits('checkDomain', ascii)
+        ? [
+            Markup.button.callback(ctx.t('common:freeText.check'), encodeCallback('checkDomain', ascii)),
+            Markup.button.callback(
+              ctx.t('common:freeText.orderDomain'),
+              encodeCallback('orderDomain', ascii),
+            ),
+          ]
+        : [],
+    ),
   };
 }
 

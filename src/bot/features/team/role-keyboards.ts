@@ -3,6 +3,7 @@ import type { InlineKeyboardButton } from 'telegraf/types';
 import { type Capability, can, type Role, rolesAllowed } from '../../../core/team.js';
 import type { BotContext } from '../../context.js';
 import { disabledButton } from '../../kit/bot-api-today.js';
+import { gateKeyboard, passOutgoing } from '../../kit/outgoing.js';
 import { decodeCallback } from '../../registry.js';
 import { actionCapability } from './access.js';
 
@@ -17,9 +18,6 @@ import { actionCapability } from './access.js';
  * the update's own Telegram client, whatever method carries a `reply_markup`.
  */
 
-/** A client's `callApi`, as this pass sees it: a method, its payload, telegraf's options. */
-type CallApi = (method: string, payload: Record<string, unknown>, options?: object) => Promise<unknown>;
-
 /**
  * After the role guard: in a bound group, the update's outgoing keyboards meant for the sender
  * alone are gated by the sender's role. Private chats, unbound groups and the owner (who may do everything) pass
@@ -29,18 +27,11 @@ export function createRoleKeyboards(): Middleware<BotContext> {
   return (ctx, next) => {
     const role = ctx.teamMember?.role;
     if (role === undefined || role === 'owner') return next();
-    // Each update has its own Telegram client: wrapping it gates this update's calls only.
-    const telegram = ctx.telegram;
-    const callApi = telegram.callApi.bind(telegram) as CallApi;
-    const gated: CallApi = (method, payload, options) =>
-      callApi(
-        method,
-        forOneMember(method, payload)
-          ? gateKeyboard(payload, (button) => lockedFor(ctx, role, button))
-          : payload,
-        options,
-      );
-    telegram.callApi = gated as typeof telegram.callApi;
+    passOutgoing(ctx.telegram, (method, payload) =>
+      forOneMember(method, payload)
+        ? gateKeyboard(payload, (button) => lockedFor(ctx, role, button))
+        : payload,
+    );
     return next();
   };
 }
@@ -48,30 +39,6 @@ export function createRoleKeyboards(): Middleware<BotContext> {
 /** Whether a call's message is seen by one member alone: sent ephemeral, or an ephemeral one edited. */
 function forOneMember(method: string, payload: Record<string, unknown>): boolean {
   return 'ephemeral_message_parameters' in payload || /ephemeral/i.test(method);
-}
-
-/**
- * The payload with every inline button `lock` returns a replacement for replaced; the same
- * payload when none is (the caller's objects are never changed: a keyboard may be reused).
- */
-export function gateKeyboard(
-  payload: Record<string, unknown>,
-  lock: (button: InlineKeyboardButton) => InlineKeyboardButton | undefined,
-): Record<string, unknown> {
-  const markup = payload.reply_markup;
-  if (typeof markup !== 'object' || markup === null || !('inline_keyboard' in markup)) return payload;
-  const rows = markup.inline_keyboard;
-  if (!Array.isArray(rows)) return payload;
-  let changed = false;
-  const gatedRows = rows.map((row: InlineKeyboardButton[]) =>
-    row.map((button) => {
-      const locked = lock(button);
-      if (locked === undefined) return button;
-      changed = true;
-      return locked;
-    }),
-  );
-  return changed ? { ...payload, reply_markup: { ...markup, inline_keyboard: gatedRows } } : payload;
 }
 
 /** The disabled stand-in for a button `role` may not press; undefined for one it may. */
