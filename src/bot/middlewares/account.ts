@@ -55,7 +55,8 @@ function stampButton(button: InlineKeyboardButton, n: number): InlineKeyboardBut
 
 /**
  * The payload headed with the account's name: a text message gets a first line, a rich message a
- * first paragraph; left as it is where the heading would break a limit or the payload has no text.
+ * first paragraph; left as it is where the heading would break a limit, the payload has no text,
+ * or the text names the account itself («…в аккаунте «Студия Б»…»: said once is enough).
  */
 export function headPayload(
   method: string,
@@ -73,6 +74,7 @@ export function headPayload(
   if (method !== 'sendMessage' && method !== 'editMessageText') return payload;
   const text = payload.text;
   if (typeof text !== 'string' || payload.entities !== undefined) return payload;
+  if (text.includes(`«${escapeHtml(label)}»`) || text.includes(`«${label}»`)) return payload;
   const line = payload.parse_mode === 'HTML' ? `👤 <b>${escapeHtml(label)}</b>` : heading;
   if (payload.parse_mode !== undefined && payload.parse_mode !== 'HTML') return payload;
   const next = `${line}\n${text}`;
