@@ -93,10 +93,13 @@ interface SealedAccount {
 /** The account numbers a document holds (its own `accounts` map, or 1 for a legacy token). */
 export function accountNumbers(doc: ChatDoc): number[] {
   if (isPlainObject(doc.accounts)) {
-    return Object.keys(doc.accounts)
-      .map(Number)
-      .filter((n) => Number.isSafeInteger(n) && n > 0)
-      .sort((a, b) => a - b);
+    // Every update asks this: a plain loop, and a sort only where there is something to sort.
+    const numbers: number[] = [];
+    for (const key in doc.accounts) {
+      const n = Number(key);
+      if (Number.isSafeInteger(n) && n > 0) numbers.push(n);
+    }
+    return numbers.length > 1 ? numbers.sort((a, b) => a - b) : numbers;
   }
   return doc.token === undefined ? [] : [1];
 }
