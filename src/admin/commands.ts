@@ -237,7 +237,10 @@ function readRecord(value: unknown, line: number): StoredRecord {
 
 export interface Stats {
   chats: number;
-  connectedTokens: number;
+  /** Accounts of private chats (a bound group's copy of its owner's token is counted in `groups`). */
+  partnerAccounts: number;
+  /** Private chats holding more than one account. */
+  severalAccounts: number;
   groups: number;
   watches: number;
   historyEntries: number;
@@ -248,7 +251,8 @@ export interface Stats {
 export async function stats(stores: Stores): Promise<Stats> {
   const result: Stats = {
     chats: 0,
-    connectedTokens: 0,
+    partnerAccounts: 0,
+    severalAccounts: 0,
     groups: 0,
     watches: 0,
     historyEntries: 0,
@@ -257,8 +261,12 @@ export async function stats(stores: Stores): Promise<Stats> {
   for await (const record of readRecords(stores)) {
     if (record.kind === 'chat') {
       result.chats += 1;
-      result.connectedTokens += accountNumbers(record.doc).length;
+      const accounts = accountNumbers(record.doc).length;
       if (record.doc.team !== undefined) result.groups += 1;
+      else {
+        result.partnerAccounts += accounts;
+        if (accounts > 1) result.severalAccounts += 1;
+      }
     } else if (record.kind === 'watch') {
       result.watches += 1;
     } else if (record.kind === 'history') {

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
+import { upgradeAllChats } from '../storage/account-upgrade.js';
 import { KeyConfigError, loadKeyring } from '../storage/crypto.js';
 import { DataDirLockedError, lockDataDir } from '../storage/data-dir-lock.js';
 import { closeRedis, connectRedis, RedisUnreachableError } from '../storage/redis-connection.js';
@@ -23,7 +24,10 @@ export const USAGE = `Usage: npm run admin -- <command>
                              still needs an older key (nothing, when done: then the old key can go)
   backup <file>              a copy of the configured store, sealed as it is, never a key
   restore <file> [--force]   into the configured store; refuses one that holds anything unless --force
-  stats                      chats, connected tokens, groups, watches, DNS history entries, robots' keys
+  upgrade                    turn each chat's single token (and its notification settings) into
+                             its account 1, as the bot does at start; a second run changes nothing
+  stats                      chats, partner accounts, groups, watches, DNS history entries,
+                             robots' keys
 
 Run it while no bot uses a lowdb DATA_DIR (it holds the same lock as the bot). It reads the same
 configuration as the bot (.env included): STORAGE, DATA_DIR, REDIS_URL, REDIS_PREFIX,
@@ -153,6 +157,27 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
             : `${result.stillOld} records still need an older key (${result.keyIds.join(', ')}).`,
         ].join('\n');
       }
+      case 'upgrade': {
+        const { keyring } = await loadKeyring({
+          encryptionKeys: env.ENCRYPTION_KEYS,
+          encryptionKeysFile: env.ENCRYPTION_KEYS_FILE,
+          dataDir: env.DATA_DIR?.trim() || './data',
+        });
+        const c = await upgradeAllChats(opened.stores.chats, keyring);
+        return [
+          `Chats on ${from} upgraded to accounts:`,
+          `  chats: ${c.chats} read, ${c.upgraded} upgraded, ${c.unchanged} already upgraded`,
+          c.unreadable > 0
+            ? `${c.unreadable} chats keep their old token as it is: it does not open with ENCRYPTION_KEYS (add the key it needs and run again).`
+            : '',
+          c.damaged > 0 ? `${c.damaged} chats have a damaged record (the bot sets it aside).` : '',
+          c.upgraded === 0
+            ? 'Nothing changed: every chat was upgraded already.'
+            : 'Run it again to check: it changes nothing.',
+        ]
+          .filter((line) => line !== '')
+          .join('\n');
+      }
       case 'backup': {
         const file = rest[0];
         if (!file) throw new UsageError('backup needs a file: npm run admin -- backup <file>');
@@ -182,7 +207,7 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
         return [
           `Storage: ${from}`,
           `  chats: ${s.chats}`,
-          `  connected tokens: ${s.connectedTokens}`,
+          `  partner accounts: ${s.partnerAccounts} (chats with several: ${s.severalAccounts})`,
           `  groups: ${s.groups}`,
           `  watches: ${s.watches}`,
           `  DNS history entries: ${s.historyEntries}`,

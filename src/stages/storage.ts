@@ -2,8 +2,10 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import { errorForLog, type Logger } from '../logger.js';
+import { upgradeAllChats } from '../storage/account-upgrade.js';
 import { type ChatData, createChatData } from '../storage/chat-data.js';
+import type { ChatStore } from '../storage/chat-store.js';
 import { type Keyring, loadKeyring } from '../storage/crypto.js';
 import { lockDataDir } from '../storage/data-dir-lock.js';
 import { createDnsHistory, type DnsHistory } from '../storage/dns-history.js';
@@ -60,6 +62,7 @@ export async function openStorage(config: Config, logger: Logger): Promise<Opene
   // lowdb serves one process: a second one on the same DATA_DIR is refused, not corrupting it.
   const releaseDataDir = redis ? async () => undefined : await lockDataDir(config.DATA_DIR);
   const stores = createStores({ redis, prefix: config.REDIS_PREFIX, dataDir: config.DATA_DIR });
+  await upgradeChats(stores.chats, keyring, logger);
   return {
     keyring,
     redis,
@@ -105,4 +108,22 @@ export async function openStorage(config: Config, logger: Logger): Promise<Opene
       if (redis) await closeRedis(redis);
     },
   };
+}
+
+/**
+ * A chat's single token becomes its account 1 (storage/account-upgrade.ts), before any update is
+ * taken. A chat left as it was still reads as account 1, so a failure here is logged, not fatal:
+ * the next start goes on from where this one stopped.
+ */
+async function upgradeChats(chats: ChatStore, keyring: Keyring, logger: Logger): Promise<void> {
+  const started = Date.now();
+  try {
+    const counts = await upgradeAllChats(chats, keyring);
+    logger.info({ ...counts, ms: Date.now() - started }, 'accounts upgrade: chats checked');
+  } catch (error) {
+    logger.warn(
+      { err: errorForLog(error) },
+      'accounts upgrade stopped; chats not yet upgraded read as before, the next start goes on',
+    );
+  }
 }

@@ -5,7 +5,7 @@
  * restores into either backend.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -16,8 +16,11 @@ import {
   startBotApiServer,
 } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { createChatData } from '../../src/storage/chat-data.js';
+import type { ChatStore } from '../../src/storage/chat-store.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import { createRedisStore } from '../../src/storage/redis-store.js';
 import { createLowdbRobotKeyStore } from '../../src/storage/robot-key-store.js';
 import { createRobotKeys } from '../../src/storage/robot-keys.js';
 import { eventually, spawnCaptured, startBotProcess } from '../helpers/bot-process.js';
@@ -155,7 +158,7 @@ describe('npm run admin', () => {
     const result = await run(['stats'], lowdbEnv());
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/chats: 2/);
-    expect(result.stdout).toMatch(/connected tokens: 2/);
+    expect(result.stdout).toMatch(/partner accounts: 1 \(chats with several: 0\)/);
     expect(result.stdout).toMatch(/groups: 1/);
     expect(result.stdout).toMatch(/watches: 1/);
     expect(result.stdout).toMatch(/DNS history entries: 1/);
@@ -286,7 +289,7 @@ describe('npm run admin', () => {
       const restored = await run(['restore', file], redisEnv(prefix));
       expect(restored.code, restored.stderr).toBe(0);
       expect(restored.stdout).toContain('chats: 2 read, 2 written');
-      expect((await run(['stats'], redisEnv(prefix))).stdout).toMatch(/connected tokens: 2/);
+      expect((await run(['stats'], redisEnv(prefix))).stdout).toMatch(/partner accounts: 1/);
       const refused = await run(['restore', file], redisEnv(prefix));
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('not empty');
@@ -321,6 +324,114 @@ describe('npm run admin', () => {
       await bot.stop();
     }
   }, 60_000);
+});
+
+describe('npm run admin with several accounts in a chat', () => {
+  const TWO = 557_002;
+  const SECOND_TOKEN = 'second-partner-token-0123456789';
+  let twoDir: string;
+
+  /** The chat's accounts as the bot opens them with these keys. */
+  async function accountsIn(store: ChatStore, keys: string) {
+    const chatData = createChatData({ store, keyring: parseEncryptionKeys(keys) });
+    const accounts = await chatData.listAccounts(TWO);
+    const settings = await chatData.getNotifySettings(TWO, 2);
+    await store.close();
+    return { tokens: accounts.map((a) => [a.n, a.token, a.name, a.active]), settings };
+  }
+  /** What the chat holds: account 1 the sandbox's token, account 2 another, named and active. */
+  const both = () => ({
+    tokens: [
+      [1, sandbox.token, undefined, false],
+      [2, SECOND_TOKEN, 'Студия Б', true],
+    ],
+    settings: { off: ['newInvoice'] },
+  });
+
+  beforeAll(async () => {
+    twoDir = join(work, 'two-accounts');
+    const store = createLowdbStore({ dataDir: twoDir });
+    const chatData = createChatData({ store, keyring: parseEncryptionKeys(K1) });
+    await chatData.setLocale(TWO, 'ru');
+    expect(await chatData.addAccount(TWO, sandbox.token)).toEqual({ ok: true, n: 1 });
+    expect(await chatData.addAccount(TWO, SECOND_TOKEN)).toEqual({ ok: true, n: 2 });
+    expect(await chatData.renameAccount(TWO, 2, 'Студия Б')).toBe(true);
+    await chatData.setNotifySettings(TWO, { off: ['newInvoice'] }, 2);
+    await store.close();
+  });
+
+  it('stats counts both accounts of the chat', async () => {
+    const result = await run(['stats'], lowdbEnv(twoDir));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('partner accounts: 2 (chats with several: 1)');
+    expect(result.stdout).not.toContain('Студия');
+  });
+
+  it('rotate-keys re-seals both accounts: with the old key removed both still open', async () => {
+    const dir = join(work, 'two-rotated');
+    await cp(twoDir, dir, { recursive: true });
+    const rotated = await run(['rotate-keys'], lowdbEnv(dir, `${K2},${K1}`));
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stdout).toContain('chats: 1 read, 1 written');
+    expect(rotated.stdout).toContain('Nothing needs another key now');
+    expect(await accountsIn(createLowdbStore({ dataDir: dir }), K2)).toEqual(both());
+  });
+
+  it('backup and restore keep both accounts, sealed', async () => {
+    const file = join(work, 'two.jsonl');
+    expect((await run(['backup', file], lowdbEnv(twoDir))).code).toBe(0);
+    const content = await readFile(file, 'utf8');
+    expect(content).not.toContain(SECOND_TOKEN);
+    expect(content).not.toContain('Студия');
+    const into = join(work, 'two-restored');
+    const restored = await run(['restore', file], lowdbEnv(into));
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(await accountsIn(createLowdbStore({ dataDir: into }), K1)).toEqual(both());
+  });
+
+  it('upgrade turns the old release’s tokens into accounts once; a second run changes nothing', async () => {
+    const fixture = join(process.cwd(), 'test', 'fixtures', 'before-accounts');
+    const keys = (
+      JSON.parse(await readFile(join(fixture, 'facts.json'), 'utf8')) as { encryptionKeys: string }
+    ).encryptionKeys;
+    const dir = join(work, 'old-release');
+    await cp(join(fixture, 'data'), dir, { recursive: true });
+    const first = await run(['upgrade'], lowdbEnv(dir, keys));
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('chats: 4 read, 3 upgraded, 1 already upgraded');
+    const second = await run(['upgrade'], lowdbEnv(dir, keys));
+    expect(second.stdout).toContain('chats: 4 read, 0 upgraded, 4 already upgraded');
+    expect(second.stdout).toContain('Nothing changed');
+    expect((await run(['stats'], lowdbEnv(dir, keys))).stdout).toContain('partner accounts: 2');
+  });
+
+  describe.skipIf(!redisUrl)('on Redis', () => {
+    it('migrate keeps both accounts, and the old release’s data upgrades there too', async () => {
+      const prefix = `${PREFIX}two:`;
+      const first = await run(['migrate', '--to', 'redis'], { ...lowdbEnv(twoDir), ...redisTarget(prefix) });
+      expect(first.code, first.stderr).toBe(0);
+      const connection = new Redis(redisUrl ?? '');
+      expect(await accountsIn(createRedisStore({ redis: connection, prefix }), K1)).toEqual(both());
+      expect((await connection.get(`${prefix}chat:${TWO}`)) ?? '').not.toContain(SECOND_TOKEN);
+      connection.disconnect();
+      expect((await run(['stats'], redisEnv(prefix))).stdout).toContain('partner accounts: 2');
+
+      const fixture = join(process.cwd(), 'test', 'fixtures', 'before-accounts');
+      const keys = (
+        JSON.parse(await readFile(join(fixture, 'facts.json'), 'utf8')) as { encryptionKeys: string }
+      ).encryptionKeys;
+      const dir = join(work, 'old-release-to-redis');
+      await cp(join(fixture, 'data'), dir, { recursive: true });
+      const old = `${PREFIX}old:`;
+      expect(
+        (await run(['migrate', '--to', 'redis'], { ...lowdbEnv(dir, keys), ...redisTarget(old) })).code,
+      ).toBe(0);
+      const upgraded = await run(['upgrade'], redisEnv(old, keys));
+      expect(upgraded.code, upgraded.stderr).toBe(0);
+      expect(upgraded.stdout).toContain('chats: 4 read, 3 upgraded, 1 already upgraded');
+      expect((await run(['upgrade'], redisEnv(old, keys))).stdout).toContain('Nothing changed');
+    }, 60_000);
+  });
 });
 
 function redisTarget(prefix: string): Record<string, string> {

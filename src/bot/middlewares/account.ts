@@ -106,7 +106,7 @@ export function createAccountContext(deps: { chatData: ChatData; logger: Logger 
 
     const active = await chatData.currentAccountNumber(chatId);
     const pinned = ctx.session?.account;
-    let n =
+    const n =
       stamped ??
       (query !== undefined && numbers.includes(1) ? 1 : undefined) ??
       (!isCommand(ctx) && pinned !== undefined && numbers.includes(pinned) ? pinned : undefined) ??
@@ -115,42 +115,16 @@ export function createAccountContext(deps: { chatData: ChatData; logger: Logger 
       1;
     chatData.useAccount(chatId, n);
 
-    let label: Promise<string> | undefined;
-    const account: AccountInUse = {
-      get n() {
-        return n;
-      },
-      many: numbers.length > 1,
-      numbers,
-      label: () => {
-        const of = n;
-        label ??= chatData.getAccount(chatId, of).then((found) => accountLabel(ctx.t, found ?? { n: of }));
-        return label;
-      },
-    };
-    ctx.account = account;
-    let headed = false;
-    ctx.headAccount = () => {
-      headed = true;
-    };
-    ctx.actOnAccount = (other) => {
-      if (!numbers.includes(other)) throw new RangeError(`the chat has no account ${other}`);
-      n = other;
-      label = undefined;
-      headed = true;
-      chatData.useAccount(chatId, other);
-    };
+    const state = new UpdateAccount(ctx, chatData, chatId, n, numbers);
+    ctx.account = state;
+    ctx.headAccount = state.head;
+    ctx.actOnAccount = state.actOn;
     const partnerApi = ctx.partnerApi;
     ctx.partnerApi = (other) => {
-      if (other === undefined) headed = true;
+      if (other === undefined) state.headed = true;
       return partnerApi(other);
     };
-    passOutgoing(ctx.telegram, async (method, payload) => {
-      const stampedPayload = stampKeyboard(payload, n);
-      return headed && account.many
-        ? headPayload(method, stampedPayload, await account.label())
-        : stampedPayload;
-    });
+    passOutgoing(ctx.telegram, state.pass);
 
     await next();
 
@@ -158,7 +132,55 @@ export function createAccountContext(deps: { chatData: ChatData; logger: Logger 
     const session = ctx.session;
     if (session === undefined) return;
     if (!hasOpenWork(session)) delete session.account;
-    else session.account ??= n;
+    else session.account ??= state.n;
+  };
+}
+
+/**
+ * The account an update acts on, one instance per update (a class: an object literal with a
+ * getter and closures per update cost /help a third more CPU, bench/README.md).
+ */
+class UpdateAccount implements AccountInUse {
+  /** Whether the update's answers are headed with the account's name (several accounts only). */
+  headed = false;
+  readonly many: boolean;
+  private labelOf: Promise<string> | undefined;
+
+  constructor(
+    private readonly ctx: BotContext,
+    private readonly chatData: ChatData,
+    private readonly chatId: number,
+    public n: number,
+    readonly numbers: readonly number[],
+  ) {
+    this.many = numbers.length > 1;
+  }
+
+  label(): Promise<string> {
+    const of = this.n;
+    this.labelOf ??= this.chatData
+      .getAccount(this.chatId, of)
+      .then((found) => accountLabel(this.ctx.t, found ?? { n: of }));
+    return this.labelOf;
+  }
+
+  readonly head = (): void => {
+    this.headed = true;
+  };
+
+  readonly actOn = (other: number): void => {
+    if (!this.numbers.includes(other)) throw new RangeError(`the chat has no account ${other}`);
+    this.n = other;
+    this.labelOf = undefined;
+    this.headed = true;
+    this.chatData.useAccount(this.chatId, other);
+  };
+
+  readonly pass = async (method: string, payload: Record<string, unknown>) => {
+    const stampedPayload = stampKeyboard(payload, this.n);
+    return this.headed && this.many
+      ? headPayload(method, stampedPayload, await this.label())
+      : stampedPayload;
   };
 }
 

@@ -93,10 +93,13 @@ interface SealedAccount {
 /** The account numbers a document holds (its own `accounts` map, or 1 for a legacy token). */
 export function accountNumbers(doc: ChatDoc): number[] {
   if (isPlainObject(doc.accounts)) {
-    return Object.keys(doc.accounts)
-      .map(Number)
-      .filter((n) => Number.isSafeInteger(n) && n > 0)
-      .sort((a, b) => a - b);
+    // Every update asks this: a plain loop, and a sort only where there is something to sort.
+    const numbers: number[] = [];
+    for (const key in doc.accounts) {
+      const n = Number(key);
+      if (Number.isSafeInteger(n) && n > 0) numbers.push(n);
+    }
+    return numbers.length > 1 ? numbers.sort((a, b) => a - b) : numbers;
   }
   return doc.token === undefined ? [] : [1];
 }
@@ -112,7 +115,8 @@ export function activeAccountNumber(doc: ChatDoc): number | undefined {
 /**
  * A document written before accounts, as one with account 1 holding its token (sealed again as
  * an account record) and its `/notify` settings as account 1's; undefined when it needs nothing.
- * Pure and idempotent: an upgraded document is returned as undefined.
+ * Pure and idempotent: an upgraded document is returned as undefined. Throws (`SealError`) when
+ * the old token does not open with `keyring`; the caller keeps the document as it is.
  */
 export function upgradeAccounts(doc: ChatDoc, chatId: number, keyring: Keyring): ChatDoc | undefined {
   if (doc.token === undefined && doc.notify === undefined) return undefined;
@@ -124,9 +128,10 @@ export function upgradeAccounts(doc: ChatDoc, chatId: number, keyring: Keyring):
     next.activeAccount = 1;
     next.accountSeq = Math.max(doc.accountSeq ?? 0, 1);
   }
-  if (notify !== undefined && isPlainObject(notify) && next.notifyByAccount?.['1'] === undefined) {
+  // As the getters read it: old settings count only while there are no per-account ones.
+  if (isPlainObject(notify) && doc.notifyByAccount === undefined) {
     const first = accountNumbers(next)[0] ?? 1;
-    next.notifyByAccount = { ...(next.notifyByAccount ?? {}), [String(first)]: notify };
+    next.notifyByAccount = { [String(first)]: notify };
   }
   return next;
 }
