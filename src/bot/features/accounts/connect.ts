@@ -1,4 +1,4 @@
-import type { ApiFactory, DomainOrder } from '../../../api/index.js';
+import { type ApiFactory, ApiHttpError, type DomainOrder } from '../../../api/index.js';
 import type { Logger } from '../../../logger.js';
 import { errorForLog } from '../../../logger.js';
 import { type Account, MAX_ACCOUNTS } from '../../../storage/chat-data/accounts.js';
@@ -12,7 +12,9 @@ import { rebindOwnerGroups } from '../team/binding.js';
  *     (its watch resumes, as re-sending a token always did);
  *   - no account yet: the chat's first account;
  *   - the same partner as the active account (both tokens list the same non-empty set of order
- *     ids): the active account's token is replaced (a token renewed in the panel);
+ *     ids): the active account's token is replaced (a token renewed in the panel); so it is when
+ *     the provider refuses the active account's token (revoked: nothing else can be compared, and
+ *     a dead account next to the new one would help nobody);
  *   - else a new account, which becomes the active one; the 11th is refused.
  * The provider is asked little: the check itself lists the domain orders (the new account's name
  * is the domain of its first one); only when there is an active account to compare with, both
@@ -23,7 +25,7 @@ import { rebindOwnerGroups } from '../team/binding.js';
 export type PlacedToken =
   | { kind: 'first'; account: Account }
   | { kind: 'known'; account: Account }
-  | { kind: 'replaced'; account: Account; movedGroups: number }
+  | { kind: 'replaced' | 'revived'; account: Account; movedGroups: number }
   | { kind: 'added'; account: Account }
   | { kind: 'full' };
 
@@ -42,25 +44,37 @@ export function partnerNameOf(domainOrders: readonly DomainOrder[]): string | un
   return named[0]?.advanced?.domain ?? undefined;
 }
 
-/** The ids of a token's orders, or undefined when the provider did not answer. */
+/** The ids of a token's orders; `rejected` when the provider refuses the token; undefined when it did not answer. */
 async function orderIds(
   deps: PlaceTokenDeps,
   token: string,
   chatId: number,
-): Promise<Set<number> | undefined> {
+): Promise<Set<number> | 'rejected' | undefined> {
   try {
     return new Set((await deps.apiFor.uncached(token).listOrders()).map((order) => order.order_id));
   } catch (error) {
+    if (error instanceof ApiHttpError && error.isAuthError) return 'rejected';
     deps.logger.info({ chatId, err: errorForLog(error) }, 'orders not listed for the same-partner check');
     return undefined;
   }
 }
 
-/** Whether two tokens are the same partner: the same non-empty set of order ids. */
-async function samePartner(deps: PlaceTokenDeps, chatId: number, a: string, b: string): Promise<boolean> {
-  const [left, right] = await Promise.all([orderIds(deps, a, chatId), orderIds(deps, b, chatId)]);
-  if (left === undefined || right === undefined || left.size === 0 || left.size !== right.size) return false;
-  return [...left].every((id) => right.has(id));
+/**
+ * Whether a new token is the same partner as the active one: the same non-empty set of order
+ * ids (`same`); `revoked` when the provider no longer takes the active one's token (a partner
+ * sending a new token after revoking the old one); else `other`.
+ */
+async function comparePartners(
+  deps: PlaceTokenDeps,
+  chatId: number,
+  active: string,
+  token: string,
+): Promise<'same' | 'revoked' | 'other'> {
+  const [left, right] = await Promise.all([orderIds(deps, active, chatId), orderIds(deps, token, chatId)]);
+  if (left === 'rejected') return 'revoked';
+  if (left === undefined || right === undefined || right === 'rejected') return 'other';
+  if (left.size === 0 || left.size !== right.size) return 'other';
+  return [...left].every((id) => right.has(id)) ? 'same' : 'other';
 }
 
 /**
@@ -85,15 +99,17 @@ export async function placeToken(
   }
   const accounts = await chatData.listAccounts(chatId);
   const active = accounts.find((account) => account.active);
-  if (active !== undefined && (await samePartner(deps, chatId, active.token, token))) {
-    // The same partner: a token renewed in the panel replaces the old one, its groups move with it.
+  const compared = active === undefined ? 'other' : await comparePartners(deps, chatId, active.token, token);
+  if (active !== undefined && compared !== 'other') {
+    // The same partner (a token renewed in the panel), or a token the provider refuses now: the new
+    // one replaces it, and the groups bound with it move with it.
     chatData.useAccount(chatId, active.n);
     await chatData.setToken(chatId, token, active.partner === undefined ? partner : undefined);
     await deps.watches?.disconnect(chatId, active.token);
     await deps.watches?.connect(chatId, token);
     const moved = await rebindOwnerGroups(deps, chatId, active.token, token);
     const account = (await chatData.getAccount(chatId, active.n)) ?? { ...active, token };
-    return { kind: 'replaced', account, movedGroups: moved.length };
+    return { kind: compared === 'same' ? 'replaced' : 'revived', account, movedGroups: moved.length };
   }
   if (accounts.length >= MAX_ACCOUNTS) return { kind: 'full' };
   const added = await chatData.addAccount(chatId, token, partner);

@@ -97,10 +97,11 @@ export async function takeToken(ctx: ChatContext, text: string, deps: TokenDeps)
     first: ctx.t('onboarding:tokenSaved'),
     known: ctx.t(placed.account.active ? 'accounts:tokenKnownActive' : 'accounts:tokenKnown', { label }),
     replaced: ctx.t('accounts:tokenReplaced', { label }),
+    revived: ctx.t('accounts:tokenRevived', { label }),
     added: ctx.t('accounts:added', { label }),
   }[placed.kind];
   await say(said);
-  if (placed.kind === 'replaced' && placed.movedGroups > 0)
+  if ((placed.kind === 'replaced' || placed.kind === 'revived') && placed.movedGroups > 0)
     await ctx.reply(ctx.t('onboarding:tokenGroupsMoved', { count: placed.movedGroups }));
 }
 
