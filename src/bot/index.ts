@@ -12,6 +12,7 @@ import type { DnsHistory } from '../storage/dns-history.js';
 import type { ChatLock } from '../storage/redis-coordination.js';
 import type { RobotKeys } from '../storage/robot-keys.js';
 import type { BotContext, BotSession, WatchPort } from './context.js';
+import { createAccountsFeature } from './features/accounts/accounts.js';
 import { createBillingFeature } from './features/billing/billing.js';
 import { createCatalogFeature } from './features/catalog/catalog.js';
 import { createDnsChangeFlow } from './features/dns/change/change-flow.js';
@@ -277,6 +278,8 @@ export function createFeatures(deps: BotDeps) {
     features.map((feature) => feature.closeOpen?.(ctx) ?? false).some((closed) => closed);
   const features: Feature[] = [
     createOnboardingFeature({ ...deps, closeOpen }),
+    // /accounts: the private chat's partner accounts (add, switch, rename, remove).
+    createAccountsFeature({ ...deps, closeOpen }),
     createBillingFeature({ lists, chatData: deps.chatData }),
     // Inline mode (`@bot` in any chat): answers only inline queries and their chosen results.
     createInlineFeature({ logger: deps.logger, chatData: deps.chatData }),

@@ -1,4 +1,5 @@
 import type { Capability } from '../core/team.js';
+import { ACCOUNTS_ACTIONS } from './features/accounts/actions.js';
 import { BILLING_ACTIONS } from './features/billing/actions.js';
 import { CATALOG_ACTIONS } from './features/catalog/actions.js';
 import { DNS_ACTIONS } from './features/dns/actions.js';
@@ -47,6 +48,7 @@ export const ACTIONS = mergeActionTables(
   NOTIFY_ACTIONS,
   TEAM_ACTIONS,
   KEYS_ACTIONS,
+  ACCOUNTS_ACTIONS,
   FREE_TEXT_ACTIONS,
 ) satisfies Record<string, { need: Capability | 'openForm' }>;
 

@@ -81,6 +81,14 @@ const WIRE: Record<CallbackAction, { code: string; args: readonly ArgKind[] }> =
   keyRevokeYes: { code: 'ke', args: ['word'] },
   keyNo: { code: 'kx', args: [] },
   keyHide: { code: 'kh', args: [] },
+  accountInvoices: { code: 'ia', args: ['int'] },
+  accounts: { code: 'ac', args: [] },
+  accountSwitch: { code: 'aw', args: ['int'] },
+  accountRename: { code: 'ar', args: ['int'] },
+  accountRemove: { code: 'ad', args: ['int'] },
+  accountRemoveYes: { code: 'ay', args: ['int'] },
+  accountRemoveNo: { code: 'an', args: [] },
+  accountAdd: { code: 'aa', args: [] },
 };
 
 const ACTIONS = Object.keys(WIRE) as CallbackAction[];

@@ -67,6 +67,7 @@ describe('feature wiring', () => {
     const { features } = createFeatures(deps);
     expect(features.map((f) => f.name)).toEqual([
       'onboarding',
+      'accounts',
       'billing',
       'inline',
       'catalog',
@@ -82,6 +83,7 @@ describe('feature wiring', () => {
     ]);
     expect(features.flatMap((f) => f.scenes.map((s) => s.id))).toEqual([
       'token',
+      'account-name',
       'check',
       'order',
       'await-input',

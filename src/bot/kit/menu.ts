@@ -21,6 +21,7 @@ export const MENU_COMMANDS = [
   'tariffs',
   'zones',
   'token',
+  'accounts',
   'lang',
   'cancel',
   'logout',
@@ -41,6 +42,7 @@ export const EPHEMERAL_COMMANDS: ReadonlySet<MenuCommand> = new Set<MenuCommand>
   'start',
   'cancel',
   'token',
+  'accounts',
   'order',
   'requisites',
 ]);

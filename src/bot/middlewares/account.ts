@@ -25,7 +25,7 @@ import { fitsRich } from '../kit/rich-screen.js';
  */
 
 /** The session's parts that are work in progress on one account. */
-const DRAFTS = ['dnsImport', 'dnsPreset', 'dnsBulk', 'dnsChange', 'dnsSet', 'nsPending'] as const;
+export const DRAFTS = ['dnsImport', 'dnsPreset', 'dnsBulk', 'dnsChange', 'dnsSet', 'nsPending'] as const;
 
 /** Whether the session holds a form or a draft that is still open. */
 export function hasOpenWork(session: BotSession): boolean {

@@ -236,6 +236,7 @@ describe('refusals, errors and commands of one member', () => {
       'order',
       'requisites',
       'token',
+      'accounts',
       'cancel',
       'help',
       'start',

@@ -58,8 +58,9 @@ describe('binding a group', () => {
     expect(await h.chatData.getTeamGroups(OWNER.userId)).toEqual([GROUP]);
 
     // A member without a token of their own is told whose group it is, not of "another partner".
+    // It also says which of the owner's accounts the group works with (issue 42).
     expect(lastText(await h.send('/team', inGroup(PARTNER)))).toBe(
-      'Группу подключил(а) владелец — Анна: здесь работают с партнёрским аккаунтом владельца. Ваша роль: зритель; роли назначает владелец.',
+      'Аккаунт владельца: <b>mysite.by</b>\nГруппу подключил(а) владелец — Анна: здесь работают с партнёрским аккаунтом владельца. Ваша роль: зритель; роли назначает владелец.',
     );
     await h.connect({ ...PARTNER, chatId: PARTNER.userId });
     expect(lastText(await h.send('/team', inGroup(PARTNER)))).toContain(

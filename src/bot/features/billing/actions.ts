@@ -8,4 +8,6 @@ export const BILLING_ACTIONS = {
   partnerStatementLink: { code: 'pl', args: ['int'], need: 'billing' },
   /** Invoices of an order: order id. */
   orderInvoices: { code: 'oi', args: ['int'], need: 'billing' },
+  /** Invoices of another account of the chat (number), the active one left as it is. */
+  accountInvoices: { code: 'ia', args: ['int'], need: 'billing' },
 } as const satisfies ActionTable;

@@ -1,4 +1,4 @@
-import { Composer } from 'telegraf';
+import { Composer, Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import type { Invoice } from '../../../api/index.js';
 import { escapeHtml } from '../../../core/format.js';
@@ -11,7 +11,9 @@ import { commandWords, parseId, parseOptionalId } from '../../kit/arguments.js';
 import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
 import { findInAccounts } from '../../kit/other-accounts.js';
 import type { PagedLists } from '../../kit/paged-list.js';
-import { CallbackSet, type Feature } from '../../registry.js';
+import { accountLabel } from '../../middlewares/account.js';
+import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
+import { labelButton } from '../accounts/views.js';
 import { filterOf, registerBillingLists } from './document-lists.js';
 import { renderLink } from './views.js';
 
@@ -39,7 +41,25 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
 
-  const { invoices, payments, statements, partnerStatements } = registerBillingLists(lists);
+  /**
+   * In a chat of several accounts, the whole invoice list offers each other account's invoices:
+   * from one account's /invoices to another's invoice link in two taps, the active one left as it
+   * is (the list shown is headed with that account's name, and its buttons act on it).
+   */
+  const otherAccounts = async (ctx: BotContext): Promise<InlineKeyboardButton[]> => {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined || ctx.chat?.type !== 'private' || ctx.account?.many !== true) return [];
+    const shown = ctx.account.n;
+    return (await chatData.listAccounts(chatId))
+      .filter((account) => account.n !== shown)
+      .map((account) =>
+        Markup.button.callback(
+          labelButton('👤', accountLabel(ctx.t, account)),
+          encodeCallback('accountInvoices', account.n),
+        ),
+      );
+  };
+  const { invoices, payments, statements, partnerStatements } = registerBillingLists(lists, otherAccounts);
 
   /**
    * The link of an invoice, named by its number as the client sees it (`СФ-2026-5001`). An unpaid
@@ -125,6 +145,17 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
   callbacks.on('statementLink', showStatementLink);
   callbacks.on('partnerStatementLink', showPartnerStatementLink);
   callbacks.on('orderInvoices', (ctx, orderId) => lists.show(ctx, invoices, filterOf(orderId), 0, 'reply'));
+  callbacks.on('accountInvoices', async (ctx, n) => {
+    const chatId = ctx.chat?.id;
+    if (chatId === undefined) return;
+    if (!(await chatData.accountNumbers(chatId)).includes(n)) {
+      await ctx.reply(ctx.t('accounts:gone'));
+      return;
+    }
+    // This update only: the active account stays what the partner chose in /accounts.
+    ctx.actOnAccount(n);
+    await lists.show(ctx, invoices, '-', 0, 'reply');
+  });
 
   composer.command('invoices', async (ctx) => {
     const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageInvoices');

@@ -78,8 +78,15 @@ function registerDocumentList<T>(lists: PagedLists, list: DocumentList<T>): Page
   });
 }
 
-/** The four billing lists: invoices, payments, statements and partner statements. */
-export function registerBillingLists(lists: PagedLists) {
+/**
+ * The four billing lists: invoices, payments, statements and partner statements. `otherAccounts`
+ * gives the buttons to the chat's other accounts' invoices, under the whole list (none in a chat
+ * of one account).
+ */
+export function registerBillingLists(
+  lists: PagedLists,
+  otherAccounts: (ctx: BotContext) => Promise<InlineKeyboardButton[]> = async () => [],
+) {
   const invoices = registerDocumentList<Invoice>(lists, {
     id: 'inv',
     columns: 'invoices',
@@ -88,7 +95,11 @@ export function registerBillingLists(lists: PagedLists) {
     emptyKey: 'billing:noInvoices',
     idOf: (invoice) => invoice.invoice_id,
     async load(ctx, api, query) {
-      const [items, codes] = await Promise.all([api.listInvoices(query), loadCurrencyCodes(api)]);
+      const [items, codes, others] = await Promise.all([
+        api.listInvoices(query),
+        loadCurrencyCodes(api),
+        query.order_id === undefined ? otherAccounts(ctx) : [],
+      ]);
       return {
         items,
         row: (invoice) => ({
@@ -102,10 +113,12 @@ export function registerBillingLists(lists: PagedLists) {
         // One "Send to client" under the list rather than one per row (the rows' link buttons
         // already fill the keyboard): it opens the picker with the list's unpaid invoices, those
         // of the order when the list is an order's. A list with nothing unpaid has nothing to send.
-        footer: (orderId) =>
-          items.some((invoice) => invoice.state === UNPAID_INVOICE_STATE)
+        footer: (orderId) => [
+          ...(items.some((invoice) => invoice.state === UNPAID_INVOICE_STATE)
             ? [sendToClientButton(ctx.t, orderId === undefined ? '' : String(orderId))]
-            : [],
+            : []),
+          ...others,
+        ],
       };
     },
   });

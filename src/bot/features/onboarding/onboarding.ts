@@ -1,10 +1,12 @@
 import { Composer, Markup } from 'telegraf';
 import type { Locale } from '../../../storage/chat-store.js';
+import type { RobotKeys } from '../../../storage/robot-keys.js';
 import type { BotContext } from '../../context.js';
 import { commandWords } from '../../kit/arguments.js';
 import { styled } from '../../kit/bot-api-today.js';
 import { LOCALES, type Translations } from '../../kit/i18n.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
+import { askRemoval } from '../accounts/accounts.js';
 import { CONNECT_START_PARAMETER } from '../inline/inline.js';
 import { tellGroupsUnbound, unbindGroup, unbindOwnerGroups } from '../team/binding.js';
 import { parseTeamStart } from '../team/orders.js';
@@ -19,6 +21,8 @@ import {
 /** /start, /help, /token (and its scene), /logout, /lang, /cancel. */
 export function createOnboardingFeature(
   deps: TokenDeps & {
+    /** Counted in /logout's question when it removes one of several accounts. */
+    robotKeys: RobotKeys;
     translations: Translations;
     defaultLocale: Locale;
     /** Closes every feature's open previews (`Feature.closeOpen`); whether one was open. */
@@ -62,8 +66,16 @@ export function createOnboardingFeature(
     else await ctx.scene.enter(TOKEN_SCENE);
   });
 
-  composer.command('logout', (ctx) =>
-    ctx.reply(ctx.t('onboarding:logoutConfirm'), {
+  composer.command('logout', async (ctx) => {
+    // With several accounts /logout removes the active one (asked first, saying what goes with
+    // it), or forgets everything; with one it forgets everything, as before accounts.
+    const accounts = ctx.chat.type === 'private' ? await deps.chatData.listAccounts(ctx.chat.id) : [];
+    const active = accounts.find((account) => account.active);
+    if (accounts.length > 1 && active !== undefined) {
+      await askRemoval(ctx, deps, active, { forgetAll: true });
+      return;
+    }
+    await ctx.reply(ctx.t('onboarding:logoutConfirm'), {
       ...Markup.inlineKeyboard([
         // It deletes the token, the saved customers and the settings of the chat.
         styled(
@@ -72,8 +84,8 @@ export function createOnboardingFeature(
         ),
         Markup.button.callback(ctx.t('onboarding:logoutNo'), encodeCallback('logout', 'no')),
       ]),
-    }),
-  );
+    });
+  });
 
   callbacks.on('logout', async (ctx, answer) => {
     await ctx.editMessageReplyMarkup(undefined).catch(() => undefined);
@@ -85,9 +97,10 @@ export function createOnboardingFeature(
     // Groups bound with this chat's token (or this group's own binding) go with it.
     const groups = ctx.chat.type === 'private' ? await unbindOwnerGroups(deps, ctx.chat.id) : [];
     if (ctx.chat.type !== 'private') await unbindGroup(deps, ctx.chat.id);
-    // The watch first: should it fail, the partner is told and the chat is still as it was.
-    const token = await deps.chatData.getToken(ctx.chat.id);
-    if (token !== undefined) await deps.watches?.disconnect(ctx.chat.id, token);
+    // The watches first: should one fail, the partner is told and the chat is still as it was.
+    // Every account of the chat goes (a group holds one).
+    for (const account of await deps.chatData.listAccounts(ctx.chat.id))
+      await deps.watches?.disconnect(ctx.chat.id, account.token);
     await deps.chatData.wipe(ctx.chat.id);
     // The session middleware writes the (now empty) session back after this handler.
     ctx.session = {};

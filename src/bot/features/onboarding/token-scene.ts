@@ -1,11 +1,14 @@
 import { Composer, Scenes } from 'telegraf';
-import { type ApiFactory, ApiHttpError } from '../../../api/index.js';
+import { type ApiFactory, ApiHttpError, type DomainOrder } from '../../../api/index.js';
+import { escapeHtml } from '../../../core/format.js';
 import type { Logger } from '../../../logger.js';
 import { errorForLog } from '../../../logger.js';
+import { MAX_ACCOUNTS } from '../../../storage/chat-data/accounts.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext, WatchPort } from '../../context.js';
 import { QUESTION_WORDS, sceneAnswers } from '../../kit/scene-answers.js';
-import { rebindOwnerGroups } from '../team/binding.js';
+import { accountLabel } from '../../middlewares/account.js';
+import { placeToken } from '../accounts/connect.js';
 
 export const TOKEN_SCENE = 'token';
 
@@ -48,23 +51,27 @@ async function leaveTokenStep(ctx: BotContext): Promise<void> {
 /**
  * One token attempt in a private chat, however it came (the token step's answer, a caption,
  * `/token <token>`): deletes the message that carried it, checks it with the provider — never a
- * cache, or a revoked token could pass — and stores it sealed only when the provider accepts it.
+ * cache, or a revoked token could pass — and stores it sealed only when the provider accepts it:
+ * as the chat's first account, a new one, or the active one's new token (accounts/connect.ts).
  * A token that can be sent again keeps the chat waiting for it; anything else ends the step.
  */
 export async function takeToken(ctx: ChatContext, text: string, deps: TokenDeps): Promise<void> {
   const token = text.trim();
   const deleted = await deleteTokenMessage(ctx, deps.logger);
-  const reply = (key: string) =>
-    ctx.reply(`${ctx.t(key)}\n${ctx.t(deleted ? 'onboarding:tokenDeleted' : 'onboarding:tokenNotDeleted')}`, {
+  const say = (text: string) =>
+    ctx.reply(`${text}\n${ctx.t(deleted ? 'onboarding:tokenDeleted' : 'onboarding:tokenNotDeleted')}`, {
       parse_mode: 'HTML',
     });
+  const reply = (key: string) => say(ctx.t(key));
   if (!TOKEN_SHAPE.test(token)) {
     await waitForAnotherToken(ctx);
     await reply('onboarding:tokenMalformed');
     return;
   }
+  // The check lists the domain orders: what names the partner of a new account comes with it.
+  let domainOrders: DomainOrder[];
   try {
-    await deps.apiFor.uncached(token).listCurrencies();
+    domainOrders = await deps.apiFor.uncached(token).listDomainOrders();
   } catch (error) {
     if (error instanceof ApiHttpError && error.isAuthError) {
       await waitForAnotherToken(ctx);
@@ -75,19 +82,27 @@ export async function takeToken(ctx: ChatContext, text: string, deps: TokenDeps)
     await reply('onboarding:tokenUncheckable');
     return;
   }
-  const previous = await deps.chatData.getToken(ctx.chat.id);
-  await deps.chatData.setToken(ctx.chat.id, token);
-  if (previous !== undefined && previous !== token) await deps.watches?.disconnect(ctx.chat.id, previous);
-  await deps.watches?.connect(ctx.chat.id, token);
-  // The team groups the partner bound with the old token work with the new one from now on.
-  const moved =
-    previous !== undefined && previous !== token && ctx.chat.type === 'private'
-      ? await rebindOwnerGroups(deps, ctx.chat.id, previous, token)
-      : [];
+  const placed = await placeToken(deps, ctx.chat.id, token, domainOrders);
   await leaveTokenStep(ctx);
-  deps.logger.info({ chatId: ctx.chat.id, groups: moved.length }, 'partner token stored');
-  await reply('onboarding:tokenSaved');
-  if (moved.length > 0) await ctx.reply(ctx.t('onboarding:tokenGroupsMoved', { count: moved.length }));
+  if (placed.kind === 'full') {
+    await say(ctx.t('accounts:full', { max: MAX_ACCOUNTS }));
+    return;
+  }
+  const label = escapeHtml(accountLabel(ctx.t, placed.account));
+  deps.logger.info(
+    { chatId: ctx.chat.id, account: placed.account.n, placed: placed.kind },
+    'partner token stored',
+  );
+  const said = {
+    first: ctx.t('onboarding:tokenSaved'),
+    known: ctx.t(placed.account.active ? 'accounts:tokenKnownActive' : 'accounts:tokenKnown', { label }),
+    replaced: ctx.t('accounts:tokenReplaced', { label }),
+    revived: ctx.t('accounts:tokenRevived', { label }),
+    added: ctx.t('accounts:added', { label }),
+  }[placed.kind];
+  await say(said);
+  if ((placed.kind === 'replaced' || placed.kind === 'revived') && placed.movedGroups > 0)
+    await ctx.reply(ctx.t('onboarding:tokenGroupsMoved', { count: placed.movedGroups }));
 }
 
 /**
@@ -106,7 +121,12 @@ export function createTokenScene(deps: TokenDeps) {
   const scene = new Scenes.BaseScene<BotContext>(TOKEN_SCENE);
   const answers = new Composer<BotContext>();
 
-  scene.enter((ctx) => ctx.reply(ctx.t('onboarding:tokenAsk'), { parse_mode: 'HTML' }));
+  // From /accounts' «➕ Добавить аккаунт» the question says the token is of another account.
+  scene.enter((ctx) =>
+    ctx.reply(ctx.t('adding' in ctx.scene.state ? 'accounts:tokenAsk' : 'onboarding:tokenAsk'), {
+      parse_mode: 'HTML',
+    }),
+  );
 
   answers.on('text', (ctx) => takeToken(ctx, ctx.message.text, deps));
   answers.on('message', async (ctx) => {

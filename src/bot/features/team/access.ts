@@ -14,6 +14,8 @@ export const COMMAND_CAPABILITIES = {
   cancel: 'anyone',
   // Refused in groups by the command itself; nothing to guard.
   token: 'anyone',
+  // Refused in groups by the command itself (a group works with the one account its owner bound).
+  accounts: 'anyone',
   // The team screen answers everyone; changing roles and `/team off` check the owner themselves.
   team: 'anyone',
   prices: 'lookup',

@@ -95,6 +95,20 @@ export async function rebindOwnerGroups(
   return moved;
 }
 
+/** The groups the partner bound that work with `token` (one of their accounts). */
+export async function ownerGroupsWith(
+  deps: TeamBindingDeps,
+  ownerId: number,
+  token: string,
+): Promise<number[]> {
+  const found: number[] = [];
+  for (const groupId of await deps.chatData.getTeamGroups(ownerId)) {
+    if ((await deps.chatData.getTeam(groupId))?.owner !== ownerId) continue;
+    if ((await deps.chatData.getToken(groupId)) === token) found.push(groupId);
+  }
+  return found;
+}
+
 /** Unbinds every group the partner bound (their /logout); returns the groups unbound. */
 export async function unbindOwnerGroups(deps: TeamBindingDeps, ownerId: number): Promise<number[]> {
   const unbound: number[] = [];
@@ -108,18 +122,20 @@ export async function unbindOwnerGroups(deps: TeamBindingDeps, ownerId: number):
 }
 
 /**
- * Tells each group the owner's /logout unbound (in the group's language): without it the group
- * would learn only at its next command. A group that removed the bot is logged and skipped.
+ * Tells each group the owner's /logout (or the removal of the account it worked with, `key`)
+ * unbound (in the group's language): without it the group would learn only at its next command.
+ * A group that removed the bot is logged and skipped.
  */
 export async function tellGroupsUnbound(
   telegram: Telegram,
   deps: { chatData: ChatData; translations: Translations; defaultLocale: Locale; logger: Logger },
   groups: readonly number[],
+  key = 'team:unboundByLogout',
 ): Promise<void> {
   for (const groupId of groups) {
     try {
       const locale = (await deps.chatData.getLocale(groupId)) ?? deps.defaultLocale;
-      await telegram.sendMessage(groupId, deps.translations.t(locale, 'team:unboundByLogout'));
+      await telegram.sendMessage(groupId, deps.translations.t(locale, key));
     } catch (error) {
       deps.logger.warn({ chatId: groupId, err: errorForLog(error) }, 'could not tell a group it was unbound');
     }

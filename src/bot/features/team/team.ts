@@ -6,6 +6,7 @@ import { errorForLog, type Logger } from '../../../logger.js';
 import type { TeamRecord } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { commandWords } from '../../kit/arguments.js';
+import { accountLabel } from '../../middlewares/account.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { bindGroup, type TeamBindingDeps, unbindGroup } from './binding.js';
 import { memberName, ownerName, renderRefusal, renderTeam, teamMembers } from './views.js';
@@ -40,9 +41,23 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
   const composer = new Composer<BotContext>();
   const callbacks = new CallbackSet();
 
+  /** The token of the partner's active account (the one a group is bound with), from their private chat. */
+  const activeToken = async (userId: number) =>
+    (await chatData.listAccounts(userId)).find((account) => account.active)?.token;
+
+  /** Which of the owner's accounts the group works with (their label for it), as a line; '' if unknown. */
+  const accountLine = async (ctx: BotContext, team: TeamRecord): Promise<string> => {
+    const groupId = ctx.chat?.id;
+    const token = groupId === undefined ? undefined : await chatData.getToken(groupId);
+    const account = token === undefined ? undefined : await chatData.findAccountByToken(team.owner, token);
+    return account === undefined
+      ? ''
+      : `${ctx.t('accounts:teamAccount', { label: escapeHtml(accountLabel(ctx.t, account)) })}\n`;
+  };
+
   // A member's button opens the list of roles: one tap gives any role, and one change is one
   // announcement (stepping through the roles announced every step).
-  const screen = (ctx: BotContext, team: TeamRecord) => {
+  const screen = async (ctx: BotContext, team: TeamRecord) => {
     const rows = teamMembers(team)
       .filter(({ role }) => role !== 'owner')
       .map(({ userId, role }) => {
@@ -53,7 +68,7 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
         return [Markup.button.callback(label, encodeCallback('teamMember', userId))];
       });
     return {
-      text: renderTeam(ctx.t, team, true),
+      text: `${await accountLine(ctx, team)}${renderTeam(ctx.t, team, true)}`,
       extra: { parse_mode: 'HTML' as const, ...Markup.inlineKeyboard(rows) },
     };
   };
@@ -104,13 +119,19 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
   composer.command('team', async (ctx) => {
     if (ctx.chat.type === 'private') {
       // From the private chat: Telegram's own picker of the groups the partner administers.
-      if ((await chatData.getToken(ctx.from.id)) === undefined) {
+      const active = (await chatData.listAccounts(ctx.from.id)).find((account) => account.active);
+      if (active === undefined) {
         await ctx.reply(ctx.t('team:connectFirstPrivate'));
         return;
       }
-      await ctx.reply(
-        ctx.t('team:pickGroup'),
-        Markup.keyboard([
+      // With several accounts, which one the group gets: the active one.
+      const which = ctx.account?.many
+        ? `\n\n${ctx.t('accounts:pickGroupAccount', { label: escapeHtml(accountLabel(ctx.t, active)) })}`
+        : '';
+      await ctx.reply(`${ctx.t('team:pickGroup')}${which}`, {
+        // The account's name is bold.
+        parse_mode: 'HTML',
+        ...Markup.keyboard([
           [
             Markup.button.groupRequest(ctx.t('team:pickGroupButton'), TEAM_GROUP_REQUEST, {
               user_administrator_rights: NO_EXTRA_RIGHTS,
@@ -119,7 +140,7 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
         ])
           .oneTime()
           .resize(),
-      );
+      });
       return;
     }
     if (!isGroup(ctx)) {
@@ -133,15 +154,15 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
         await ctx.toMember.reply(ctx.t('team:notBound'));
         return;
       }
-      // The sender's private chat (its id is the user's) holds the token to bind with.
-      const token = await chatData.getToken(ctx.from.id);
+      // The sender's private chat (its id is the user's) holds the token to bind with: its active account's.
+      const token = await activeToken(ctx.from.id);
       if (token === undefined) {
         // How to connect a token is the asker's business (ephemeral where the server allows).
         await ctx.toMember.reply(ctx.t('team:connectFirst', { bot: ctx.botInfo.username }));
         return;
       }
       const bound = await bindGroup(deps, ctx.chat.id, ctx.from, token);
-      const { text, extra } = screen(ctx, bound);
+      const { text, extra } = await screen(ctx, bound);
       await ctx.reply(`${ctx.t('team:bound', { owner: memberName(bound, bound.owner) })}\n\n${text}`, extra);
       return;
     }
@@ -149,21 +170,19 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
       const role = team.members[String(ctx.from.id)] ?? 'viewer';
       if (word === undefined) {
         // A partner of their own is told the group is taken; a member without a token, whose.
-        const partner = (await chatData.getToken(ctx.from.id)) !== undefined;
-        await ctx.toMember.reply(
-          ctx.t(partner ? 'team:boundByAnother' : 'team:boundByOwner', {
-            owner: memberName(team, team.owner),
-            role: ctx.t(`team:role.${role}`),
-          }),
-          { parse_mode: 'HTML' },
-        );
+        const partner = (await chatData.accountNumbers(ctx.from.id)).length > 0;
+        const said = ctx.t(partner ? 'team:boundByAnother' : 'team:boundByOwner', {
+          owner: memberName(team, team.owner),
+          role: ctx.t(`team:role.${role}`),
+        });
+        await ctx.toMember.reply(`${await accountLine(ctx, team)}${said}`, { parse_mode: 'HTML' });
       } else {
         await ctx.toMember.reply(renderRefusal(ctx.t, 'command', 'roles', role, ownerName(team)));
       }
       return;
     }
     if (word === undefined) {
-      const { text, extra } = screen(ctx, team);
+      const { text, extra } = await screen(ctx, team);
       await ctx.reply(text, extra);
       return;
     }
@@ -195,7 +214,8 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
     if (ctx.chat.type !== 'private' || shared.request_id !== TEAM_GROUP_REQUEST) return next();
     const groupId = shared.chat_id;
     const removeKeyboard = Markup.removeKeyboard();
-    const token = await chatData.getToken(ctx.from.id);
+    // The active account's token, whatever form is open in this chat.
+    const token = await activeToken(ctx.from.id);
     if (token === undefined) {
       await ctx.reply(ctx.t('team:connectFirstPrivate'), removeKeyboard);
       return;
@@ -209,10 +229,17 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
       return;
     }
     const bound = team ?? (await bindGroup(deps, groupId, ctx.from, token));
+    const groupToken = await chatData.getToken(groupId);
+    const account =
+      groupToken === undefined ? undefined : await chatData.findAccountByToken(ctx.from.id, groupToken);
+    const which =
+      account === undefined
+        ? ''
+        : `\n${ctx.t('accounts:teamAccount', { label: escapeHtml(accountLabel(ctx.t, account)) })}`;
     const told = await ctx.telegram
       .sendMessage(
         groupId,
-        `${ctx.t('team:bound', { owner: memberName(bound, bound.owner) })}\n\n${renderTeam(ctx.t, bound, true)}`,
+        `${ctx.t('team:bound', { owner: memberName(bound, bound.owner) })}${which}\n\n${renderTeam(ctx.t, bound, true)}`,
         {
           parse_mode: 'HTML',
         },
@@ -251,14 +278,14 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
   // Only the owner gets here: the role guard refuses everyone else ('roles').
   callbacks.on('teamScreen', async (ctx) => {
     const bound = await boundTeam(ctx);
-    if (bound !== undefined) await redraw(ctx, screen(ctx, bound.team));
+    if (bound !== undefined) await redraw(ctx, await screen(ctx, bound.team));
   });
 
   callbacks.on('teamMember', async (ctx, userId) => {
     const bound = await boundTeam(ctx);
     if (bound === undefined) return;
     const current = bound.team.members[String(userId)];
-    if (current === undefined || current === 'owner') return redraw(ctx, screen(ctx, bound.team));
+    if (current === undefined || current === 'owner') return redraw(ctx, await screen(ctx, bound.team));
     await redraw(ctx, roleChoice(ctx, bound.team, userId, current));
   });
 
@@ -272,7 +299,7 @@ export function createTeamFeature(deps: TeamBindingDeps & { logger: Logger }): F
       team.members[String(userId)] === word
         ? team
         : await changeRole(ctx, chatId, team, { id: userId }, word);
-    await redraw(ctx, screen(ctx, changed));
+    await redraw(ctx, await screen(ctx, changed));
   });
 
   return { name: 'team', composer, callbacks: callbacks.registrations, scenes: [] };
