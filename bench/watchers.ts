@@ -161,7 +161,10 @@ function watchersOf(
   return createWatchers({
     watchData: storage.watchData,
     // Settings are read only for a chat with something to tell; the chat store is not this cost.
-    chatData: { getNotifySettings: async () => ({}) },
+    chatData: {
+      getNotifySettings: async () => ({}),
+      findAccountByToken: async (_chatId, token) => ({ n: 1, token, active: true }),
+    },
     apiFor: env.apiFor,
     sender: env.sender,
     scheduler,

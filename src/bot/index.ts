@@ -282,7 +282,7 @@ export function createFeatures(deps: BotDeps) {
     createAccountsFeature({ ...deps, closeOpen }),
     createBillingFeature({ lists, chatData: deps.chatData }),
     // Inline mode (`@bot` in any chat): answers only inline queries and their chosen results.
-    createInlineFeature({ logger: deps.logger, chatData: deps.chatData }),
+    createInlineFeature({ logger: deps.logger, chatData: deps.chatData, apiFor: deps.apiFor }),
     createCatalogFeature({ lists }),
     createOrdersFeature({ lists, chatData: deps.chatData }),
     createNotifyFeature({ chatData: deps.chatData, watches: deps.watches }),

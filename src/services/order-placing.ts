@@ -50,6 +50,8 @@ export interface PlaceOrder {
 /** What the chat is told of an order placed in the app. */
 export interface OrderReport {
   chatId: number;
+  /** The chat's account the order was placed with (the Mini App's); absent: the active one. */
+  account?: number | undefined;
   who: { id: number; name: string };
   role: Role;
   kind: ProductKind;

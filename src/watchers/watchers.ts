@@ -39,7 +39,8 @@ export interface NotificationSender {
 
 export interface WatchersDeps {
   watchData: WatchData;
-  chatData: Pick<ChatData, 'getNotifySettings'>;
+  /** A chat's `/notify` settings are its account's: the account holding the watch's token. */
+  chatData: Pick<ChatData, 'getNotifySettings' | 'findAccountByToken'>;
   /** The watchers ask with `uncached` clients: a poll must see the provider's lists as they are. */
   apiFor: Pick<ApiFactory, 'uncached'>;
   sender: NotificationSender;
@@ -104,8 +105,11 @@ export function createWatchers(deps: WatchersDeps): Watchers {
     return { invoices, payments, orders, domainOrders };
   }
 
-  async function deliverChat(id: string, chat: number): Promise<void> {
-    const settings = await chatData.getNotifySettings(chat);
+  async function deliverChat(id: string, token: string, chat: number): Promise<void> {
+    // The settings of the chat's account that holds this token (a chat may hold several); a chat
+    // that no longer holds it gets the defaults here, and the sender answers `gone`.
+    const account = await chatData.findAccountByToken(chat, token);
+    const settings = account === undefined ? {} : await chatData.getNotifySettings(chat, account.n);
     const at = now();
     if (settings.quiet && isQuietHour(at, settings.quiet)) return;
     const run = randomUUID();
@@ -163,7 +167,7 @@ export function createWatchers(deps: WatchersDeps): Watchers {
     const watch = await watchData.get(id);
     if (watch === undefined) return;
     // Chats one after another: a watch has a handful, and each claim is its own atomic write.
-    for (const chat of chatsWaiting(readState(watch.state).outbox)) await deliverChat(id, chat);
+    for (const chat of chatsWaiting(readState(watch.state).outbox)) await deliverChat(id, watch.token, chat);
   }
 
   async function failed(id: string, seq: number, error: unknown): Promise<RunOutcome> {

@@ -4,7 +4,7 @@ import type {
   InlineQueryResultArticle,
   InlineQueryResultsButton,
 } from 'telegraf/types';
-import { ApiHttpError, type Invoice, type PartnerApi } from '../../../api/index.js';
+import { type ApiFactory, ApiHttpError, type Invoice, type PartnerApi } from '../../../api/index.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import {
   findUnpaidInvoices,
@@ -18,6 +18,7 @@ import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
 import { copyTextButton } from '../../kit/bot-api-today.js';
 import { readGroupQuery } from '../../kit/keyboards.js';
+import { accountLabel } from '../../middlewares/account.js';
 import type { Feature } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/currencies.js';
 import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';
@@ -56,41 +57,111 @@ function orderFactsOf(
 }
 
 /**
- * The unpaid invoices the query names. Invoices, domains and currencies are asked at once (the
- * latter two mostly from the per-token cache); the general order list only when nothing else
- * matched a query that looks like an order number (`ЗК-2026-001008`): a hosting, mail or SSL
- * order's number is in no other list, and an invoice number, the common query, needs none.
+ * Where a query's invoices come from: one account's client, and its name when the user holds
+ * several accounts (each result then names it; the card sent to the client never does).
  */
-async function findInvoices(api: PartnerApi, typed: string) {
-  const [invoices, index, codes] = await Promise.all([
-    api.listInvoices(),
-    api.domainOrderIndex(),
-    loadCurrencyCodes(api),
-  ]);
-  let facts = orderFactsOf(index.byOrderId, []);
-  let found = findUnpaidInvoices(invoices, facts, typed, INLINE_RESULTS_LIMIT);
-  if (found.length === 0 && mayBeOrderNumber(typed)) {
-    facts = orderFactsOf(index.byOrderId, await api.listOrders());
-    found = findUnpaidInvoices(invoices, facts, typed, INLINE_RESULTS_LIMIT);
-  }
-  return { found, facts, codes };
+interface InvoiceSource {
+  readonly api: PartnerApi;
+  readonly label: string | undefined;
+}
+
+/** What one source's lists gave. */
+interface SourceLists {
+  readonly source: InvoiceSource;
+  readonly invoices: readonly Invoice[];
+  readonly byOrderId: ReadonlyMap<number, string>;
+  readonly codes: ReadonlyMap<number, string>;
 }
 
 /**
- * The public links of the invoices shown, asked in parallel. An invoice whose link fails is left
- * out (a card without its Pay button is of no use to the client); when every link fails, or the
- * token is refused, the failure is the answer.
+ * Runs `task` for every source at once. A source that fails is left out (logged); when every one
+ * fails, the first one's failure (the active account's) is the answer.
  */
-async function linksOf(api: PartnerApi, invoices: readonly Invoice[]) {
-  const settled = await Promise.allSettled(invoices.map((invoice) => api.getInvoiceUrl(invoice.invoice_id)));
+async function fromEach<T>(
+  sources: readonly InvoiceSource[],
+  task: (source: InvoiceSource) => Promise<T>,
+  logger: Logger,
+): Promise<T[]> {
+  const settled = await Promise.allSettled(sources.map(task));
+  const kept = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  if (kept.length === 0 && failed.length > 0) throw failed[0];
+  if (failed.length > 0) logger.warn({ failed: failed.length }, 'an account left out of an inline answer');
+  return kept;
+}
+
+/**
+ * The unpaid invoices the query names, over every source at once (newest first, an exact match in
+ * any account wins over partial ones in all). Invoices, domains and currencies are asked at once
+ * (the latter two mostly from the per-token cache); the general order list only when nothing else
+ * matched a query that looks like an order number (`ЗК-2026-001008`): a hosting, mail or SSL
+ * order's number is in no other list, and an invoice number, the common query, needs none. The
+ * provider's invoice and order ids are its own, one sequence for every partner: an invoice seen
+ * through two accounts (two tokens of one partner) is one result, of the first account.
+ */
+async function findInvoices(sources: readonly InvoiceSource[], typed: string, logger: Logger) {
+  const lists = await fromEach(
+    sources,
+    async (source): Promise<SourceLists> => {
+      const [invoices, index, codes] = await Promise.all([
+        source.api.listInvoices(),
+        source.api.domainOrderIndex(),
+        loadCurrencyCodes(source.api),
+      ]);
+      return { source, invoices, byOrderId: index.byOrderId, codes };
+    },
+    logger,
+  );
+  const owner = new Map<Invoice, InvoiceSource>();
+  const seen = new Set<number>();
+  for (const list of lists) {
+    for (const invoice of list.invoices) {
+      if (seen.has(invoice.invoice_id)) continue;
+      seen.add(invoice.invoice_id);
+      owner.set(invoice, list.source);
+    }
+  }
+  const invoices = [...owner.keys()];
+  const byOrderId = new Map(lists.flatMap((list) => [...list.byOrderId]));
+  const codes = new Map(lists.flatMap((list) => [...list.codes]));
+  let facts = orderFactsOf(byOrderId, []);
+  let found = findUnpaidInvoices(invoices, facts, typed, INLINE_RESULTS_LIMIT);
+  if (found.length === 0 && mayBeOrderNumber(typed)) {
+    const orders = await fromEach(
+      lists.map((list) => list.source),
+      (source) => source.api.listOrders(),
+      logger,
+    );
+    facts = orderFactsOf(byOrderId, orders.flat());
+    found = findUnpaidInvoices(invoices, facts, typed, INLINE_RESULTS_LIMIT);
+  }
+  return {
+    found: found.flatMap((invoice) => {
+      const source = owner.get(invoice);
+      return source === undefined ? [] : [{ invoice, source }];
+    }),
+    facts,
+    codes,
+  };
+}
+
+/**
+ * The public links of the invoices shown, asked in parallel, each from its own account. An
+ * invoice whose link fails is left out (a card without its Pay button is of no use to the
+ * client); when every link fails, or a token is refused, the failure is the answer.
+ */
+async function linksOf(found: readonly { invoice: Invoice; source: InvoiceSource }[]) {
+  const settled = await Promise.allSettled(
+    found.map(({ invoice, source }) => source.api.getInvoiceUrl(invoice.invoice_id)),
+  );
   const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
   const refused = failures.find((error) => error instanceof ApiHttpError && error.isTokenRejected);
   if (refused !== undefined) throw refused;
-  if (invoices.length > 0 && failures.length === invoices.length) throw failures[0];
+  if (found.length > 0 && failures.length === found.length) throw failures[0];
   return {
-    withLinks: invoices.flatMap((invoice, i) => {
+    withLinks: found.flatMap((shown, i) => {
       const link = settled[i];
-      return link?.status === 'fulfilled' ? [{ invoice, url: link.value }] : [];
+      return link?.status === 'fulfilled' ? [{ ...shown, url: link.value }] : [];
     }),
     dropped: failures.length,
   };
@@ -126,24 +197,49 @@ function failureButton(ctx: BotContext, error: unknown): InlineQueryResultsButto
  */
 export function createInlineFeature(deps: {
   logger: Logger;
-  chatData: Pick<ChatData, 'rememberSharedCard' | 'getTeam'>;
+  chatData: Pick<ChatData, 'rememberSharedCard' | 'getTeam' | 'listAccounts'>;
+  /** A client per account of the user's private chat (the update has no chat to choose one). */
+  apiFor: ApiFactory;
 }): Feature {
   const composer = new Composer<BotContext>();
+
+  /**
+   * Where the query's invoices come from: a team group's one account; else every account of the
+   * user's private chat, the active one first (named when there are several).
+   */
+  const sourcesOf = async (ctx: BotContext, chatId: number): Promise<InvoiceSource[]> => {
+    if (chatId !== ctx.from?.id) return [{ api: await ctx.partnerApi(chatId), label: undefined }];
+    const accounts = await deps.chatData.listAccounts(chatId);
+    if (accounts.length === 0) throw new NoTokenError();
+    const many = accounts.length > 1;
+    return [...accounts]
+      .sort((a, b) => Number(b.active) - Number(a.active))
+      .map((account) => ({
+        api: deps.apiFor(account.token),
+        label: many ? accountLabel(ctx.t, account) : undefined,
+      }));
+  };
 
   /** The picker's results: one article per unpaid invoice the query names, each with its card. */
   const resultsFor = async (ctx: BotContext & { inlineQuery: { query: string } }) => {
     const seat = await accountOf(deps.chatData, ctx.inlineQuery.from.id, ctx.inlineQuery.query);
     if (seat === undefined) throw new NoTeamSeatError();
-    const api = await ctx.partnerApi(seat.account);
-    const { found, facts, codes } = await findInvoices(api, seat.typed);
-    const { withLinks, dropped } = await linksOf(api, found);
+    const sources = await sourcesOf(ctx, seat.account);
+    const { found, facts, codes } = await findInvoices(sources, seat.typed, deps.logger);
+    const { withLinks, dropped } = await linksOf(found);
     if (dropped > 0) deps.logger.warn({ dropped }, 'invoice links missing from an inline answer');
     return withLinks.map(
-      ({ invoice, url }): InlineQueryResultArticle => ({
+      ({ invoice, source, url }): InlineQueryResultArticle => ({
         type: 'article',
         id: resultId(invoice),
         title: inlineResultTitle(ctx.t, ctx.locale, codes, invoice),
-        description: inlineResultDescription(ctx.t, invoice, facts.get(invoice.order_id)?.domain, new Date()),
+        description: inlineResultDescription(
+          ctx.t,
+          invoice,
+          facts.get(invoice.order_id)?.domain,
+          new Date(),
+          source.label,
+        ),
         input_message_content: {
           message_text: renderInvoiceCard(ctx.t, ctx.locale, codes, invoice),
           parse_mode: 'HTML',

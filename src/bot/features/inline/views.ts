@@ -32,13 +32,15 @@ export function inlineResultTitle(
  * `shop.com.by · оплатить до 27.08.2026`, or the order id when no domain is known. What the partner
  * reads (the picker, notifications) gives dates as the provider writes them, DD.MM.YYYY; what the
  * client reads (the card and its paid or expired edit) gives the month in words, which no country
- * reads the other way round.
+ * reads the other way round. `account`: the invoice's account when the partner holds several
+ * (`👤 Студия · …`): said to the partner here, never on the card the client reads.
  */
 export function inlineResultDescription(
   t: Translate,
   invoice: Invoice,
   domain: string | undefined,
   now: Date,
+  account?: string,
 ): string {
   const due = invoice.expiration_date;
   const line =
@@ -47,7 +49,8 @@ export function inlineResultDescription(
       : t('inline:resultOfDomain', { domain, due });
   // Unpaid and past its date: the partner sees it before sending it to a client.
   const overdue = (daysUntil(invoice.expiration_date, now) ?? 0) < 0;
-  return overdue ? `${t('inline:overdue')} · ${line}` : line;
+  const dated = overdue ? `${t('inline:overdue')} · ${line}` : line;
+  return account === undefined ? dated : `👤 ${account} · ${dated}`;
 }
 
 /** The card posted into the client's chat: number, amount with currency, due date. */

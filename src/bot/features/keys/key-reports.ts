@@ -5,8 +5,11 @@
  * chat's own apply reports word them, ↩ Undo, and then the live check, as Mini App edits are
  * reported (edits-report.ts). And, once, that a key stopped because its account's token did.
  * Sent outside any update, through the bot's own client; the services call it through their port.
+ * A key belongs to one account of its chat (`accountOfKey`): its reports act on that account's
+ * token, their buttons carry it, and in a chat of several accounts they are headed with its name.
  */
 import type { Telegram } from 'telegraf';
+import type { InlineKeyboardButton } from 'telegraf/types';
 import type { ApiFactory } from '../../../api/index.js';
 import { pairChanges } from '../../../core/dns-change.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
@@ -14,6 +17,8 @@ import { escapeHtml } from '../../../core/format.js';
 import type { KeyReportPort } from '../../../services/key-reports.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
+import { accountOfKey } from '../../../storage/robot-keys.js';
+import { speakAs, speakerOf } from '../../kit/account-speaker.js';
 import type { Translations } from '../../kit/i18n.js';
 import { wordFailure } from '../dns/apply.js';
 import { undoButtons } from '../dns/history/record.js';
@@ -23,7 +28,7 @@ import { describeChangeLines, describeRecord } from '../dns/views.js';
 export interface KeyReportsDeps {
   telegram: Pick<Telegram, 'sendMessage'>;
   translations: Translations;
-  chatData: Pick<ChatData, 'getLocale' | 'getToken'>;
+  chatData: Pick<ChatData, 'getLocale' | 'listAccounts'>;
   defaultLocale: Locale;
   apiFor: ApiFactory;
   liveChecks?: LiveCheckPort | undefined;
@@ -50,21 +55,29 @@ export function createKeyReports(deps: KeyReportsDeps): KeyReportPort {
         ...(folded > 0 ? [t('keys:report.folded', { count: folded })] : []),
         ...(failed.length > 0 ? [t('keys:report.failures', { count: failed.length }), ...failed] : []),
       ];
-      const html = lines.join('\n');
       const buttons = undoButtons(t, key.orderId, entry);
-      const keyboard = buttons.length > 0 ? { inline_keyboard: [buttons] } : undefined;
-      const sent = await deps.telegram.sendMessage(key.chatId, html, {
+      const of = await speakerOf(deps.chatData, key.chatId, t, accountOfKey(key));
+      // As sent (headed, its Undo stamped with the key's account), so that the live check's edits keep it.
+      const { text, reply_markup: keyboard } = speakAs(
+        'sendMessage',
+        {
+          text: lines.join('\n'),
+          parse_mode: 'HTML',
+          ...(buttons.length > 0 ? { reply_markup: { inline_keyboard: [buttons] } } : {}),
+        },
+        of?.speaker,
+      ) as { text: string; reply_markup?: { inline_keyboard: InlineKeyboardButton[][] } };
+      const sent = await deps.telegram.sendMessage(key.chatId, text, {
         parse_mode: 'HTML',
         link_preview_options: { is_disabled: true },
         ...(keyboard ? { reply_markup: keyboard } : {}),
       });
-      const token = await deps.chatData.getToken(key.chatId);
-      if (token === undefined) return;
+      if (of === undefined) return;
       startChangeCheck(
         deps.liveChecks,
-        { t, api: deps.apiFor(token) },
+        { t, api: deps.apiFor(of.account.token) },
         sent,
-        { html, keyboard },
+        { html: text, keyboard },
         key.orderId,
         {
           added: outcome.applied.filter((c) => c.op === 'add').map((c) => c.record),
@@ -77,8 +90,13 @@ export function createKeyReports(deps: KeyReportsDeps): KeyReportPort {
       const t = await translate(key.chatId);
       // A group's token is the owner's, bound with /team: the way back is theirs.
       const where = key.chatId < 0 ? 'Group' : '';
-      const text = t(`keys:stopped.${reason}${where}`, { name: escapeHtml(key.name) });
-      await deps.telegram.sendMessage(key.chatId, text, { parse_mode: 'HTML' });
+      const of = await speakerOf(deps.chatData, key.chatId, t, accountOfKey(key));
+      const { text } = speakAs(
+        'sendMessage',
+        { text: t(`keys:stopped.${reason}${where}`, { name: escapeHtml(key.name) }), parse_mode: 'HTML' },
+        of?.speaker,
+      );
+      await deps.telegram.sendMessage(key.chatId, String(text), { parse_mode: 'HTML' });
     },
   };
 }

@@ -26,7 +26,11 @@ export function parseQuietHours(text: string): { from: number; to: number } | un
   return { from, to };
 }
 
-/** `/notify`: what the bot tells this chat on its own, by buttons; quiet hours typed or by buttons. */
+/**
+ * `/notify`: what the bot tells this chat on its own, by buttons; quiet hours typed or by buttons.
+ * The settings are the account's the update acts on (the active one, or the one a button was made
+ * for): `getNotifySettings`/`setNotifySettings` answer for it during the update.
+ */
 export function createNotifyFeature(deps: { chatData: ChatData; watches: WatchPort | undefined }): Feature {
   const { chatData } = deps;
   const composer = new Composer<BotContext>();
@@ -61,8 +65,11 @@ export function createNotifyFeature(deps: { chatData: ChatData; watches: WatchPo
         ? [Markup.button.callback(ctx.t('notify:quietOffButton'), encodeCallback('notifyQuiet', 'off'))]
         : []),
     ];
+    // Each account has settings of its own: the screen is headed with it and says so.
+    ctx.headAccount();
+    const account = ctx.account?.many ? await ctx.account.label() : undefined;
     return {
-      text: renderNotifySettings(ctx.t, settings, status),
+      text: renderNotifySettings(ctx.t, settings, status, account),
       extra: { parse_mode: 'HTML' as const, ...Markup.inlineKeyboard([...rows, quietRow]) },
     };
   };

@@ -3,7 +3,13 @@
  * it with the bot's Telegram client. A payment also edits the message that carried the invoice's
  * link earlier (remembered per chat), so the partner sees "✅ paid" where they sent it from.
  * Answers how it went in the watchers' terms: `sent`, `retry` (Telegram busy or down) or `gone`
- * (the chat blocked the bot or no longer exists: nothing more can be told there).
+ * (the chat blocked the bot or no longer exists, or holds the token no more: nothing more can be
+ * told there).
+ *
+ * A chat may hold several partner accounts (docs/accounts.md), each watched on its own: a
+ * delivery for a token speaks of the chat's account holding it. In a chat of several accounts its
+ * messages (and the paid edit of a link message) are headed with that account's name, as the
+ * bot's answers are; their buttons always carry the account, so they act on it whatever is active.
  */
 import { Markup, type Telegram, TelegramError } from 'telegraf';
 import type { ApiFactory, PartnerApi } from '../../../api/index.js';
@@ -16,8 +22,10 @@ import type { Logger } from '../../../logger.js';
 import { errorForLog } from '../../../logger.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
+import { type AccountSpeaker, headingLength, speakAs } from '../../kit/account-speaker.js';
 import type { Translate, Translations } from '../../kit/i18n.js';
 import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
+import { accountLabel } from '../../middlewares/account.js';
 import { encodeCallback } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/currencies.js';
 import type { CurrencyCodes } from '../billing/views.js';
@@ -58,12 +66,20 @@ function orderOf(event: NotificationEvent): OrderRef | undefined {
 export function createNotificationSender(deps: NotificationSenderDeps) {
   const { telegram, chatData, apiFor, translations, logger } = deps;
 
-  const send = (chatId: number, text: string, extra: Parameters<Telegram['sendMessage']>[2] = {}) =>
-    telegram.sendMessage(chatId, text, {
-      parse_mode: 'HTML',
-      link_preview_options: { is_disabled: true },
-      ...extra,
-    });
+  const send = (
+    chatId: number,
+    text: string,
+    extra: Parameters<Telegram['sendMessage']>[2] = {},
+    speaker?: AccountSpeaker,
+  ) => {
+    const payload = speakAs(
+      'sendMessage',
+      { text, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...extra },
+      speaker,
+    );
+    const { text: headed, ...rest } = payload;
+    return telegram.sendMessage(chatId, String(headed), rest as Parameters<Telegram['sendMessage']>[2]);
+  };
 
   /**
    * The buttons under a single event: an invoice's link and "Send to client" (a new or expiring
@@ -122,21 +138,34 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
   }
 
   /** Marks the earlier link message of a paid invoice; a failure only costs the mark. */
-  async function markPaid(chatId: number, t: Translate, api: PartnerApi, event: PaymentArrivedEvent) {
+  async function markPaid(
+    chatId: number,
+    t: Translate,
+    api: PartnerApi,
+    event: PaymentArrivedEvent,
+    speaker: AccountSpeaker,
+  ) {
     const messageId = await chatData.getInvoiceLink(chatId, event.invoiceId);
     if (messageId === undefined || event.invoiceNumber === undefined) return;
     try {
       const url = await api.getInvoiceUrl(event.invoiceId);
-      await telegram.editMessageText(
-        chatId,
-        messageId,
-        undefined,
-        renderPaidLink(t, event.invoiceNumber, url, event.paymentDate),
+      // The link message was headed with its account when it was sent: the edit keeps it so.
+      const { text, ...extra } = speakAs(
+        'editMessageText',
         {
+          text: renderPaidLink(t, event.invoiceNumber, url, event.paymentDate),
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
           ...linkKeyboard(t('common:openLink'), url, [], t('common:copyLink')),
         },
+        speaker,
+      );
+      await telegram.editMessageText(
+        chatId,
+        messageId,
+        undefined,
+        String(text),
+        extra as Parameters<Telegram['editMessageText']>[4],
       );
     } catch (error) {
       logger.info({ chatId, messageId, err: errorForLog(error) }, 'could not mark the link message as paid');
@@ -188,13 +217,20 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
     delivery: NotificationDelivery,
     now: Date,
   ): Promise<NotificationOutcome> {
-    // A chat that logged out or connected another token meanwhile is told nothing about this one.
-    if ((await chatData.getToken(chatId)) !== token) return 'gone';
+    // A chat that logged out, removed the account or replaced its token meanwhile is told
+    // nothing about this one. Every account is opened (to count them and find the token's).
+    const accounts = await chatData.listAccounts(chatId);
+    const account = accounts.find((a) => a.token === token);
+    if (account === undefined) return 'gone';
     const locale = (await chatData.getLocale(chatId)) ?? deps.defaultLocale;
     const t = translations.forLocale(locale);
+    const speaker: AccountSpeaker = {
+      n: account.n,
+      heading: accounts.length > 1 ? accountLabel(t, account) : undefined,
+    };
     try {
       if (delivery.kind === 'tokenRejected') {
-        await send(chatId, t('notify:tokenRejected'));
+        await send(chatId, t('notify:tokenRejected'), {}, speaker);
         return 'sent';
       }
       const api = apiFor(token);
@@ -204,21 +240,23 @@ export function createNotificationSender(deps: NotificationSenderDeps) {
       if (delivery.kind === 'single') {
         const { event } = delivery;
         const extra = await eventKeyboard(t, api, event, now);
-        const sent = await send(chatId, renderNotification(t, locale, codes, event, context), extra);
+        const sent = await send(chatId, renderNotification(t, locale, codes, event, context), extra, speaker);
         // A message with an invoice's link is marked paid like any other link message.
         const invoice = invoiceOf(event);
         if (invoice !== undefined && 'reply_markup' in extra) {
           await chatData.rememberInvoiceLink(chatId, invoice.id, sent.message_id);
         }
       } else {
-        const parts = splitMessage(renderDigest(t, locale, codes, delivery.events, context), MESSAGE_LIMIT);
+        // Each part is headed with the account: room is left for the heading's line.
+        const room = MESSAGE_LIMIT - headingLength(speaker);
+        const parts = splitMessage(renderDigest(t, locale, codes, delivery.events, context), room);
         const links = await digestLinks(t, api, delivery.events);
         for (const [index, part] of parts.entries()) {
-          await send(chatId, part, index === parts.length - 1 ? links : {});
+          await send(chatId, part, index === parts.length - 1 ? links : {}, speaker);
         }
       }
       for (const event of events) {
-        if (event.kind === 'paymentArrived') await markPaid(chatId, t, api, event);
+        if (event.kind === 'paymentArrived') await markPaid(chatId, t, api, event, speaker);
         const card = settledCard(t, locale, event);
         if (card !== undefined) await settleSharedCards(chatId, card.invoiceId, card.text);
       }

@@ -122,11 +122,15 @@ export function renderPaidLink(t: Translate, number: string, url: string, date: 
   return t('notify:paidLink', { number: escapeHtml(number), url: escapeHtml(url), date: escapeHtml(date) });
 }
 
-/** The `/notify` screen: what is on, and the quiet hours. */
+/**
+ * The `/notify` screen: what is on, and the quiet hours. `account`: the account's name in a chat
+ * of several (each has settings of its own), said under the title.
+ */
 export function renderNotifySettings(
   t: Translate,
   settings: NotifySettings,
   status: 'watching' | 'noToken' | 'rejected' | 'disabled',
+  account?: string,
 ): string {
   const quiet = settings.quiet
     ? t('notify:quietSet', { from: settings.quiet.from, to: settings.quiet.to })
@@ -137,7 +141,9 @@ export function renderNotifySettings(
     rejected: t('notify:settingsRejected'),
     disabled: t('notify:settingsOff'),
   }[status];
-  return [t('notify:settingsTitle'), quiet, ...(note ? [note] : [])].join('\n\n');
+  const whose =
+    account === undefined ? [] : [t('notify:settingsOfAccount', { account: escapeHtml(account) })];
+  return [t('notify:settingsTitle'), ...whose, quiet, ...(note ? [note] : [])].join('\n\n');
 }
 
 /** The kinds in the order the settings list them, with whether each is on. */

@@ -3,7 +3,8 @@
  * for, as the chat's own Confirm tells it: "✅ Заказ создан" with the invoice's link (the message
  * later marked paid), headed by where it came from — in a team group that heading is the team's
  * announcement of the order. Sent outside any update, through the bot's own client; the services
- * call it through their port.
+ * call it through their port. In a chat of several accounts it is headed with the account the
+ * order was placed with (`report.account`, else the active one), and its buttons carry it.
  */
 import type { Telegram } from 'telegraf';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
@@ -13,13 +14,14 @@ import type { OrderReport, OrderReportPort } from '../../../services/order-placi
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { Locale } from '../../../storage/chat-store.js';
 import { createdOrderMessage } from '../../forms/created-order.js';
+import { speakAs, speakerOf } from '../../kit/account-speaker.js';
 import type { Translations } from '../../kit/i18n.js';
 import { formatPeriod } from '../catalog/views.js';
 
 export interface AppOrderReportDeps {
   telegram: Pick<Telegram, 'sendMessage'>;
   translations: Translations;
-  chatData: Pick<ChatData, 'getLocale' | 'rememberInvoiceLink'>;
+  chatData: Pick<ChatData, 'getLocale' | 'rememberInvoiceLink' | 'listAccounts'>;
   defaultLocale: Locale;
 }
 
@@ -53,7 +55,17 @@ export function createAppOrderReports(deps: AppOrderReportDeps): OrderReportPort
         invoice,
         inGroup ? chatId : undefined,
       );
-      const sent = await deps.telegram.sendMessage(chatId, `${heading}\n\n${created.text}`, created.extra);
+      const of = await speakerOf(deps.chatData, chatId, t, report.account);
+      const { text, ...extra } = speakAs(
+        'sendMessage',
+        { text: `${heading}\n\n${created.text}`, ...created.extra },
+        of?.speaker,
+      );
+      const sent = await deps.telegram.sendMessage(
+        chatId,
+        String(text),
+        extra as Parameters<Telegram['sendMessage']>[2],
+      );
       const { url } = invoice;
       // The message carries the invoice's link: it is marked paid when the payment arrives.
       if (url && invoiceId !== undefined)
