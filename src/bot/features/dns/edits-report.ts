@@ -24,7 +24,7 @@ export interface EditsReportDeps {
   telegram: Pick<Telegram, 'callApi' | 'sendMessage'>;
   screens: Screens;
   translations: Translations;
-  chatData: Pick<ChatData, 'getLocale' | 'getToken'>;
+  chatData: Pick<ChatData, 'getLocale' | 'getAccount'>;
   defaultLocale: Locale;
   apiFor: ApiFactory;
   liveChecks: LiveCheckPort | undefined;
@@ -56,7 +56,8 @@ export function createEditsReports(deps: EditsReportDeps): EditsReportPort {
           ...(keyboard ? { keyboard } : {}),
         };
       });
-      const token = await deps.chatData.getToken(chatId);
+      // Live-checked with the account the edits were made on, whichever is active now.
+      const token = (await deps.chatData.getAccount(chatId, report.account))?.token;
       if (token === undefined) return;
       startChangeCheck(
         deps.liveChecks,
