@@ -15,13 +15,19 @@ import { type KeptSandboxFiles, startKeptSandbox } from './sandbox/persist.js';
 import { SANDBOX_DNS_PORT } from './sandbox/server.js';
 
 /** What `npm run dev` prints about the sandbox it started. */
-export function describeDevSandbox(url: string, token: string, files: KeptSandboxFiles): string {
+export function describeDevSandbox(
+  url: string,
+  token: string,
+  files: KeptSandboxFiles,
+  secondToken?: string,
+): string {
   const kept = {
     env: '(SANDBOX_TOKEN)',
     kept: `(kept in ${files.tokenFile}: the same after every restart)`,
     new: `(new; kept in ${files.tokenFile} for the next restarts)`,
   }[files.tokenFrom];
   const lines = [`Sandbox on ${url}. In Telegram, send /token to your bot and paste: ${token} ${kept}`];
+  if (secondToken) lines.push(`A second partner's token (another account, studio-b.by): ${secondToken}`);
   if (files.notice) lines.push(`Sandbox: ${files.notice}.`);
   lines.push(
     files.dataFrom === 'kept'
@@ -38,9 +44,10 @@ export async function dev(env: Record<string, string | undefined>): Promise<void
     ...(env.SANDBOX_HOST ? { host: env.SANDBOX_HOST } : {}),
     ...(env.SANDBOX_TOKEN ? { token: env.SANDBOX_TOKEN } : {}),
     ...(env.SANDBOX_LINK_BASE ? { linkBase: env.SANDBOX_LINK_BASE } : {}),
+    partners: [env.SANDBOX_TOKEN_2 ? { token: env.SANDBOX_TOKEN_2 } : {}],
     dns: { port: Number(env.SANDBOX_DNS_PORT || SANDBOX_DNS_PORT) },
   });
-  process.stdout.write(describeDevSandbox(sandbox.url, sandbox.token, files));
+  process.stdout.write(describeDevSandbox(sandbox.url, sandbox.token, files, sandbox.partners[1]?.token));
   // The watchers live in the sandbox's time: `POST /__sandbox/clock` moves it for them too. The
   // live check asks the sandbox's DNS server, which stands in for every name server (so nothing
   // beyond 127.0.0.1 is dialed, even for a domain whose name servers carry other addresses).

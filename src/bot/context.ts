@@ -50,6 +50,8 @@ export interface AccountInUse {
   readonly n: number;
   /** Whether the chat holds more than one account (then screens are headed with its name). */
   many: boolean;
+  /** The numbers of every account of the chat, this one's included. */
+  numbers: readonly number[];
   /** What the partner calls it: their own name, else the provider's name of the partner, else «Аккаунт N». */
   label(): Promise<string>;
 }

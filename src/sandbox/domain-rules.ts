@@ -66,10 +66,26 @@ function registrableLabel(ascii: string, zone: Zone): string | undefined {
   return label !== '' && !label.includes('.') ? label : undefined;
 }
 
+/** The other partners' states of the same sandbox, by state (see `sharePartners`). */
+const otherPartners = new WeakMap<SandboxState, readonly SandboxState[]>();
+
+/**
+ * Tells the domain rules that these states are the partners of one sandbox: a domain one of them
+ * ordered is taken for every other.
+ */
+export function sharePartners(states: readonly SandboxState[]): void {
+  for (const state of states) {
+    otherPartners.set(
+      state,
+      states.filter((other) => other !== state),
+    );
+  }
+}
+
 /** Domains already ordered in this sandbox (any partner), ASCII. */
 function orderedDomains(state: SandboxState): Set<string> {
   const names = new Set<string>();
-  for (const order of state.orders) {
+  for (const order of [state, ...(otherPartners.get(state) ?? [])].flatMap((s) => s.orders)) {
     if (order.details.kind === 'domain') {
       const ascii = asciiName(order.details.domain);
       if (ascii !== undefined) names.add(ascii);

@@ -20,11 +20,14 @@ export interface FaultRule {
   path: string | RegExp;
   /** Default 1; Infinity allowed. */
   times?: number;
+  /** Only requests made with this partner's token (1 = the first); default any request. */
+  partner?: number;
   fault: Fault;
 }
 
 interface ActiveRule {
   method: string | undefined;
+  partner: number | undefined;
   path: string | RegExp;
   remaining: number;
   fault: Fault;
@@ -40,6 +43,7 @@ export class FaultBook {
     }
     this.rules.push({
       method: rule.method?.toUpperCase(),
+      partner: rule.partner,
       path: rule.path,
       remaining: times,
       fault: rule.fault,
@@ -51,8 +55,10 @@ export class FaultBook {
   }
 
   /** The fault for this request, if any rule matches; uses one of the rule's times. */
-  take(method: string, path: string): Fault | undefined {
-    const index = this.rules.findIndex((rule) => matches(rule, method, path));
+  take(method: string, path: string, partner?: number): Fault | undefined {
+    const index = this.rules.findIndex(
+      (rule) => (rule.partner === undefined || rule.partner === partner) && matches(rule, method, path),
+    );
     const rule = this.rules[index];
     if (rule === undefined) return undefined;
     rule.remaining -= 1;
@@ -74,7 +80,7 @@ function matches(rule: ActiveRule, method: string, path: string): boolean {
 /** Parses a FaultRule sent as JSON to the control endpoint; an English error text on failure. */
 export function parseFaultRule(input: unknown): FaultRule | string {
   if (!isObject(input)) return 'fault rule must be a JSON object';
-  const { method, path, times, fault } = input;
+  const { method, path, times, fault, partner } = input;
   if (typeof path !== 'string' || path === '') return '"path" must be a non-empty string';
   if (method !== undefined && method !== null && typeof method !== 'string')
     return '"method" must be a string';
@@ -83,10 +89,13 @@ export function parseFaultRule(input: unknown): FaultRule | string {
   else if (times === undefined) count = undefined;
   else if (typeof times === 'number' && Number.isInteger(times) && times > 0) count = times;
   else return '"times" must be a positive integer or "Infinity"';
+  if (partner !== undefined && !(typeof partner === 'number' && Number.isInteger(partner) && partner > 0))
+    return '"partner" must be a positive integer';
   const parsedFault = parseFault(fault);
   if (typeof parsedFault === 'string') return parsedFault;
   const rule: FaultRule = { path, fault: parsedFault };
   if (typeof method === 'string') rule.method = method;
+  if (typeof partner === 'number') rule.partner = partner;
   if (count !== undefined) rule.times = count;
   return rule;
 }

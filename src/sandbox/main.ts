@@ -3,7 +3,8 @@
  * Environment: SANDBOX_PORT (default 8787), SANDBOX_HOST (default 127.0.0.1), SANDBOX_TOKEN
  * (default: a random token made once and kept, printed), SANDBOX_LINK_BASE (optional base of the
  * short links), DATA_DIR (default ./data): the token and data are kept in DATA_DIR/sandbox, the
- * same folder `npm run dev` uses, so a restart changes neither.
+ * same folder `npm run dev` uses, so a restart changes neither. A second partner (its own world,
+ * for trying several accounts in one chat) answers SANDBOX_TOKEN_2 or a token kept in token-2.
  */
 
 import path from 'node:path';
@@ -30,16 +31,20 @@ async function main(): Promise<void> {
   const linkBase = process.env.SANDBOX_LINK_BASE;
   if (linkBase) options.linkBase = linkBase;
 
-  const { sandbox, files } = await startKeptSandbox(
-    path.join(process.env.DATA_DIR || './data', 'sandbox'),
-    options,
-  );
+  const second = process.env.SANDBOX_TOKEN_2;
+  const { sandbox, files } = await startKeptSandbox(path.join(process.env.DATA_DIR || './data', 'sandbox'), {
+    ...options,
+    partners: [second ? { token: second } : {}],
+  });
   const lines = [
     `Partner API sandbox listening on ${sandbox.url}`,
     `  PARTNER_API_URL=${sandbox.url}`,
     token
       ? '  token: the one in SANDBOX_TOKEN (send it in x-api-token or x-auth-token)'
       : `  token: ${sandbox.token}  (kept in ${files.tokenFile}; send it in x-api-token or x-auth-token)`,
+    second
+      ? '  second partner token: the one in SANDBOX_TOKEN_2 (studio-b.by, orders from 11001)'
+      : `  second partner token: ${sandbox.partner(2).token}  (kept in ${files.partners[0]?.tokenFile}; studio-b.by, orders from 11001)`,
     ...(files.notice ? [`  ${files.notice}`] : []),
     `  data: ${files.dataFrom === 'kept' ? 'restored from' : 'the seed, kept in'} ${files.stateFile} (delete ${path.dirname(files.stateFile)} to start afresh)`,
     `  DNS (UDP and TCP) on ${options.host}:${sandbox.dns?.port}: the authoritative server of the domain orders' zones; the bot's DNS_CHECK_PORT=${sandbox.dns?.port}`,

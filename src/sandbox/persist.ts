@@ -2,13 +2,15 @@
  * Keeps the sandbox's token and data in a folder (`DATA_DIR/sandbox` under `npm run dev` and
  * `npm run sandbox`), so a restart answers the token the bot already stored and still knows the
  * orders, invoices and DNS records made before it. Delete the folder to start from the seed again.
+ * The first partner's are `token` and `state.json`; partner n's (`options.partners`) `token-<n>` and
+ * `state-<n>.json`.
  */
 
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createSeed } from './seed.js';
-import { type Sandbox, type SandboxOptions, startSandbox } from './server.js';
+import { createPartnerSeed, createSeed } from './seed.js';
+import { type PartnerOptions, type Sandbox, type SandboxOptions, startSandbox } from './server.js';
 import type { SandboxState } from './state.js';
 
 /** Where the token and the data were taken from. */
@@ -21,6 +23,18 @@ export interface KeptSandboxFiles {
   stateFile: string;
   /** Why a kept snapshot was not used (unreadable, or of an older shape), when it was not. */
   notice?: string;
+  /** The same for partners 2, 3, … (`options.partners`), in order. */
+  partners: KeptPartnerFiles[];
+}
+
+export interface KeptPartnerFiles {
+  /** 2, 3, … */
+  n: number;
+  tokenFrom: 'env' | 'kept' | 'new';
+  dataFrom: 'kept' | 'seed';
+  tokenFile: string;
+  stateFile: string;
+  notice?: string;
 }
 
 export interface KeptSandbox {
@@ -32,8 +46,8 @@ const TOKEN_FILE = 'token';
 const STATE_FILE = 'state.json';
 
 /** Reads the kept token, or makes one and keeps it (mode 0600: it opens the sandbox). */
-function keptToken(dir: string): { token: string; from: 'kept' | 'new' } {
-  const file = path.join(dir, TOKEN_FILE);
+function keptToken(dir: string, name = TOKEN_FILE): { token: string; from: 'kept' | 'new' } {
+  const file = path.join(dir, name);
   if (existsSync(file)) {
     const token = readFileSync(file, 'utf8').trim();
     if (token !== '') return { token, from: 'kept' };
@@ -79,7 +93,10 @@ function writeAtomically(file: string, text: string, mode = 0o644): void {
  */
 export async function startKeptSandbox(
   dir: string,
-  options: Omit<SandboxOptions, 'state' | 'onChange'> = {},
+  options: Omit<SandboxOptions, 'state' | 'onChange' | 'partners'> & {
+    /** More partners (their tokens: given, else kept in `token-<n>`); their data in `state-<n>.json`. */
+    partners?: Array<Omit<PartnerOptions, 'state'>>;
+  } = {},
 ): Promise<KeptSandbox> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tokenFile = path.join(dir, TOKEN_FILE);
@@ -88,17 +105,44 @@ export async function startKeptSandbox(
     ? { token: options.token, from: 'env' as const }
     : keptToken(dir);
   const { state, notice } = restoredState(stateFile);
-  const save = (current: SandboxState): void => {
+  const partners = (options.partners ?? []).map((partner, index) => {
+    const n = index + 2;
+    const kept = partner.token
+      ? { token: partner.token, from: 'env' as const }
+      : keptToken(dir, `${TOKEN_FILE}-${n}`);
+    const file = path.join(dir, `state-${n}.json`);
+    const restored = restoredState(file);
+    return {
+      options: { token: kept.token, state: restored.state ?? createPartnerSeed(n) },
+      files: {
+        n,
+        tokenFrom: kept.from,
+        dataFrom: restored.state ? ('kept' as const) : ('seed' as const),
+        tokenFile: path.join(dir, `${TOKEN_FILE}-${n}`),
+        stateFile: file,
+        ...(restored.notice ? { notice: restored.notice } : {}),
+      },
+    };
+  });
+  const save = (current: SandboxState, n = 1): void => {
+    const file = n === 1 ? stateFile : path.join(dir, `state-${n}.json`);
     try {
-      writeAtomically(stateFile, JSON.stringify(current));
+      writeAtomically(file, JSON.stringify(current));
     } catch (error) {
       // The sandbox keeps answering; only the next restart would lose this change.
-      process.stderr.write(`sandbox: could not keep the data in ${stateFile}: ${(error as Error).message}\n`);
+      process.stderr.write(`sandbox: could not keep the data in ${file}: ${(error as Error).message}\n`);
     }
   };
   const initial = state ?? createSeed();
   save(initial);
-  const sandbox = await startSandbox({ ...options, token, state: initial, onChange: save });
+  for (const partner of partners) save(partner.options.state, partner.files.n);
+  const sandbox = await startSandbox({
+    ...options,
+    token,
+    state: initial,
+    partners: partners.map((partner) => partner.options),
+    onChange: save,
+  });
   return {
     sandbox,
     files: {
@@ -107,6 +151,7 @@ export async function startKeptSandbox(
       tokenFile,
       stateFile,
       ...(notice ? { notice } : {}),
+      partners: partners.map((partner) => partner.files),
     },
   };
 }

@@ -37,9 +37,9 @@ export function invoices(orderList: Order[], tariffs: Tariff[], zoneList: Zone[]
   });
 }
 
-export function payments(invoiceList: Invoice[]): Payment[] {
+export function payments(invoiceList: Invoice[], firstId = 7001): Payment[] {
   const list: Payment[] = [];
-  let id = 7001;
+  let id = firstId;
   for (const invoice of invoiceList) {
     if (invoice.state !== 'Paid' || invoice.owner === 'foreign') continue;
     const paidOn = shiftDate(invoice.creation_date, 1);
@@ -70,9 +70,9 @@ export function payments(invoiceList: Invoice[]): Payment[] {
   return list;
 }
 
-export function statements(orderList: Order[], invoiceList: Invoice[]): Statement[] {
+export function statements(orderList: Order[], invoiceList: Invoice[], firstId = 8001): Statement[] {
   const list: Statement[] = [];
-  let id = 8001;
+  let id = firstId;
   for (const o of orderList) {
     if (!o.completed || o.complete_date === null) continue;
     const invoice = invoiceList.find((i) => i.order_id === o.order_id);
@@ -91,12 +91,12 @@ export function statements(orderList: Order[], invoiceList: Invoice[]): Statemen
   return list;
 }
 
-export function partnerStatements(): PartnerStatement[] {
+export function partnerStatements(firstId = 8501): PartnerStatement[] {
   const lastDay = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31];
   return lastDay.map((days, index) => {
     const month = String(index + 1).padStart(2, '0');
     return {
-      partner_statement_id: 8501 + index,
+      partner_statement_id: firstId + index,
       partner_statement_number: `ОП-2026-${month}`,
       from_date: `01.${month}.2026`,
       to_date: `${days}.${month}.2026`,

@@ -291,3 +291,79 @@ export function orders(zoneList: Zone[], nextRecord: () => number): Order[] {
   ];
   return seeds.map(([seed, periodType]) => order(seed, periodType));
 }
+
+/**
+ * The orders of the sandbox's partner number `n` (2, 3, …; `startSandbox({ partners })`): a small
+ * world of its own, with ids and domains no other partner has: ids are the first partner's plus
+ * (n − 1) × 10000 (partner 2: orders 11001–11004, records from 40001) and the domains are
+ * `studio-<letter>.by` and `studio-<letter>.com` (partner 2: `studio-b.by`, `studio-b.com`).
+ */
+export function partnerOrders(zoneList: Zone[], nextRecord: () => number, n: number): Order[] {
+  const base = (n - 1) * 10_000;
+  const name = `studio-${partnerLetter(n)}`;
+  const r = (type: DnsRecord['type'], ttl: number, value: string): DnsRecord => ({
+    record_id: nextRecord(),
+    type,
+    ttl,
+    value,
+  });
+  const seeds: Array<[OrderSeed, string]> = [
+    [
+      {
+        id: base + 1001,
+        service: 10,
+        datetime: '10.02.2026 12:00',
+        period: 12,
+        customer: 'NaturalPerson',
+        active: { complete: '11.02.2026', expires: '11.02.2027' },
+        details: { kind: 'hosting', tariff_id: 101, domain: `${name}.by` },
+      },
+      'month',
+    ],
+    [
+      {
+        id: base + 1002,
+        service: 40,
+        datetime: '10.02.2026 12:10',
+        period: 1,
+        customer: 'NaturalPerson',
+        active: { complete: '11.02.2026', expires: '11.02.2027' },
+        details: domainDetails(`${name}.by`, zoneNamed(zoneList, 'by'), true, EDITOR_SERVERS, [
+          r('A', 3600, '@ 192.0.2.20'),
+          r('CNAME', 3600, `www ${name}.by`),
+          r('MX', 3600, `@ 10 mail.${name}.by`),
+          r('TXT', 3600, '@ v=spf1 a mx -all'),
+        ]),
+      },
+      'year',
+    ],
+    [
+      {
+        id: base + 1003,
+        service: 40,
+        datetime: '05.11.2026 16:45',
+        period: 1,
+        customer: 'JuridicalPerson',
+        details: domainDetails(`${name}.com`, zoneNamed(zoneList, 'com'), false, HOSTING_SERVERS, []),
+      },
+      'year',
+    ],
+    [
+      {
+        id: base + 1004,
+        service: 20,
+        datetime: '06.11.2026 10:15',
+        period: 3,
+        customer: 'NaturalPerson',
+        details: { kind: 'mail', tariff_id: 201 },
+      },
+      'month',
+    ],
+  ];
+  return seeds.map(([seed, periodType]) => order(seed, periodType));
+}
+
+/** `b` for partner 2, `c` for 3, …: the letter in its domains (`studio-b.by`). */
+export function partnerLetter(n: number): string {
+  return n >= 2 && n <= 26 ? String.fromCharCode(96 + n) : String(n);
+}

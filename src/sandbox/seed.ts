@@ -7,7 +7,7 @@
 import { domainToASCII } from 'node:url';
 import { invoices, partnerStatements, payments, statements } from './seed-billing.js';
 import { domainTariffs, hostingAndMailTariffs, priceLists, sslTariffs, zones } from './seed-catalog.js';
-import { EDITOR_SERVERS, HOSTING_SERVERS, orders } from './seed-orders.js';
+import { EDITOR_SERVERS, HOSTING_SERVERS, orders, partnerOrders } from './seed-orders.js';
 import type { SandboxState } from './state.js';
 
 /** Seed ids a client test can rely on. */
@@ -56,6 +56,60 @@ export const SEED = {
   firstNewOrderId: 1101,
   firstNewInvoiceId: 5101,
 } as const;
+
+/**
+ * The second partner of a sandbox started with `partners: [{ token }]`: its own world, every id
+ * and domain unlike the first partner's (ids are the first's plus 10000). A third partner's ids
+ * are the first's plus 20000 and its domains `studio-c.by`, `studio-c.com`, and so on.
+ */
+export const SECOND_PARTNER = {
+  orders: {
+    /** Hosting, tariff 101, 12 months, `studio-b.by`: Active, paid (invoice 15001, payment 17001). */
+    hosting: 11001,
+    /** `studio-b.by` (BY): editor name servers, records 40001–40004 (A, CNAME, MX, TXT); Active, registered. */
+    domainBy: 11002,
+    /** `studio-b.com` (COM), JuridicalPerson: hosting name servers, no records; NewOrder, unpaid (15003). */
+    domainCom: 11003,
+    /** Mail, tariff 201, 3 months: NewOrder, unpaid (15004). */
+    mailNew: 11004,
+  },
+  domains: { by: 'studio-b.by', com: 'studio-b.com' },
+  /** Invoice id = order id + 4000; 15001 and 15002 paid, 15003 and 15004 unpaid. */
+  invoices: { hosting: 15001, domainBy: 15002, domainCom: 15003, mailNew: 15004 },
+  payments: [17001, 17002],
+  /** One per completed order (11001, 11002). */
+  statements: [18001, 18002],
+  /** Monthly, January to October 2026. */
+  partnerStatements: { first: 18501, last: 18510 },
+  records: { first: 40001, last: 40004 },
+  firstNewOrderId: 11101,
+  firstNewInvoiceId: 15101,
+  firstNewRecordId: 40021,
+} as const;
+
+/**
+ * A fresh seed for the sandbox's partner number `n`: 1 = `createSeed()`; 2, 3, … the small world
+ * of `partnerOrders` (see SECOND_PARTNER), with the same catalogue and ids offset by (n − 1) × 10000.
+ */
+export function createPartnerSeed(n: number): SandboxState {
+  const state = createSeed();
+  if (n <= 1) return state;
+  const offset = (n - 1) * 10_000;
+  let record = 30001 + offset;
+  const orderList = partnerOrders(state.zones, () => record++, n);
+  const invoiceList = invoices(orderList, state.tariffs, state.zones);
+  state.orders = orderList;
+  state.invoices = invoiceList;
+  state.payments = payments(invoiceList, 7001 + offset);
+  state.statements = statements(orderList, invoiceList, 8001 + offset);
+  state.partnerStatements = partnerStatements(8501 + offset);
+  state.nextIds = {
+    order: SEED.firstNewOrderId + offset,
+    invoice: SEED.firstNewInvoiceId + offset,
+    record: 30021 + offset,
+  };
+  return state;
+}
 
 /** A fresh, independent copy of the seed state. */
 export function createSeed(): SandboxState {

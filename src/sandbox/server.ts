@@ -6,7 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, messages } from './api-errors.js';
+import { ApiError, forbidden, messages } from './api-errors.js';
 import {
   ControlError,
   type CreatedInvoice,
@@ -22,6 +22,7 @@ import {
 } from './control.js';
 import { formatDateTime } from './dates.js';
 import { type SandboxDns, startSandboxDns } from './dns-server.js';
+import { sharePartners } from './domain-rules.js';
 import { type Fault, FaultBook, type FaultRule, parseFaultRule } from './faults.js';
 import {
   digest,
@@ -39,7 +40,7 @@ import {
 } from './http-io.js';
 import { renderLink } from './links.js';
 import { matchRoute } from './router.js';
-import { createSeed } from './seed.js';
+import { createPartnerSeed, createSeed } from './seed.js';
 import type { SandboxState } from './state.js';
 
 export type { CreatedInvoice, PaidInvoice } from './control.js';
@@ -58,8 +59,18 @@ export interface SandboxOptions {
   linkBase?: string;
   /** The data to start from (a kept snapshot); default fresh seed data. */
   state?: SandboxState;
-  /** Called with the data after every request that may have changed it (any method but GET). */
-  onChange?: (state: SandboxState) => void;
+  /**
+   * More partners on the same sandbox, each with its own token and its own world (orders,
+   * invoices, payments, statements, DNS): partner 2 is `partners[0]`, partner 3 `partners[1]`…
+   * (the first partner, number 1, is `token`/`state`). Their seed ids and domains differ from every
+   * other partner's (see SECOND_PARTNER in seed.ts). Default: none.
+   */
+  partners?: PartnerOptions[];
+  /**
+   * Called with each partner's data (and its number, 1 = the first) after every request that may
+   * have changed it (any method but GET).
+   */
+  onChange?: (state: SandboxState, partner: number) => void;
   /**
    * Also answer DNS (UDP and TCP) as the authoritative server of the domain orders' zones, on this
    * port (0 = a free one) and host (default the API's); absent = no DNS server.
@@ -67,7 +78,20 @@ export interface SandboxOptions {
   dns?: { port?: number; host?: string };
 }
 
+/** One more partner of the sandbox (`SandboxOptions.partners`). */
+export interface PartnerOptions {
+  /** Default: a random token. Must differ from every other partner's. */
+  token?: string;
+  /** Its data to start from (a kept snapshot); default its fresh seed (`createPartnerSeed(n)`). */
+  state?: SandboxState;
+}
+
 export interface RecordedRequest {
+  /**
+   * The number of the partner whose token the request carried (1 = the first, 2 = `partners[0]`…),
+   * absent when it carried none of them. The token itself is only in the raw `headers`.
+   */
+  partner?: number;
   method: string;
   /** Without the query. */
   path: string;
@@ -78,17 +102,36 @@ export interface RecordedRequest {
   body: unknown;
 }
 
+/** One partner of the sandbox: its token, and the control calls acting on its world. */
+export interface SandboxPartner {
+  /** 1 = the first (`token`), 2 = `partners[0]`, … */
+  n: number;
+  token: string;
+  /** The requests made with its token (a filter of `Sandbox.requests`). */
+  requests(): RecordedRequest[];
+  payInvoice(invoiceId: number): PaidInvoice;
+  completeOrder(orderId: number): void;
+  createInvoice(orderId: number): CreatedInvoice;
+  openItems(): ReturnType<typeof openItems>;
+}
+
 export interface Sandbox {
   /** The API base URL, e.g. `http://127.0.0.1:40123` (paths start with `/v1/`). */
   url: string;
+  /** The first partner's token. */
   token: string;
-  /** Every request received, in order (control endpoints excluded). */
+  /** Every partner, the first one first (`partners[0].token === token`). */
+  partners: SandboxPartner[];
+  /** Partner number `n` (1 = the first); throws for a number the sandbox does not have. */
+  partner(n: number): SandboxPartner;
+  /** Every request received, in order (control endpoints excluded); `partner` says whose token. */
   requests: RecordedRequest[];
   addFault(rule: FaultRule): void;
   clearFaults(): void;
   /**
-   * Control calls (also over HTTP under `/__sandbox/`, no token). Each throws a ControlError
-   * (status 400, 404 or 409 and an English message) when it cannot be done.
+   * Control calls (also over HTTP under `/__sandbox/`, no token), on the first partner's world
+   * (`partner(n)` has them for the others). Each throws a ControlError (status 400, 404 or 409 and
+   * an English message) when it cannot be done.
    * Pays what is left of an unpaid invoice today: a payment appears, the invoice becomes `Paid`.
    */
   payInvoice(invoiceId: number): PaidInvoice;
@@ -96,13 +139,16 @@ export interface Sandbox {
   completeOrder(orderId: number): void;
   /** A new `WaitingForPayment` invoice for the order, as a renewal makes it. */
   createInvoice(orderId: number): CreatedInvoice;
-  /** Moves the sandbox's now to `DD.MM.YYYY HH:MM` (Minsk time); it keeps running from there. */
+  /**
+   * Moves the sandbox's now to `DD.MM.YYYY HH:MM` (Minsk time); it keeps running from there. One
+   * clock for every partner.
+   */
   setClock(now: string): void;
   /** The sandbox's now, `DD.MM.YYYY HH:MM` in Minsk time. */
   now(): string;
   /** The same now, to the millisecond (the playground's messages are dated by it). */
   instant(): Date;
-  /** What the control calls can act on now (unpaid invoices, orders to complete or renew). */
+  /** What the control calls can act on now in the first partner's world (unpaid invoices, orders to complete or renew). */
   openItems(): ReturnType<typeof openItems>;
   /** The DNS server, when `options.dns` asked for one. */
   dns?: SandboxDns;
@@ -113,19 +159,117 @@ export interface Sandbox {
 /** The port of the sandbox's DNS server under `npm run sandbox` and `npm run dev`. */
 export const SANDBOX_DNS_PORT = 8753;
 
+/** One partner's world inside the server. */
+interface World {
+  n: number;
+  token: string;
+  digest: Buffer;
+  state: SandboxState;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
-  const token = options.token ?? randomBytes(24).toString('base64url');
-  const tokenDigest = digest(token);
-  const state: SandboxState = options.state ?? createSeed();
+  const newToken = (): string => randomBytes(24).toString('base64url');
+  const worlds: World[] = [
+    { n: 1, token: options.token ?? newToken(), state: options.state ?? createSeed() },
+    ...(options.partners ?? []).map((partner, index) => ({
+      n: index + 2,
+      token: partner.token ?? newToken(),
+      state: partner.state ?? createPartnerSeed(index + 2),
+    })),
+  ].map((world) => ({ ...world, digest: digest(world.token) }));
+  if (new Set(worlds.map((world) => world.token)).size !== worlds.length) {
+    throw new Error('every sandbox partner needs a token of its own');
+  }
+  const first = worlds[0] as World;
+  const token = first.token;
+  const state = first.state;
+  /** One clock for everyone: the first partner's offset (moved by the clock call) wins. */
+  const syncClock = (): void => {
+    for (const world of worlds) {
+      if (world === first) continue;
+      if (state.clockOffsetMs === undefined) delete world.state.clockOffsetMs;
+      else world.state.clockOffsetMs = state.clockOffsetMs;
+    }
+  };
+  syncClock();
+  sharePartners(worlds.map((world) => world.state));
   const faults = new FaultBook();
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let linkBase = '';
 
-  const isToken = (value: string): boolean => timingSafeEqual(digest(value), tokenDigest);
-  const authorized = (req: IncomingMessage): boolean =>
-    TOKEN_HEADERS.some((name) => headerValues(req, name).some(isToken));
+  const worldOfToken = (value: string): World | undefined => {
+    const sent = digest(value);
+    // Compares with every partner's, so the time taken does not tell which one matched.
+    let found: World | undefined;
+    for (const world of worlds) if (timingSafeEqual(sent, world.digest)) found ??= world;
+    return found;
+  };
+  const isToken = (value: string): boolean => worldOfToken(value) !== undefined;
+  /** The partner whose token the request carries, if any. */
+  const worldOf = (req: IncomingMessage): World | undefined => {
+    for (const name of TOKEN_HEADERS) {
+      for (const value of headerValues(req, name)) {
+        const world = worldOfToken(value);
+        if (world) return world;
+      }
+    }
+    return undefined;
+  };
+  const authorized = (req: IncomingMessage): boolean => worldOf(req) !== undefined;
+  const worldNumbered = (n: number): World => {
+    const world = worlds.find((w) => w.n === n);
+    if (!world) throw new ControlError(404, `partner ${n} not found`);
+    return world;
+  };
+  /** The partner a control call names with `?partner=n` (default the first). */
+  const controlWorld = (query: URLSearchParams): World => {
+    const named = query.get('partner');
+    return named === null ? first : worldNumbered(controlId(named, 'partner'));
+  };
+  /** Keeps every partner's data (after a change; the clock is everyone's). */
+  const changed = (): void => {
+    for (const world of worlds) options.onChange?.(world.state, world.n);
+  };
+
+  /**
+   * 403 for a per-order or link call on an id of another partner of this sandbox, as for the
+   * seed's foreign orders (a partner never learns more about the other's ids than "not yours").
+   */
+  const ownedByAnother = (world: World, route: string, params: Record<string, string>): boolean => {
+    const id = (value: string | undefined): number | undefined =>
+      value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : undefined;
+    const others = worlds.filter((w) => w !== world).map((w) => w.state);
+    const orderId = id(params.orderId);
+    if (orderId !== undefined) {
+      return (
+        !world.state.orders.some((o) => o.order_id === orderId) &&
+        others.some((s) => s.orders.some((o) => o.order_id === orderId && o.owner === 'self'))
+      );
+    }
+    const docId = id(params.id);
+    if (docId === undefined) return false;
+    if (route === '/v1/billing/invoices/:id/url') {
+      return (
+        !world.state.invoices.some((i) => i.invoice_id === docId) &&
+        others.some((s) => s.invoices.some((i) => i.invoice_id === docId && i.owner === 'self'))
+      );
+    }
+    if (route === '/v1/billing/statements/:id/url') {
+      return (
+        !world.state.statements.some((x) => x.statement_id === docId) &&
+        others.some((s) => s.statements.some((x) => x.statement_id === docId && x.owner === 'self'))
+      );
+    }
+    if (route === '/v1/billing/partner-statements/:id/url') {
+      return (
+        !world.state.partnerStatements.some((x) => x.partner_statement_id === docId) &&
+        others.some((s) => s.partnerStatements.some((x) => x.partner_statement_id === docId))
+      );
+    }
+    return false;
+  };
 
   /** Recorded headers with the token values masked, for the HTTP control endpoint. */
   const redacted = (recorded: RecordedRequest): RecordedRequest => {
@@ -177,7 +321,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   /** A tokenless control call's answer, or undefined when the path is none of them. */
-  function openControl(method: string, path: string, bodyText: string): (() => object) | undefined {
+  function openControl(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    bodyText: string,
+  ): (() => object) | undefined {
     const body = (field: string): unknown => {
       let parsed: unknown;
       try {
@@ -190,13 +339,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let match = /^\/__sandbox\/invoices\/([^/]*)\/pay$/.exec(path);
     if (match && method === 'POST') {
       const id = match[1] ?? '';
-      return () => payInvoice(state, controlId(id, 'invoice id'), sandboxNow(state));
+      return () => payInvoice(controlWorld(query).state, controlId(id, 'invoice id'), sandboxNow(state));
     }
     match = /^\/__sandbox\/orders\/([^/]*)\/complete$/.exec(path);
     if (match && method === 'POST') {
       const id = match[1] ?? '';
       return () => {
-        const order = completeOrder(state, controlId(id, 'order id'), sandboxNow(state));
+        const order = completeOrder(controlWorld(query).state, controlId(id, 'order id'), sandboxNow(state));
         return {
           order_id: order.order_id,
           state: order.state,
@@ -206,10 +355,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       };
     }
     if (path === '/__sandbox/invoices' && method === 'POST') {
-      return () => createInvoice(state, controlId(body('order_id'), 'order_id'), sandboxNow(state), linkBase);
+      return () =>
+        createInvoice(
+          controlWorld(query).state,
+          controlId(body('order_id'), 'order_id'),
+          sandboxNow(state),
+          linkBase,
+        );
     }
     if (path === '/__sandbox/clock' && method === 'POST') {
-      return () => setClock(state, body('now'));
+      return () => {
+        const answer = setClock(state, body('now'));
+        syncClock();
+        return answer;
+      };
     }
     if (path === '/__sandbox/clock' && method === 'GET') {
       return () => ({ now: formatDateTime(sandboxNow(state)) });
@@ -255,7 +414,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       faults.clear();
       sendEmpty(res, 200);
     } else if (path === '/__sandbox/requests' && method === 'GET') {
-      sendJson(res, 200, { requests: requests.map(redacted) });
+      const named = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams.get('partner');
+      const shown = named === null ? requests : requests.filter((r) => String(r.partner) === named);
+      sendJson(res, 200, { requests: shown.map(redacted) });
     } else if (path === '/__sandbox/requests' && method === 'DELETE') {
       requests.length = 0;
       sendEmpty(res, 200);
@@ -265,7 +426,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   function handleShortLink(method: string, path: string, res: ServerResponse): void {
-    const html = method === 'GET' ? renderLink(path.slice('/s/'.length), state) : undefined;
+    const code = path.slice('/s/'.length);
+    // Ids are disjoint between partners, so the first world that knows the code renders it.
+    const html =
+      method === 'GET'
+        ? worlds.map((world) => renderLink(code, world.state)).find((page) => page !== undefined)
+        : undefined;
     if (html === undefined) {
       sendRaw(
         res,
@@ -292,7 +458,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     try {
-      if (!authorized(req)) throw new ApiError(401, messages.unauthorized);
+      const world = worldOf(req);
+      if (!world) throw new ApiError(401, messages.unauthorized);
       if (!query.get('version')) throw new ApiError(400, messages.versionMissing);
       let body: unknown;
       if (match.route.body && bodyText.trim() !== '') {
@@ -304,8 +471,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           throw new ApiError(400, messages.invalidJson);
         }
       }
+      if (ownedByAnother(world, match.route.pattern, match.params)) throw forbidden();
       const answer = match.route.handler({
-        state,
+        state: world.state,
         params: match.params,
         query,
         body,
@@ -329,12 +497,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = url.pathname;
     const bodyText = await readBody(req);
     const { onChange } = options;
-    if (onChange && method !== 'GET') res.once('close', () => onChange(state));
+    if (onChange && method !== 'GET') res.once('close', changed);
     if (bodyText === undefined) {
       sendJson(res, 413, { message: 'Слишком большой запрос' });
       return;
     }
-    const open = path.startsWith('/__sandbox/') ? openControl(method, path, bodyText) : undefined;
+    const open = path.startsWith('/__sandbox/')
+      ? openControl(method, path, url.searchParams, bodyText)
+      : undefined;
     if (open) {
       handleOpenControl(req, res, open);
       return;
@@ -347,7 +517,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     for (const [name, value] of Object.entries(req.headers)) {
       headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
+    const world = worldOf(req);
     requests.push({
+      ...(world ? { partner: world.n } : {}),
       method,
       path,
       query: Object.fromEntries(url.searchParams),
@@ -359,7 +531,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (path.startsWith('/s/')) handleShortLink(method, path, res);
       else handleApi(method, path, url.searchParams, bodyText, req, res);
     };
-    const fault = faults.take(method, path);
+    const fault = faults.take(method, path, world?.n);
     if (fault) applyFault(fault, req, res, proceed);
     else proceed();
   }
@@ -382,8 +554,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${hostForUrl(host)}:${address.port}`;
   linkBase = (options.linkBase ?? url).replace(/\/+$/, '');
 
+  /** What the DNS server answers from: every partner's domain orders, live. */
+  const dnsView = (): SandboxState =>
+    worlds.length === 1
+      ? state
+      : {
+          ...state,
+          orders: worlds.flatMap((world) => world.state.orders),
+          // The zones' serial moves when any partner adds a record.
+          nextIds: {
+            ...state.nextIds,
+            record: worlds.reduce((sum, world) => sum + world.state.nextIds.record, 0),
+          },
+        };
+
   const dns = options.dns
-    ? await startSandboxDns(() => state, {
+    ? await startSandboxDns(dnsView, {
         port: options.dns.port ?? 0,
         host: options.dns.host ?? host,
       }).catch((error: unknown) => {
@@ -395,30 +581,50 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   /** Runs an in-process control call and keeps the change, as after an HTTP one. */
   const changing = <T>(run: () => T): T => {
     const result = run();
-    options.onChange?.(state);
+    changed();
     return result;
   };
+
+  const partners: SandboxPartner[] = worlds.map((world) => ({
+    n: world.n,
+    token: world.token,
+    requests: () => requests.filter((r) => r.partner === world.n),
+    payInvoice: (invoiceId) =>
+      changing(() => payInvoice(world.state, controlId(invoiceId, 'invoice id'), sandboxNow(state))),
+    completeOrder: (orderId) => {
+      changing(() => completeOrder(world.state, controlId(orderId, 'order id'), sandboxNow(state)));
+    },
+    createInvoice: (orderId) =>
+      changing(() => createInvoice(world.state, controlId(orderId, 'order_id'), sandboxNow(state), linkBase)),
+    openItems: () => openItems(world.state),
+  }));
+  const firstPartner = partners[0] as SandboxPartner;
 
   let closing: Promise<void> | undefined;
   return {
     url,
     token,
+    partners,
+    partner: (n) => {
+      const found = partners.find((p) => p.n === n);
+      if (!found) throw new Error(`the sandbox has no partner ${n} (it has 1–${partners.length})`);
+      return found;
+    },
     requests,
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
-    payInvoice: (invoiceId) =>
-      changing(() => payInvoice(state, controlId(invoiceId, 'invoice id'), sandboxNow(state))),
-    completeOrder: (orderId) => {
-      changing(() => completeOrder(state, controlId(orderId, 'order id'), sandboxNow(state)));
-    },
-    createInvoice: (orderId) =>
-      changing(() => createInvoice(state, controlId(orderId, 'order_id'), sandboxNow(state), linkBase)),
+    payInvoice: firstPartner.payInvoice,
+    completeOrder: firstPartner.completeOrder,
+    createInvoice: firstPartner.createInvoice,
     setClock: (now) => {
-      changing(() => setClock(state, now));
+      changing(() => {
+        setClock(state, now);
+        syncClock();
+      });
     },
     now: () => formatDateTime(sandboxNow(state)),
     instant: () => sandboxNow(state),
-    openItems: () => openItems(state),
+    openItems: firstPartner.openItems,
     ...(dns ? { dns } : {}),
     close: () => {
       closing ??= new Promise<void>((resolve) => {

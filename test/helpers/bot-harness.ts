@@ -49,6 +49,7 @@ import { createLowdbWatchStore, type WatchStore } from '../../src/storage/watch-
 import { createInProcessScheduler } from '../../src/watchers/scheduler.js';
 import { createWatchers, type Watchers } from '../../src/watchers/watchers.js';
 import { expectButtonRules } from './button-rules.js';
+import { SECOND_TOKEN } from './fixtures.js';
 
 /** One Bot API call the bot made, as telegraf passed it to `callApi`. */
 export interface BotCall {
@@ -208,7 +209,12 @@ export class BotHarness {
   static async start(options: HarnessOptions = {}) {
     const sandbox =
       options.sandbox ??
-      (await startSandbox({ port: 0, ...(options.dnsServer ? { dns: { port: 0 } } : {}) }));
+      (await startSandbox({
+        port: 0,
+        // A second partner on the same sandbox, for stories with two accounts in one chat.
+        partners: [{ token: SECOND_TOKEN }],
+        ...(options.dnsServer ? { dns: { port: 0 } } : {}),
+      }));
     const dataDir = await mkdtemp(join(tmpdir(), 'partner-bot-'));
     const transport = new PartnerTransport({
       baseUrl: sandbox.url,
@@ -505,7 +511,10 @@ export class BotHarness {
    * (error paths included).
    */
   private async assertNoTokenLeaked() {
-    const token = this.sandbox.token;
+    for (const partner of this.sandbox.partners) await this.assertTokenNotLeaked(partner.token);
+  }
+
+  private async assertTokenNotLeaked(token: string) {
     const leakedInGroup = this.calls.some(
       (c) =>
         typeof c.payload.chat_id === 'number' &&
@@ -685,6 +694,29 @@ export class BotHarness {
   async connect(options: UserOptions = {}) {
     await this.send('/token', options);
     await this.send(this.sandbox.token, options);
+  }
+
+  /**
+   * The second partner's token on the same sandbox (its world: SECOND_PARTNER in
+   * src/sandbox/seed.ts); undefined when the test passed a sandbox without one.
+   */
+  get secondToken(): string | undefined {
+    return this.sandbox.partners[1]?.token;
+  }
+
+  /** Sends the second partner's token through the real /token flow (a second account). */
+  async connectSecond(options: UserOptions = {}) {
+    const token = this.secondToken;
+    if (token === undefined) throw new Error('this sandbox has no second partner');
+    await this.send('/token', options);
+    await this.send(token, options);
+  }
+
+  /** A client of the sandbox as the second partner (not through the bot). */
+  secondApi(): PartnerApi {
+    const token = this.secondToken;
+    if (token === undefined) throw new Error('this sandbox has no second partner');
+    return createPartnerApi(this.transport, token);
   }
 }
 

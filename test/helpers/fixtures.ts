@@ -78,3 +78,11 @@ export const SAVED_PERSON = {
   phone: '+375291234567',
   email: 'ivanov@example.by',
 };
+
+/**
+ * The second partner's token on the harness's sandbox (`h.secondToken`, `h.connectSecond()`): its
+ * own world, ids and domains unlike the first's (SECOND_PARTNER: orders 11001–11004, invoices
+ * 15001–15004, domains studio-b.by and studio-b.com).
+ */
+export const SECOND_TOKEN = 'second-partner-token';
+export { SECOND_PARTNER } from '../../src/sandbox/seed.js';

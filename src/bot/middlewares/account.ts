@@ -119,6 +119,7 @@ export function createAccountContext(deps: { chatData: ChatData; logger: Logger 
         return n;
       },
       many: numbers.length > 1,
+      numbers,
       label: () => {
         const of = n;
         label ??= chatData.getAccount(chatId, of).then((found) => accountLabel(ctx.t, found ?? { n: of }));

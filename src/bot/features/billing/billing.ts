@@ -9,6 +9,7 @@ import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { commandWords, parseId, parseOptionalId } from '../../kit/arguments.js';
 import { linkKeyboard, sendToClientButton } from '../../kit/keyboards.js';
+import { findInAccounts } from '../../kit/other-accounts.js';
 import type { PagedLists } from '../../kit/paged-list.js';
 import { CallbackSet, type Feature } from '../../registry.js';
 import { filterOf, registerBillingLists } from './document-lists.js';
@@ -57,6 +58,7 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
     // Remembered so that the message is marked paid when the payment arrives (/notify).
     if (ctx.chat) await chatData.rememberInvoiceLink(ctx.chat.id, invoice.invoice_id, sent.message_id);
   };
+  /** The invoice's link; from a button, of the account the button was made for. */
   const showInvoiceLink = async (ctx: BotContext, invoiceId: number) => {
     const api = await ctx.partnerApi();
     // The list call gives the number to name the invoice by; both calls go out at once.
@@ -67,13 +69,48 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
     if (!invoice) throw new UserInputError('billing:invoiceNotFound', { value: invoiceId });
     await sendInvoiceLink(ctx, invoice, url);
   };
-  /** `/invoice СФ-2026-5001`: the number looked up in the invoice list (one list call). */
+  /** Told where an invoice named in a command was found: in another account of the chat. */
+  const invoiceElsewhere = (ctx: BotContext, label: string, invoice: Invoice) =>
+    ctx.reply(
+      ctx.t('accounts:invoiceElsewhere', {
+        number: escapeHtml(invoice.invoice_number),
+        label: escapeHtml(label),
+      }),
+      { parse_mode: 'HTML' },
+    );
+  /** `/invoice 5001`: the account in use's invoice, else another account's (said). */
+  const showNamedInvoice = async (ctx: BotContext, invoiceId: number) => {
+    if (!ctx.account?.many) return showInvoiceLink(ctx, invoiceId);
+    const invoice = await findInAccounts(
+      ctx,
+      async (api) => (await api.listInvoices({ invoice_id: invoiceId }))[0],
+      invoiceElsewhere,
+    );
+    if (!invoice) throw new UserInputError('billing:invoiceNotFound', { value: invoiceId });
+    await sendInvoiceLink(ctx, invoice, await (await ctx.partnerApi()).getInvoiceUrl(invoiceId));
+  };
+  /** `/invoice СФ-2026-5001`: the number looked up in the invoice lists (one list call per account). */
   const showInvoiceLinkByNumber = async (ctx: BotContext, word: string) => {
-    const api = await ctx.partnerApi();
     const wanted = invoiceNumberKey(word);
-    const invoice = (await api.listInvoices()).find((i) => invoiceNumberKey(i.invoice_number) === wanted);
+    const invoice = await findInAccounts(
+      ctx,
+      async (api) => (await api.listInvoices()).find((i) => invoiceNumberKey(i.invoice_number) === wanted),
+      invoiceElsewhere,
+    );
     if (!invoice) throw new UserInputError('billing:invoiceNotFound', { value: escapeHtml(echoInput(word)) });
-    await sendInvoiceLink(ctx, invoice, await api.getInvoiceUrl(invoice.invoice_id));
+    await sendInvoiceLink(ctx, invoice, await (await ctx.partnerApi()).getInvoiceUrl(invoice.invoice_id));
+  };
+  /** `/invoices 1006`: that order's invoices, of whichever account of the chat holds the order. */
+  const showOrderInvoices = async (ctx: BotContext, orderId: number) => {
+    if (ctx.account?.many) {
+      await findInAccounts(
+        ctx,
+        async (api) => (await api.listOrders({ order_id: orderId })).find((o) => o.order_id === orderId),
+        (found, label) =>
+          found.reply(found.t('accounts:orderElsewhere', { id: orderId, label: escapeHtml(label) })),
+      );
+    }
+    await lists.show(ctx, invoices, filterOf(orderId), 0, 'reply');
   };
   const showStatementLink = async (ctx: BotContext, statementId: number) => {
     const url = await (await ctx.partnerApi()).getStatementUrl(statementId);
@@ -91,13 +128,14 @@ export function createBillingFeature(deps: { lists: PagedLists; chatData: ChatDa
 
   composer.command('invoices', async (ctx) => {
     const orderId = parseOptionalId(commandWords(ctx.payload)[0], 'billing:usageInvoices');
-    await lists.show(ctx, invoices, filterOf(orderId), 0, 'reply');
+    if (orderId === undefined) await lists.show(ctx, invoices, filterOf(orderId), 0, 'reply');
+    else await showOrderInvoices(ctx, orderId);
   });
   composer.command('invoice', async (ctx) => {
     const word = commandWords(ctx.payload).join(' ').replace(/^№\s*/, '');
     // Without an id the list comes, each invoice with its link button.
     if (word === '') await lists.show(ctx, invoices, '-', 0, 'reply');
-    else if (/^\d+$/.test(word)) await showInvoiceLink(ctx, parseId(word, 'billing:usageInvoice'));
+    else if (/^\d+$/.test(word)) await showNamedInvoice(ctx, parseId(word, 'billing:usageInvoice'));
     else if (INVOICE_NUMBER.test(word) && /\d/.test(word)) await showInvoiceLinkByNumber(ctx, word);
     else parseId(word, 'billing:usageInvoice');
   });

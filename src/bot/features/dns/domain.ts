@@ -4,6 +4,7 @@ import { escapeHtml } from '../../../core/format.js';
 import { echoInput } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
+import { findInAccounts } from '../../kit/other-accounts.js';
 
 /** A domain order the DNS commands act on. */
 export interface DomainRef {
@@ -53,13 +54,30 @@ async function lookUp(api: PartnerApi, arg: string | undefined): Promise<DomainR
   return { orderId, domain: ascii };
 }
 
-/** `/dns example.by`, `/dns пример.бел` or `/dns 1006`: the partner's domain order. */
+/**
+ * `/dns example.by`, `/dns пример.бел` or `/dns 1006`: the partner's domain order — of the
+ * account in use, else of another account of the chat, which the update then acts on (told).
+ */
 export async function resolveDomainOrder(ctx: BotContext, arg: string | undefined): Promise<DomainRef> {
   if (arg !== undefined && /^\d{1,10}$/.test(arg)) {
     const known = resolvedInUpdate.get(ctx)?.get(Number(arg));
     if (known) return known;
   }
-  return remember(ctx, await lookUp(await ctx.partnerApi(), arg));
+  const ref = await findInAccounts(
+    ctx,
+    (api) => lookUp(api, arg),
+    (found, label, ref) =>
+      found.reply(
+        found.t('accounts:domainElsewhere', {
+          domain: escapeHtml(toUnicodeDomain(ref.domain)),
+          label: escapeHtml(label),
+        }),
+        { parse_mode: 'HTML' },
+      ),
+  );
+  // lookUp answers or throws: an order is always found when this line is reached.
+  if (ref === undefined) throw new UserInputError('dns:needDomain');
+  return remember(ctx, ref);
 }
 
 /** The order behind a button or a list page; free when this update resolved it already. */

@@ -1,10 +1,12 @@
 import { Composer, Markup } from 'telegraf';
 import { parseDomainList, toAsciiDomain } from '../../../core/domain-names.js';
+import { escapeHtml } from '../../../core/format.js';
 import { MESSAGE_LIMIT } from '../../../core/paging.js';
 import { joinLinesWithin } from '../../../core/text.js';
 import type { BotContext } from '../../context.js';
 import { UserInputError } from '../../errors.js';
 import { inRows } from '../../kit/keyboards.js';
+import { accountsHoldingDomains } from '../../kit/other-accounts.js';
 import type { Feature } from '../../registry.js';
 import { callbackFits, encodeCallback } from '../../registry.js';
 import { CHECK_SCENE, createCheckScene } from './check-scene.js';
@@ -65,8 +67,26 @@ export async function checkDomains(ctx: BotContext, text: string): Promise<void>
     }
   }
   const checked = [...byAscii.values()];
+  // In a chat of several accounts, a taken name that is one of them is said to be theirs, and which.
+  const taken = [...byAscii.entries()].filter(([, c]) => c.result !== undefined && !c.result.is_available);
+  const holders = await accountsHoldingDomains(
+    ctx,
+    taken.map(([ascii]) => ascii),
+  );
+  const ownLines = taken.flatMap(([ascii, c]) => {
+    const label = holders.get(ascii);
+    return label === undefined
+      ? []
+      : [ctx.t('accounts:checkOwn', { domain: escapeHtml(c.name), label: escapeHtml(label), ascii })];
+  });
   // Whole lines only: a cut inside a line could split an HTML tag or an emoji.
-  const report = joinLinesWithin(renderCheckReport(ctx.t, checked, invalid).split('\n'), MESSAGE_LIMIT);
+  const report = joinLinesWithin(
+    [
+      ...renderCheckReport(ctx.t, checked, invalid).split('\n'),
+      ...(ownLines.length > 0 ? ['', ...ownLines] : []),
+    ],
+    MESSAGE_LIMIT,
+  );
   const orderable = [...byAscii.entries()]
     .filter(([ascii, c]) => c.result?.is_available && callbackFits('orderDomain', ascii))
     .slice(0, KEYBOARD_LIMIT)

@@ -1,7 +1,8 @@
 import { Composer, Markup } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import { readSavedCustomer } from '../../../core/customer-answers.js';
-import { toAsciiDomain } from '../../../core/domain-names.js';
+import { toAsciiDomain, toUnicodeDomain } from '../../../core/domain-names.js';
+import { escapeHtml } from '../../../core/format.js';
 import { MESSAGE_LIMIT } from '../../../core/paging.js';
 import { PRODUCT_KINDS, type ProductKind, productKindOf } from '../../../core/product-kinds.js';
 import { splitMessage } from '../../../core/text.js';
@@ -12,6 +13,7 @@ import type { OrderEngine } from '../../forms/engine.js';
 import { commandWords } from '../../kit/arguments.js';
 import { styled } from '../../kit/bot-api-today.js';
 import { type MiniAppLinks, miniAppButton } from '../../kit/mini-app-button.js';
+import { findInAccounts } from '../../kit/other-accounts.js';
 import { CallbackSet, encodeCallback, type Feature } from '../../registry.js';
 import { parseTeamStart, type TeamOrders } from '../team/orders.js';
 import { ORDER_KINDS } from './kinds.js';
@@ -67,7 +69,23 @@ export function createOrderingFeature(deps: {
       return;
     }
     if (!kind) throw new UserInputError('order:badKind', { usageKey: 'order:usage' });
-    if (await teamOrders.redirect(ctx, kind, name === undefined ? undefined : toAsciiDomain(name))) return;
+    const ascii = name === undefined ? undefined : toAsciiDomain(name);
+    if (await teamOrders.redirect(ctx, kind, ascii)) return;
+    // Hosting, mail or SSL for a domain of another account of the chat: ordered in that account.
+    if (kind !== 'domain' && ascii && ctx.account?.many) {
+      await findInAccounts(
+        ctx,
+        async (api) => ((await api.domainOrderIndex()).byDomain.has(ascii) ? ascii : undefined),
+        (found, label) =>
+          found.reply(
+            found.t('accounts:domainElsewhere', {
+              domain: escapeHtml(toUnicodeDomain(ascii)),
+              label: escapeHtml(label),
+            }),
+            { parse_mode: 'HTML' },
+          ),
+      );
+    }
     await engine.start(ctx, kind, prefill(kind, name));
   });
 
