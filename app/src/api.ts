@@ -2,8 +2,11 @@
  * The app's calls to its server (`api/…` next to the page). Every call carries the launch's raw
  * initData as `Authorization: tma <initData>`; the server checks its signature and answers for
  * the account and role the launch names. What the browser reads as unsafe init data is never sent.
+ * Once the session is known, every call names its partner account (`X-Account`): the session's,
+ * or the one chosen in the header's switcher.
  */
 import type {
+  AccountHeader,
   AnswerOf,
   EditProblem,
   FieldProblem,
@@ -55,9 +58,14 @@ const readRefusal = async (response: Response): Promise<Partial<Refusal>> => {
   return typeof body === 'object' && body !== null ? body : {};
 };
 
+const ACCOUNT: AccountHeader = 'X-Account';
+
 export function createApi(initData: string, lang: string) {
+  /** The partner account every call names; none before the session is known (the chat's active one). */
+  let account: number | undefined;
   const call = async <N extends GetEndpoint | PostEndpoint>(path: string, body?: unknown) => {
     const headers: Record<string, string> = { Authorization: `tma ${initData}`, 'Accept-Language': lang };
+    if (account !== undefined) headers[ACCOUNT] = String(account);
     const init: RequestInit = { headers };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -91,7 +99,11 @@ export function createApi(initData: string, lang: string) {
   };
   /** `POST api/<name>` with the contract's body. */
   const post = <N extends PostEndpoint>(name: N, body: RequestOf<N>) => call<N>(`api/${name}`, body);
-  return { get, post };
+  /** From now on every call acts on account `n` (the app's own choice: the chat's active one stays). */
+  const useAccount = (n: number) => {
+    account = n;
+  };
+  return { get, post, useAccount };
 }
 
 export type AppApi = ReturnType<typeof createApi>;

@@ -6,6 +6,7 @@
  * from the editor to the list, asking first while the customer is unsaved.
  */
 import type { CustomerEntry, PastedCustomer, Session } from '../../src/mini-app/contract.js';
+import { guardLeaving } from './account-switch.js';
 import { type AppApi, failureText } from './api.js';
 import { customerEditor } from './customer-editor.js';
 import { el } from './dom.js';
@@ -29,6 +30,7 @@ export async function showCustomers(
 ): Promise<void> {
   const { api, words, session, show } = screen;
   setBackButton(undefined);
+  guardLeaving(undefined);
   const header = sessionView(words, session);
   const heading = el('h1', { id: 'customers-title' }, words.customersTitle);
   show(header, heading, el('p', { role: 'status' }, words.loading));
@@ -89,6 +91,10 @@ export async function showCustomers(
       'section',
       { class: 'customers', 'aria-labelledby': 'customers-title' },
       heading,
+      // Saved customers are the chat's, not an account's: said where there are several.
+      ...(session.account.accounts > 1
+        ? [el('p', { class: 'note', role: 'note' }, words.customersShared)]
+        : []),
       status,
       alert,
       customers.length === 0 ? el('p', {}, words.noCustomers) : el('ul', { class: 'customers' }, ...items),
@@ -124,6 +130,7 @@ function openEditor(screen: CustomersScreen, start: { id?: string; card?: Pasted
       void showCustomers(screen, { kind: 'status', text: withLabel(words.saved, saved.label) }),
   });
   setBackButton(() => void back());
+  guardLeaving(() => editor.leave());
   show(
     sessionView(words, session),
     button(words.backToList, words.backToList, () => void back(), 'back'),

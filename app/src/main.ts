@@ -6,10 +6,15 @@
  * `?domain=` or a domain picker. A role that may
  * edit DNS gets the editor, one that may read it the table alone. Telegram's back button returns
  * from a zone to the picker, asking first while edits are pending.
+ *
+ * With several partner accounts in the chat, the header offers a switcher: the app opens on the
+ * chat's active account; a choice asks the screen on show first (pending edits), names the
+ * account in every later call and opens the screen again on it (the DNS screen at its picker).
  */
 import { retrieveLaunchParams, retrieveRawInitData } from '@tma.js/sdk';
 import type { AppScreen } from '../../src/core/mini-app-launch.js';
 import type { Session } from '../../src/mini-app/contract.js';
+import { guardLeaving, mayLeave, offerAccounts } from './account-switch.js';
 import { type AppApi, createApi, failureText } from './api.js';
 import { customerEditor } from './customer-editor.js';
 import { showCustomers } from './customers.js';
@@ -19,7 +24,7 @@ import { type CustomerEditing, orderForm } from './order-form.js';
 import { type OrderWords, orderWordsFor } from './order-words.js';
 import { closeApp, setBackButton, startBridge } from './telegram.js';
 import { type Lang, langOf, type Words, wordsFor } from './words.js';
-import { pickerView, readOnlyZone, sessionView } from './zone-view.js';
+import { domainList, pickerView, readOnlyZone, sessionView } from './zone-view.js';
 
 const root = document.getElementById('app') as HTMLElement;
 
@@ -46,6 +51,7 @@ function failure(words: Words, error: unknown): HTMLElement {
 async function showZone(api: AppApi, words: Words, session: Session, domain: string): Promise<void> {
   const header = sessionView(words, session);
   let leave: () => Promise<boolean> = async () => true;
+  guardLeaving(() => leave());
   let leaving = false;
   setBackButton(async () => {
     if (leaving) return;
@@ -74,9 +80,14 @@ async function showZone(api: AppApi, words: Words, session: Session, domain: str
 
 function showPicker(api: AppApi, words: Words, session: Session, value: string): void {
   setBackButton(undefined);
-  show(
-    sessionView(words, session),
-    pickerView(words, value, (domain) => void showZone(api, words, session, domain)),
+  guardLeaving(undefined);
+  const open = (domain: string) => void showZone(api, words, session, domain);
+  const domains = domainList(words, open);
+  show(sessionView(words, session), pickerView(words, value, open), domains);
+  // The session's account's domains, one tap each; the field takes any other.
+  api.get('zone/domains', {}).then(
+    (answer) => domains.fill(answer.domains),
+    () => undefined,
   );
 }
 
@@ -141,8 +152,38 @@ async function start(): Promise<void> {
     show(failure(words, error));
     return;
   }
+  // Every call names the session's account from now on (the chat's active one at first).
+  api.useAccount(session.account.n);
   const asked = new URLSearchParams(location.search).get('screen') ?? session.screen;
-  await SCREENS[isScreen(asked) ? asked : 'dns']({ api, words, lang, session });
+  const screen = isScreen(asked) ? asked : 'dns';
+  if (session.account.accounts > 1) await offerSwitch({ api, words, lang, session }, screen);
+  await SCREENS[screen]({ api, words, lang, session });
+}
+
+/** The header's switcher: the chat's accounts, each choice opening `screen` again on it. */
+async function offerSwitch(opened: Opened, screen: AppScreen): Promise<void> {
+  const { api, words } = opened;
+  const list = await api.get('accounts', {}).catch(() => undefined);
+  if (list === undefined) return;
+  let switching = false;
+  offerAccounts(list.accounts, async (n) => {
+    if (switching || !(await mayLeave())) return;
+    switching = true;
+    const was = opened.session.account.n;
+    api.useAccount(n);
+    try {
+      const session = await api.get('session', {});
+      guardLeaving(undefined);
+      // The address's domain was the other account's: the DNS screen opens at its picker.
+      await SCREENS[screen]({ ...opened, session, switched: true });
+      opened.session = session;
+    } catch (error) {
+      api.useAccount(was);
+      root.prepend(failure(words, error));
+    } finally {
+      switching = false;
+    }
+  });
 }
 
 /** What a screen is opened with: the API, the user's words and language, the server's session. */
@@ -151,6 +192,8 @@ interface Opened {
   words: Words;
   lang: Lang;
   session: Session;
+  /** Opened again on another account (not by the bot's button). */
+  switched?: boolean;
 }
 
 /**
@@ -158,12 +201,12 @@ interface Opened {
  * it is given one), each refusing a role that may not use it in the server's words.
  */
 const SCREENS: Record<AppScreen, (opened: Opened) => Promise<void> | void> = {
-  dns: async ({ api, words, session }) => {
+  dns: async ({ api, words, session, switched }) => {
     if (session.dns !== 'edit' && session.dns !== 'read') {
       show(sessionView(words, session), el('p', { role: 'alert' }, words.noDnsRole));
       return;
     }
-    const domain = new URLSearchParams(location.search).get('domain')?.trim() ?? '';
+    const domain = switched ? '' : (new URLSearchParams(location.search).get('domain')?.trim() ?? '');
     if (domain === '') showPicker(api, words, session, '');
     else await showZone(api, words, session, domain);
   },

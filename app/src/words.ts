@@ -92,6 +92,10 @@ const WORDS = {
     leave: 'Выйти',
     backToList: '← К списку заказчиков',
     noCustomersRole: 'Ваша роль не позволяет работать с сохранёнными заказчиками.',
+    partnerAccount: 'Аккаунт партнёра',
+    accountDomains: 'Домены аккаунта',
+    customersShared:
+      'Заказчики общие для всех аккаунтов этого чата: любого можно выбрать в заказе с любого аккаунта.',
   },
   en: {
     title: 'DNS zone',
@@ -177,6 +181,10 @@ const WORDS = {
     leave: 'Leave',
     backToList: '← Back to the customers',
     noCustomersRole: 'Your role does not allow working with saved customers.',
+    partnerAccount: 'Partner account',
+    accountDomains: 'The account’s domains',
+    customersShared:
+      'Customers are shared by every account of this chat: any of them can be chosen in an order of any account.',
   },
 } as const;
 

@@ -3,18 +3,39 @@
  * is editor.ts).
  */
 import type { Session, Zone } from '../../src/mini-app/contract.js';
+import { accountSwitch } from './account-switch.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 import { zoneTable } from './zone-table.js';
 
-/** The session line: which account, which role. */
+/** The session line: which account, which role; with several accounts, the switcher. */
 export function sessionView(words: Words, session: Session): HTMLElement {
   const kind = session.account.kind === 'group' ? words.accountGroup : words.accountPrivate;
-  return el(
+  const line = el(
     'p',
     { class: 'session' },
     `${words.account}: ${kind} · ${words.role}: ${session.account.roleName}`,
   );
+  const switcher = accountSwitch(words, session);
+  return switcher === undefined ? line : el('header', { class: 'session-bar' }, line, switcher);
+}
+
+/** The account's domains under the picker, each opening its zone (filled in when they come). */
+export function domainList(
+  words: Words,
+  onPick: (domain: string) => void,
+): HTMLElement & { fill(domains: { domain: string; domainUnicode: string }[]): void } {
+  const nav = el('nav', { 'aria-label': words.accountDomains, class: 'domains' });
+  return Object.assign(nav, {
+    fill(domains: { domain: string; domainUnicode: string }[]) {
+      const items = domains.map((d) => {
+        const button = el('button', { type: 'button', class: 'secondary' }, d.domainUnicode);
+        button.addEventListener('click', () => onPick(d.domain));
+        return el('li', {}, button);
+      });
+      nav.replaceChildren(...(items.length === 0 ? [] : [el('ul', {}, ...items)]));
+    },
+  });
 }
 
 /** The domain field; `onPick` gets the trimmed name. */

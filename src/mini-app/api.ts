@@ -12,8 +12,21 @@ import { rolesAllowed } from '../core/team.js';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import type { Locale } from '../storage/chat-store.js';
-import { type AccessDeps, type AccessRefusal, mayDo, resolveAccess } from './access.js';
-import { type AnswerOf, CONTRACT, type EndpointName, type ParsedRequestOf } from './contract.js';
+import {
+  type AccessDeps,
+  type AccessRefusal,
+  accountsOf,
+  askedAccount,
+  mayDo,
+  resolveAccess,
+} from './access.js';
+import {
+  type AccountHeader,
+  type AnswerOf,
+  CONTRACT,
+  type EndpointName,
+  type ParsedRequestOf,
+} from './contract.js';
 import {
   type EndpointCall,
   EndpointError,
@@ -53,8 +66,12 @@ const STATUS_OF_ACCESS = {
   groupNotBound: 403,
   notMember: 403,
   roleTooLow: 403,
+  accountUnknown: 403,
   badStartParam: 400,
 } satisfies Record<AccessRefusal, number>;
+
+/** The header a call names its account in, as Node reads it (lower-case). */
+const ACCOUNT_HEADER: Lowercase<AccountHeader> = 'x-account';
 
 const isLocale = (value: string | undefined): value is Locale => value === 'ru' || value === 'en';
 
@@ -121,7 +138,8 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
     const launch = checked.launch;
     locale = localeOf(req, launch.user.languageCode, deps.defaultLocale);
 
-    const access = await resolveAccess(deps.access, launch);
+    // The account the call names (the app's switcher), else the chat's active one.
+    const access = await resolveAccess(deps.access, launch, askedAccount(req.headers[ACCOUNT_HEADER]));
     if (!access.ok) return refuse(req, res, locale, STATUS_OF_ACCESS[access.reason], access.reason);
     const account = access.account;
     if (!mayDo(account, endpoint.need)) {
@@ -161,6 +179,7 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
           t: (key, options) => deps.translate(locale, key, options),
           locale,
           services: deps.services,
+          listAccounts: () => accountsOf(deps.access, account),
         },
         request,
       );

@@ -74,14 +74,28 @@ const customerEntry = z.strictObject({
 
 // ---- the endpoints ----------------------------------------------------------------------------
 
+/** One of the chat's partner accounts, as the app names it (never its token). */
+const accountEntry = z.strictObject({
+  n: int,
+  /** The user's own name, else the provider's name of the partner, else «Аккаунт N». */
+  label: z.string(),
+});
+
 const session = z.strictObject({
   user: z.strictObject({ id: int, firstName: z.string() }),
-  /** `roleName`: the role in the user's language, the chat's own word for it. */
+  /**
+   * `roleName`: the role in the user's language, the chat's own word for it. `n` and `label`: the
+   * partner account the session acts on; `accounts`: how many the chat holds (from 2 the app
+   * offers a switcher, listed by `accounts`).
+   */
   account: z.strictObject({
     kind: z.enum(['private', 'group']),
     chatId: int,
     role: z.literal(ROLE_LIST),
     roleName: z.string(),
+    n: int,
+    label: z.string(),
+    accounts: int,
   }),
   capabilities: z.array(z.literal(CAPABILITIES)),
   dns: z.enum(['edit', 'read', 'none']),
@@ -233,7 +247,21 @@ const placed = z.strictObject({
 /** The API, by path below `<app path>api/`: each endpoint's method, request and answer. */
 export const CONTRACT = {
   session: { method: 'GET', request: query({}), answer: session },
+  /** The chat's accounts to switch between (a team group's: its one). */
+  accounts: {
+    method: 'GET',
+    request: query({}),
+    answer: z.strictObject({ accounts: z.array(accountEntry), active: int }),
+  },
   zone: { method: 'GET', request: query({ domain: param }), answer: zone },
+  /** The account's domains the picker offers (ASCII and as shown), by name. */
+  'zone/domains': {
+    method: 'GET',
+    request: query({}),
+    answer: z.strictObject({
+      domains: z.array(z.strictObject({ domain: z.string(), domainUnicode: z.string() })),
+    }),
+  },
   'zone/check': {
     method: 'POST',
     request: z.strictObject({ line: z.string().min(1).max(2_000) }),
@@ -320,6 +348,13 @@ export const refusalSchema = z.strictObject({
   whois: whois.optional(),
 });
 
+/**
+ * The header every call names its partner account in (`X-Account: <n>`, the session's `account.n`);
+ * without it the chat's active account acts. A number the chat does not hold is refused
+ * (`accountUnknown`). A type, so the app spells it as the server reads it and ships nothing.
+ */
+export type AccountHeader = 'X-Account';
+
 export type EndpointName = keyof typeof CONTRACT;
 type Spec<N extends EndpointName> = (typeof CONTRACT)[N];
 /** What the app sends: a GET's query parameters or a POST's body. */
@@ -341,6 +376,7 @@ export type FieldProblem = z.output<typeof fieldProblem>;
 export type Answer = z.output<typeof answer>;
 export type Answers = Record<string, Answer>;
 export type Session = AnswerOf<'session'>;
+export type AccountEntry = z.output<typeof accountEntry>;
 export type Zone = AnswerOf<'zone'>;
 export type ZoneRecord = z.output<typeof zoneRecord>;
 export type Plan = AnswerOf<'zone/plan'>;

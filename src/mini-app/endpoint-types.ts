@@ -36,6 +36,8 @@ export interface EndpointCall<In = unknown> {
   /** That language (money and numbers are formatted in it). */
   locale: Locale;
   services: MiniAppServices;
+  /** The accounts the session may switch to (the chat's; a team group's one), never a token. */
+  listAccounts(): Promise<{ n: number; name: string | undefined; active: boolean }[]>;
 }
 
 /**

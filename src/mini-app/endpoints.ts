@@ -17,7 +17,7 @@ import {
 } from './customer-endpoints.js';
 import type { CallOf, Endpoint, EndpointCall } from './endpoint-types.js';
 import { catalogOf, domainCheckOf, submitOf } from './order-endpoints.js';
-import { applyOf, checkLine, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
+import { applyOf, checkLine, domainsOf, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
 
 /** Which roles may do what `need` allows, and the member's, in the user's words. */
 const rolesWords = (call: EndpointCall, need: Capability) => ({
@@ -44,6 +44,9 @@ function sessionOf(call: CallOf<'session'>): AnswerOf<'session'> {
       role: account.role,
       // The chat's word for the role (`team:role.*`): the app names it as the chat does.
       roleName: t(`team:role.${account.role}`),
+      n: account.n,
+      label: account.name ?? t('accounts:numbered', { n: account.n }),
+      accounts: account.count,
     },
     capabilities: [...ROLES[account.role].capabilities],
     dns,
@@ -63,6 +66,19 @@ function sessionOf(call: CallOf<'session'>): AnswerOf<'session'> {
   };
 }
 
+/**
+ * The accounts the app's header switches between, labelled as the chat labels them; `active`: the
+ * chat's active one (what the app opens on). Switching is the app's own: the chat's active
+ * account stays as it is.
+ */
+async function accountsList(call: CallOf<'accounts'>): Promise<AnswerOf<'accounts'>> {
+  const all = await call.listAccounts();
+  return {
+    accounts: all.map((a) => ({ n: a.n, label: a.name ?? call.t('accounts:numbered', { n: a.n }) })),
+    active: all.find((a) => a.active)?.n ?? call.account.n,
+  };
+}
+
 /** The screen a group's button opens, from the signed start parameter. */
 function screenOf(startParam: string | undefined) {
   const screen = startParam === undefined ? undefined : parseStartParam(startParam)?.screen;
@@ -76,7 +92,9 @@ function screenOf(startParam: string | undefined) {
  */
 export const ENDPOINTS: { [N in EndpointName]: Endpoint<N> } = {
   session: { need: 'anyone', run: sessionOf },
+  accounts: { need: 'anyone', run: accountsList },
   zone: { need: 'lookup', run: zoneOf },
+  'zone/domains': { need: 'lookup', run: domainsOf },
   'zone/check': { need: 'tech', run: checkLine },
   'zone/plan': { need: 'tech', run: planOf },
   'zone/paste': { need: 'tech', run: pasteOf },

@@ -8,8 +8,7 @@ import type { Config } from '../config.js';
 import { miniAppPath } from '../config.js';
 import type { HttpRoute } from '../http-server.js';
 import type { Logger } from '../logger.js';
-import type { ChatData } from '../storage/chat-data.js';
-import type { MembershipCheck } from './access.js';
+import type { AccessDeps, MembershipCheck } from './access.js';
 import { createMiniAppServer, type MiniAppTranslate } from './api.js';
 import type { MiniAppPartnerApi, MiniAppServices } from './endpoint-types.js';
 import { PAGE_CSP, securityHeaders } from './http-io.js';
@@ -22,7 +21,7 @@ export interface MiniAppRoutesDeps {
     Config,
     'MINI_APP_URL' | 'MINI_APP_INIT_DATA_MAX_AGE_S' | 'BOT_TOKEN' | 'ALLOWED_USER_IDS' | 'DEFAULT_LOCALE'
   >;
-  chatData: Pick<ChatData, 'getToken' | 'getTeam'>;
+  chatData: AccessDeps['chatData'];
   apiFor: (token: string) => MiniAppPartnerApi;
   /** What the endpoints run below both faces (applying a zone's edits). */
   services: MiniAppServices;

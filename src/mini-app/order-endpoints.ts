@@ -159,6 +159,7 @@ export async function submitOf(call: CallOf<'order/submit'>): Promise<AnswerOf<'
   const outcome = await call.services.orderPlacing.place({
     api: call.api,
     chatId: call.account.chatId,
+    account: call.account.n,
     who: { id: call.launch.userId, name: call.launch.user.firstName },
     role: call.account.role,
     key,

@@ -33,6 +33,20 @@ async function findDomainOrder(
   return { orderId, ascii };
 }
 
+/** How many of the account's domains the picker offers (the field takes any other). */
+const PICKER_DOMAINS = 100;
+
+/** The account's domains, by name: what the picker offers (the session's account's, after a switch). */
+export async function domainsOf(call: CallOf<'zone/domains'>): Promise<AnswerOf<'zone/domains'>> {
+  const index = await call.api.domainOrderIndex();
+  return {
+    domains: [...index.byDomain.keys()]
+      .sort()
+      .slice(0, PICKER_DOMAINS)
+      .map((domain) => ({ domain, domainUnicode: toUnicodeDomain(domain) })),
+  };
+}
+
 /** A zone's records as listed, each also read into its row and the one-line form, and the types a row may have. */
 export async function zoneOf(call: CallOf<'zone'>): Promise<AnswerOf<'zone'>> {
   const { orderId, ascii } = await findDomainOrder(call.api, call.input.domain);
@@ -125,7 +139,13 @@ export async function applyOf(call: CallOf<'zone/apply'>): Promise<AnswerOf<'zon
   const edits: ZoneEdit[] = body.edits;
   const result = await call.services.zoneEditing.apply({
     api: call.api,
-    who: { chatId: call.account.chatId, userId: call.launch.userId, name: call.launch.user.firstName },
+    // The session's account: its history gets the entry, its chat's report is headed with it.
+    who: {
+      chatId: call.account.chatId,
+      userId: call.launch.userId,
+      name: call.launch.user.firstName,
+      account: call.account.n,
+    },
     role: call.account.role,
     orderId,
     domain: ascii,

@@ -41,6 +41,8 @@ import {
 export interface PlaceOrder {
   api: PartnerApi;
   chatId: number;
+  /** The chat's account ordered for: its key, its invoice watch, its report's heading. */
+  account: number;
   who: { id: number; name: string };
   role: Role;
   key: string;
@@ -50,8 +52,8 @@ export interface PlaceOrder {
 /** What the chat is told of an order placed in the app. */
 export interface OrderReport {
   chatId: number;
-  /** The chat's account the order was placed with (the Mini App's); absent: the active one. */
-  account?: number | undefined;
+  /** That chat's account the order was placed on (the report is headed with it where it has several). */
+  account: number;
   who: { id: number; name: string };
   role: Role;
   kind: ProductKind;
@@ -94,7 +96,7 @@ export interface OrderPlacingDeps {
   chatData: Pick<
     ChatData,
     | 'getProfiles'
-    | 'getToken'
+    | 'getAccount'
     | 'getAppOrder'
     | 'putAppOrder'
     | 'forgetAppOrder'
@@ -118,9 +120,10 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
   const onceKeys = deps.onceKeys ?? createLowdbOnceKeys();
 
   async function reportCreated(input: PlaceOrder, built: BuiltOrder, created: CreatedOrder) {
-    const { api, chatId } = input;
+    const { api, chatId, account } = input;
     await deps.chatData.putAppOrder(chatId, {
       key: input.key,
+      account,
       kind: input.order.kind,
       mark: built.mark,
       status: 'created',
@@ -137,13 +140,18 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
     await deps.chatData.setLastCurrencyId(chatId, input.order.currencyId);
     const invoice = await followCreatedOrder(
       api,
-      { watches: deps.watches, token: await deps.chatData.getToken(chatId), logger: deps.logger },
+      {
+        watches: deps.watches,
+        token: (await deps.chatData.getAccount(chatId, account))?.token,
+        logger: deps.logger,
+      },
       created,
       { chatId },
     );
     await deps.report
       ?.reportOrder({
         chatId,
+        account,
         who: input.who,
         role: input.role,
         kind: input.order.kind,
@@ -168,8 +176,8 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
   }
 
   async function placeOnce(input: PlaceOrder): Promise<PlaceOutcome> {
-    const { api, chatId, key } = input;
-    const stored = await deps.chatData.getAppOrder(chatId, key);
+    const { api, chatId, key, account } = input;
+    const stored = await deps.chatData.getAppOrder(chatId, key, account);
     if (stored?.status === 'created') {
       const [[invoice], order] = await Promise.all([
         stored.invoiceId === undefined
@@ -208,6 +216,7 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
         beforeCreate: (known) =>
           deps.chatData.putAppOrder(chatId, {
             key,
+            account,
             kind: input.order.kind,
             mark: built.mark,
             status: 'submitting',
@@ -221,12 +230,12 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
       case 'created':
         return reportCreated(input, built, outcome.created);
       case 'refused':
-        await deps.chatData.forgetAppOrder(chatId, key);
+        await deps.chatData.forgetAppOrder(chatId, key, account);
         return outcome;
       case 'unknown':
         // Not found: nothing was made, and the form may be confirmed again. A failed lookup keeps
         // the key: the next confirm looks again before sending anything.
-        if (outcome.lookup === 'notFound') await deps.chatData.forgetAppOrder(chatId, key);
+        if (outcome.lookup === 'notFound') await deps.chatData.forgetAppOrder(chatId, key, account);
         return outcome;
     }
   }
@@ -237,7 +246,7 @@ export function createOrderPlacing(deps: OrderPlacingDeps): OrderPlacing {
       // (`putAppOrder`), so a second confirm that waited runs `placeOnce` and is answered from it.
       const once = await runOnce(
         onceKeys,
-        `order:${input.chatId}:${input.key}`,
+        `order:${input.chatId}:${input.account}:${input.key}`,
         async () => ({ value: await placeOnce(input), keep: false }),
         deps.waitMs === undefined ? {} : { waitMs: deps.waitMs },
       );

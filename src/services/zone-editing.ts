@@ -24,6 +24,8 @@ export type ZoneEditApi = Pick<PartnerApi, 'listDnsRecords' | 'addDnsRecord' | '
 export interface EditsReport {
   /** The chat whose account the app acted for (the user's private chat, or the team group). */
   chatId: number;
+  /** That chat's account the edits were made on (the report is headed with it where it has several). */
+  account: number;
   who: HistoryAuthor;
   role: Role;
   orderId: number;
@@ -42,7 +44,8 @@ export interface EditsReportPort {
 /** One Apply: who, for which account, which domain order, what, and its once-only key. */
 export interface EditsApply {
   api: ZoneEditApi;
-  who: HistoryAuthor;
+  /** `who.account`: the chat's account the edits are made on (its history, its report, its keys). */
+  who: HistoryAuthor & { account: number };
   role: Role;
   orderId: number;
   domain: string;
@@ -146,6 +149,7 @@ export function createZoneEditing(deps: {
     await deps.reports
       ?.reportEdits({
         chatId: request.who.chatId,
+        account: request.who.account,
         who: request.who,
         role: request.role,
         orderId: request.orderId,
@@ -162,14 +166,14 @@ export function createZoneEditing(deps: {
   return {
     plan: planEdits,
     /**
-     * Applies the edits once per key (per account chat), on every instance sharing the store: a
+     * Applies the edits once per key (per chat and account), on every instance sharing the store: a
      * repeat while the first runs waits for its result. Only what was applied is kept: a refusal
      * or a failure may be tried again with the same key.
      */
     async apply(request: EditsApply): Promise<EditsResult> {
       const once = await runOnce(
         onceKeys,
-        `apply:${request.who.chatId}:${request.key}`,
+        `apply:${request.who.chatId}:${request.who.account}:${request.key}`,
         async () => {
           const value = await run(request);
           return { value, keep: value.status === 'applied' };

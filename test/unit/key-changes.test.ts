@@ -125,3 +125,54 @@ describe("a key's change", () => {
     expect(w.stops).toEqual(['refused', 'refused']);
   });
 });
+
+describe('a key of the chat’s second account', () => {
+  it('acts with account 2’s token while account 1 is active: its zone, its history', async () => {
+    const tokens: Record<number, string> = { 1: 'token-first-partner', 2: 'token-second-partner' };
+    const account = async (_chatId: number, n: number) => {
+      const token = tokens[n];
+      return token === undefined ? undefined : { n, token, active: n === 1 };
+    };
+    const asked: string[] = [];
+    const historyOf: string[] = [];
+    const logger = createLogger({ level: 'silent' });
+    const state = createLowdbGatewayState({ now: () => 1_000_000 });
+    const changes = createKeyChanges({
+      chatData: { getAccount: account },
+      apiFor: (token) => {
+        asked.push(token);
+        return {} as never;
+      },
+      recorder: createDnsRecorder({
+        // The chat's active (in-use) account is 1: a key must never fall back to it.
+        chatData: { getToken: async () => tokens[1], getAccount: account },
+        dnsHistory: {
+          record: async (token, _order, entry) => {
+            historyOf.push(token);
+            return { id: 'e1', at: '', ...entry };
+          },
+          list: async () => [],
+        },
+        logger,
+      }),
+      reports: undefined,
+      state,
+      logger,
+    });
+    const second: RobotKey = { ...key, account: 2 };
+
+    const acting = await changes.accountOf(second);
+    expect(acting).toMatchObject({ ok: true, accountId: watchIdOf('token-second-partner') });
+    expect(asked).toEqual(['token-second-partner']);
+    const entry = await changes.endChange(second, change('198.51.100.20'));
+    expect(entry?.who.account).toBe(2);
+    expect(historyOf).toEqual(['token-second-partner']);
+
+    // A key made before accounts acts for account 1.
+    await changes.accountOf(key);
+    expect(asked.at(-1)).toBe('token-first-partner');
+    // A key of an account the chat no longer holds stops, never falling back to another.
+    delete tokens[2];
+    expect(await changes.accountOf(second)).toEqual({ ok: false, reason: 'disconnected' });
+  });
+});

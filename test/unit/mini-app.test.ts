@@ -76,7 +76,13 @@ describe('MINI_APP_URL', () => {
   it('unset: no route at all', () => {
     const routes = miniAppRoutes({
       config: loadConfig(BASE),
-      chatData: { getToken: async () => 'never', getTeam: async () => undefined },
+      chatData: {
+        getTeam: async () => undefined,
+        getAccount: async () => undefined,
+        currentAccount: async () => undefined,
+        accountNumbers: async () => [],
+        listAccounts: async () => [],
+      },
       apiFor: () => {
         throw new Error('not called');
       },

@@ -46,7 +46,7 @@ describe('an Apply’s key across instances', () => {
     const recorder = { record: async () => undefined, list: async () => [] };
     const request = (api: ZoneEditApi) => ({
       api,
-      who: { chatId: 5, userId: 5, name: 'Ольга' },
+      who: { chatId: 5, userId: 5, name: 'Ольга', account: 1 },
       role: 'owner' as const,
       orderId: 1,
       domain: 'mysite.by',

@@ -313,7 +313,7 @@ describe('edits made in the Mini App', () => {
     const before = h.calls.length;
     const result = await h.zoneEditing.apply({
       api,
-      who: { chatId: USER_ID, userId: USER_ID, name: 'Ольга' },
+      who: { chatId: USER_ID, userId: USER_ID, name: 'Ольга', account: 1 },
       role: 'owner',
       orderId: 1006,
       domain: 'mysite.by',

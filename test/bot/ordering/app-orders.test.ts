@@ -24,6 +24,7 @@ async function hostingOrder(chatId: number, key: string) {
   const outcome = await h.orderPlacing.place({
     api,
     chatId,
+    account: 1,
     who: { id: OWNER.userId, name: OWNER.firstName },
     role: 'owner',
     key,

@@ -165,7 +165,7 @@ describe('edits made in the Mini App for the group', () => {
     const before = h.calls.length;
     const result = await h.zoneEditing.apply({
       api: h.api(),
-      who: { chatId: GROUP, userId: TECH.userId, name: TECH.firstName },
+      who: { chatId: GROUP, userId: TECH.userId, name: TECH.firstName, account: 1 },
       role: 'tech',
       orderId,
       domain,

@@ -49,7 +49,8 @@ export function createEditsReports(deps: EditsReportDeps): EditsReportPort {
         const { change, reason } = wordFailure(t, failure);
         return { op: change.op, record: change.record, reason };
       });
-      const of = await speakerOf(deps.chatData, chatId, t, who.account);
+      // Spoken as the account the edits were made on, whichever is active now.
+      const of = await speakerOf(deps.chatData, chatId, t, report.account);
       const buttons = undoButtons(t, orderId, report.entry);
       // Stamped here (not only on the way out), so that the live check's edits keep the account.
       const keyboard = buttons.length > 0 ? stampRows([buttons], of?.speaker) : undefined;

@@ -47,10 +47,15 @@ const readClient = (value: unknown): CertClient | undefined =>
 const readNetworkList = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
 
-/** Whether this chat may make one more key; the refusal names the limit. */
-export async function checkKeyLimit(robotKeys: RobotKeys, chatId: number): Promise<void> {
+/**
+ * Whether this chat may make one more key; the refusal names the limit. The limit is the chat's,
+ * over all its accounts (`many`: the refusal says so, as /keys lists one account's keys).
+ */
+export async function checkKeyLimit(robotKeys: RobotKeys, chatId: number, many = false): Promise<void> {
   if ((await robotKeys.list(chatId)).length >= KEY_LIMITS.perChat)
-    throw new UserInputError('keys:limitReached', { count: KEY_LIMITS.perChat });
+    throw new UserInputError(many ? 'keys:limitReachedAccounts' : 'keys:limitReached', {
+      count: KEY_LIMITS.perChat,
+    });
 }
 
 /** Refuses a key name this chat already has (names tell keys apart in the list and reports). */
@@ -198,11 +203,14 @@ export function createKeyFlow(deps: {
       const name = answerOf(draft, nameStep);
       if (kind === undefined || scope === undefined || name === undefined)
         throw new UserInputError('order:useButtons');
-      await checkKeyLimit(deps.robotKeys, env.account);
+      await checkKeyLimit(deps.robotKeys, env.account, ctx.account?.many);
       // The suggested name is a button, and another key may have been made meanwhile: checked again.
       await checkNameFree(deps.robotKeys, env.account, name);
+      // The key acts for the account the form was filled on (its zone, its token at the gateway).
+      const account = ctx.account?.n;
       const issued = await deps.robotKeys.create({
         chatId: env.account,
+        ...(account === undefined ? {} : { account }),
         kind,
         name,
         scope: scope.name,

@@ -96,7 +96,10 @@ export function createKeysFeature(
   const showList = async (ctx: BotContext) => {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return;
-    const { text, keyboard } = renderKeyList(ctx.t, ctx.locale, await robotKeys.list(chatId));
+    // The account in use's keys, headed with it where the chat holds several.
+    ctx.headAccount();
+    const keys = await robotKeys.list(chatId, ctx.account?.n);
+    const { text, keyboard } = renderKeyList(ctx.t, ctx.locale, keys);
     await ctx.reply(text, { parse_mode: 'HTML', ...Markup.inlineKeyboard(keyboard) });
   };
 
@@ -107,7 +110,7 @@ export function createKeysFeature(
   ) => {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return;
-    await checkKeyLimit(robotKeys, chatId);
+    await checkKeyLimit(robotKeys, chatId, ctx.account?.many);
     await engine.start(ctx, 'keyNew', typed, chosen);
   };
 

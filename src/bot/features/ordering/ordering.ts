@@ -126,7 +126,9 @@ export function createOrderingFeature(deps: {
       owner !== 0
         ? ctx.t(profiles.length === 0 ? 'team:noProfiles' : 'team:profilesTitle')
         : ctx.t(profiles.length === 0 ? 'order:noProfiles' : 'order:profilesTitle');
-    await ctx.reply(title, { ...Markup.inlineKeyboard(buttons) });
+    // Saved customers are the chat's, not an account's: said where the chat holds several.
+    const shared = owner === 0 && ctx.account?.many ? `\n\n${ctx.t('order:profilesShared')}` : '';
+    await ctx.reply(`${title}${shared}`, { ...Markup.inlineKeyboard(buttons) });
   }
 
   /**
