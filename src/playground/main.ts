@@ -59,6 +59,9 @@ export async function playground(env: Record<string, string | undefined>): Promi
   const { sandbox } = await startKeptSandbox(path.join(dataDir, 'sandbox'), {
     port: Number(env.SANDBOX_PORT || 0),
     ...(env.SANDBOX_TOKEN ? { token: env.SANDBOX_TOKEN } : {}),
+    // A second partner (its own world: studio-b.by, orders from 11001), to try several accounts in
+    // one chat; its token is SANDBOX_TOKEN_2, else one made once and kept in token-2.
+    partners: [env.SANDBOX_TOKEN_2 ? { token: env.SANDBOX_TOKEN_2 } : {}],
     dns: { port: Number(env.SANDBOX_DNS_PORT || 0) },
   });
   // Messages are dated by the sandbox's clock: moved a month on, the chat's times move with it.

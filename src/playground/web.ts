@@ -333,7 +333,14 @@ function state(options: PlaygroundWebOptions): unknown {
       ru: botApi.myDescription({ languageCode: 'ru' }),
       en: botApi.myDescription({ languageCode: 'en' }),
     },
-    sandbox: { url: sandbox.url, token: sandbox.token, now: sandbox.now(), ...sandbox.openItems() },
+    sandbox: {
+      url: sandbox.url,
+      token: sandbox.token,
+      // The second partner's token (another account for the same chat), when the sandbox has one.
+      secondToken: sandbox.partners[1]?.token ?? null,
+      now: sandbox.now(),
+      ...sandbox.openItems(),
+    },
   };
 }
 

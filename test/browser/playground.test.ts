@@ -30,7 +30,7 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
   let playground: RunningPlayground;
   let browser: Browser;
   let page: Page;
-  let sandbox: { url: string; token: string };
+  let sandbox: { url: string; token: string; secondToken: string };
 
   const requests = async (): Promise<SandboxRequest[]> =>
     (
@@ -49,7 +49,11 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
   };
 
   beforeAll(async () => {
-    playground = await startPlayground(screenshots ? { SANDBOX_TOKEN: 'playground-demo-token-0001' } : {});
+    playground = await startPlayground(
+      screenshots
+        ? { SANDBOX_TOKEN: 'playground-demo-token-0001', SANDBOX_TOKEN_2: 'playground-demo-token-0002' }
+        : {},
+    );
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
@@ -85,6 +89,28 @@ describe.skipIf(!hasChromium)('the playground in Chromium', () => {
         .count(),
     ).resolves.toBe(1);
     await page.getByRole('button', { name: 'Меню команд' }).click();
+  }, 60_000);
+
+  it("shows the second partner's token, which the sandbox takes for its own world", async () => {
+    // Beside the first token, in the sandbox panel and on the first screen, each with a copy button.
+    expect(sandbox.secondToken).toMatch(/\S{16,}/);
+    expect(sandbox.secondToken).not.toBe(sandbox.token);
+    const panel = page.locator('#second-token-line');
+    await expect(panel.getByText('Токен второго партнёра:').isVisible()).resolves.toBe(true);
+    await expect(panel.locator('code').textContent()).resolves.toBe(sandbox.secondToken);
+    await panel.getByRole('button', { name: '📋 Копировать' }).click();
+    await page.getByRole('status').getByText(`Скопировано: ${sandbox.secondToken}`).waitFor();
+    await expect(page.locator('#welcome-token-2').textContent()).resolves.toBe(sandbox.secondToken);
+    // The same sandbox answers it with the second partner's orders (studio-b.by, from 11001), and
+    // the first partner's ids are another partner's to it.
+    const as = (path: string) =>
+      fetch(`${sandbox.url}${path}?version=1.0`, { headers: { 'x-api-token': sandbox.secondToken } });
+    const listed = await as('/v1/orders');
+    expect(listed.status).toBe(200);
+    const { orders } = (await listed.json()) as { orders: { order_id: number }[] };
+    expect(orders.map((order) => order.order_id).sort()).toEqual([11001, 11002, 11003, 11004]);
+    expect((await as('/v1/domains/11002/dns/records')).status).toBe(200);
+    expect((await as('/v1/billing/invoices/5002/url')).status).toBe(403);
   }, 60_000);
 
   it('lists invoices and opens an invoice link from its button', async () => {

@@ -37,6 +37,12 @@ export function drawSandbox() {
   const sandbox = state.info.sandbox;
   $('sandbox-token').textContent = sandbox.token;
   $('welcome-token').textContent = sandbox.token;
+  // The second partner's token: another account to add in the same chat (/token again).
+  const second = sandbox.secondToken ?? '';
+  $('sandbox-token-2').textContent = second;
+  $('welcome-token-2').textContent = second;
+  $('second-token-line').hidden = second === '';
+  $('welcome-second').hidden = second === '';
   $('sandbox-now').textContent = sandbox.now;
   fillSelect($('unpaid'), sandbox.unpaid);
   fillSelect($('pending'), sandbox.pending);
@@ -80,6 +86,10 @@ export function wireSandbox(refresh) {
   $('copy-token').addEventListener('click', () => copy(state.info.sandbox.token, $('copy-token')));
   $('copy-welcome-token').addEventListener('click', () =>
     copy(state.info.sandbox.token, $('copy-welcome-token')),
+  );
+  $('copy-token-2').addEventListener('click', () => copy(state.info.sandbox.secondToken, $('copy-token-2')));
+  $('copy-welcome-token-2').addEventListener('click', () =>
+    copy(state.info.sandbox.secondToken, $('copy-welcome-token-2')),
   );
   wireFold();
   const selected = (id) => Number($(id).value);

@@ -7,6 +7,7 @@ export const WORDS = {
     language: 'Язык',
     sandbox: 'Песочница провайдера',
     token: 'Токен API:',
+    token2: 'Токен второго партнёра:',
     copy: '📋 Копировать',
     now: 'Время песочницы:',
     unpaid: 'Неоплаченный счёт',
@@ -18,6 +19,8 @@ export const WORDS = {
     plusDay: 'Часы +1 день',
     plusMonth: 'Часы +30 дней',
     connect1: 'Как подключиться: нажмите «Начать», затем отправьте /token и вставьте токен песочницы:',
+    connect2:
+      'Второй аккаунт в том же чате: отправьте /token ещё раз и вставьте токен второго партнёра (studio-b.by):',
     start: 'Начать',
     as: 'Пишет',
     attach: 'Прикрепить файл',
@@ -52,6 +55,7 @@ export const WORDS = {
     language: 'Language',
     sandbox: 'Provider sandbox',
     token: 'API token:',
+    token2: 'Second partner’s token:',
     copy: '📋 Copy',
     now: 'Sandbox time:',
     unpaid: 'Unpaid invoice',
@@ -63,6 +67,8 @@ export const WORDS = {
     plusDay: 'Clock +1 day',
     plusMonth: 'Clock +30 days',
     connect1: 'To connect: press “Start”, then send /token and paste the sandbox token:',
+    connect2:
+      'A second account in the same chat: send /token again and paste the second partner’s token (studio-b.by):',
     start: 'Start',
     as: 'Writing as',
     attach: 'Attach a file',
