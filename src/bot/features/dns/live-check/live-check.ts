@@ -19,6 +19,7 @@ import { toUnicodeDomain } from '../../../../core/domain-names.js';
 import type { Logger } from '../../../../logger.js';
 import { errorForLog } from '../../../../logger.js';
 import type { BotContext } from '../../../context.js';
+import { speakAs, stampRows } from '../../../kit/account-speaker.js';
 import { callBotApi } from '../../../kit/bot-api-today.js';
 import type { Translate } from '../../../kit/i18n.js';
 import { fitsRich, screenRich } from '../../../kit/rich-screen.js';
@@ -266,7 +267,19 @@ export async function checkChangeLive(
   change: { added?: readonly DnsRecordData[]; removed?: readonly DnsRecordData[] },
 ): Promise<void> {
   if (!port || !isLiveCheckable(change)) return;
-  startChangeCheck(port, { t: ctx.t, api: await ctx.partnerApi() }, sent, message, orderId, change);
+  const api = await ctx.partnerApi();
+  // The check edits the message after the update, past its outgoing pass: the keyboard keeps the
+  // update's account stamp and the text its heading only if they are put in here.
+  const account = ctx.account;
+  const speaker =
+    account === undefined
+      ? undefined
+      : { n: account.n, heading: account.many ? await account.label() : undefined };
+  const spoken = {
+    html: String(speakAs('sendMessage', { text: message.html, parse_mode: 'HTML' }, speaker).text),
+    keyboard: message.keyboard && { inline_keyboard: stampRows(message.keyboard.inline_keyboard, speaker) },
+  };
+  startChangeCheck(port, { t: ctx.t, api }, sent, spoken, orderId, change);
 }
 
 /** Whether a change has records the name servers answer with (a delegation's NS records they do not). */
