@@ -70,7 +70,7 @@ describe('notifications of two accounts in one chat', () => {
     expect(sent(calls)).toHaveLength(2);
     const [own] = naming(calls, `Пришла оплата по счёту № ${mine.invoice_number}`);
     const other = naming(calls, `Пришла оплата по счёту № ${theirs.invoice_number}`);
-    expect(String(own?.payload.text).split('\n')[0]).toBe('👤 <b>Аккаунт 1</b>');
+    expect(String(own?.payload.text).split('\n')[0]).toBe('👤 <b>mysite.by</b>');
     expect(other).toHaveLength(1);
     expect(String(other[0]?.payload.text).split('\n')[0]).toBe(`👤 <b>${STUDIO_B}</b>`);
     expect(sent(await h.pollWatches())).toEqual([]);
@@ -109,8 +109,8 @@ describe('notifications of two accounts in one chat', () => {
 describe('/notify per account', () => {
   it('says whose settings it shows; turning payments off for the second studio leaves the first told', async () => {
     const own = await h.send('/notify');
-    expect(texts(own)[0]?.split('\n')[0]).toBe('👤 <b>Аккаунт 1</b>');
-    expect(texts(own)[0]).toContain('Это настройки аккаунта <b>Аккаунт 1</b> — у каждого аккаунта свои');
+    expect(texts(own)[0]?.split('\n')[0]).toBe('👤 <b>mysite.by</b>');
+    expect(texts(own)[0]).toContain('Это настройки аккаунта <b>mysite.by</b> — у каждого аккаунта свои');
 
     await h.chatData.switchAccount(CHAT, 2);
     const theirs = await h.send('/notify');
@@ -147,7 +147,7 @@ describe('inline mode over both accounts', () => {
     }
     for (const invoice of mine) {
       const result = results.find((r) => r.id === `invoice-${invoice.invoice_id}`);
-      expect(result?.description).toMatch(/^👤 Аккаунт 1 · /);
+      expect(result?.description).toMatch(/^👤 mysite.by · /);
       expect(result?.input_message_content.message_text).not.toContain('Аккаунт');
     }
 

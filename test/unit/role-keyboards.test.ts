@@ -64,12 +64,14 @@ const keyboard = Markup.inlineKeyboard([
 /** What a viewer's update sends through its own client, method by method, as the server gets it. */
 async function sentByViewer(calls: [string, Record<string, unknown>][]) {
   const seen: Record<string, unknown>[] = [];
-  const telegram = {
-    callApi: async (_method: string, payload: Record<string, unknown>) => {
+  // A client per update, its callApi on its prototype, as telegraf's are.
+  class Client {
+    async callApi(_method: string, payload: Record<string, unknown>) {
       seen.push(payload);
       return true;
-    },
-  };
+    }
+  }
+  const telegram = new Client();
   const ctx = {
     teamMember: { name: 'Глеб', role: 'viewer' },
     telegram,

@@ -104,7 +104,8 @@ export function createAccountContext(deps: { chatData: ChatData; logger: Logger 
     }
     if (numbers.length === 0) return next();
 
-    const active = await chatData.currentAccountNumber(chatId);
+    // One account: it is the one in use, whatever is pinned or active.
+    const active = numbers.length === 1 ? numbers[0] : await chatData.currentAccountNumber(chatId);
     const pinned = ctx.session?.account;
     const n =
       stamped ??

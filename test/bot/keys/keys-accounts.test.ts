@@ -35,7 +35,7 @@ describe('/keys with two accounts', () => {
 
     await h.chatData.switchAccount(CHAT, 1);
     const onFirst = lastText(await h.send('/keys'));
-    expect(onFirst).toMatch(/^👤 <b>Аккаунт 1<\/b>\n/);
+    expect(onFirst).toMatch(/^👤 <b>mysite.by<\/b>\n/);
     expect(onFirst).toContain('Роутер первого');
     expect(onFirst).not.toContain('Роутер второго');
   });
