@@ -145,6 +145,12 @@ export function createBot(deps: BotDeps): PartnerBot {
   // One per bot: a server found without rich messages is remembered for every later screen.
   const screens = new Screens(deps.richMessages ?? true, deps.logger);
   bot.context.screens = screens;
+  // What a chat without accounts (and inline mode) has of the account middleware: on the context's
+  // prototype, so an update pays nothing for them (middlewares/account.ts sets its own).
+  bot.context.headAccount = () => undefined;
+  bot.context.actOnAccount = () => {
+    throw new Error('this chat has no accounts to choose from');
+  };
   const sequentializer = createSequentializer(deps.chatLock);
   const { router, stage, settlers, composers } = createFeatures(deps);
 

@@ -19,33 +19,38 @@ export type OutgoingPass = (
   payload: Record<string, unknown>,
 ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
-/** The passes of each update's Telegram client (a client without any calls straight through). */
-const passesOf = new WeakMap<object, OutgoingPass[]>();
+/** Where an update's client keeps its passes (a client without any calls straight through). */
+const PASSES = Symbol('outgoing passes');
 /** Marks the prototype's `callApi` that runs the passes, so it is put in place once. */
 const RUNS_PASSES = Symbol('runs outgoing passes');
 
+type PassingClient = { [PASSES]?: OutgoingPass[] };
+type PassingProto = { callApi: CallApi & { [RUNS_PASSES]?: true } };
+
 /**
  * Runs every call of `telegram` through `pass` before it goes out; a pass added later runs
- * first. The passes are looked up by the client in one wrapper on its prototype (telegraf makes a
- * client per update): an update adds an entry, not a bound wrapper of its own (bench/README.md).
+ * first. One wrapper on the clients' prototype runs them (telegraf makes a client per update): an
+ * update adds a property to its client, not a bound wrapper of its own (bench/README.md).
  */
 export function passOutgoing(telegram: Telegram, pass: OutgoingPass): void {
-  const proto = Object.getPrototypeOf(telegram) as { callApi: CallApi & { [RUNS_PASSES]?: true } };
-  if (proto.callApi[RUNS_PASSES] !== true) runPassesOn(proto);
-  const passes = passesOf.get(telegram);
-  if (passes === undefined) passesOf.set(telegram, [pass]);
-  else passes.push(pass);
+  const client = telegram as Telegram & PassingClient;
+  const passes = client[PASSES];
+  if (passes === undefined) {
+    const proto = Object.getPrototypeOf(telegram) as PassingProto;
+    if (proto.callApi[RUNS_PASSES] !== true) runPassesOn(proto);
+    client[PASSES] = [pass];
+  } else passes.push(pass);
 }
 
-function runPassesOn(proto: { callApi: CallApi & { [RUNS_PASSES]?: true } }): void {
+function runPassesOn(proto: PassingProto): void {
   const original = proto.callApi;
   const running = async function (
-    this: object,
+    this: PassingClient,
     method: string,
     payload: Record<string, unknown>,
     options?: object,
   ) {
-    const passes = passesOf.get(this);
+    const passes = this[PASSES];
     let out = payload;
     if (passes !== undefined)
       for (let i = passes.length - 1; i >= 0; i--) out = await (passes[i] as OutgoingPass)(method, out);

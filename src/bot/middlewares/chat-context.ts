@@ -53,11 +53,6 @@ export function createChatContext(deps: {
     // The first provider call of the update shows "typing…" (see UpdateTyping); without a chat
     // there is nowhere to show it.
     const typing = ctx.chat === undefined ? undefined : new UpdateTyping(() => ctx.sendChatAction('typing'));
-    // Chats of several accounts head what speaks of one (middlewares/account.ts); elsewhere it is a no-op.
-    ctx.headAccount = () => undefined;
-    ctx.actOnAccount = () => {
-      throw new Error('this chat has no accounts to choose from');
-    };
     ctx.partnerApi = async (account = chatId) => {
       const token = account === undefined ? undefined : await deps.chatData.getToken(account);
       if (token === undefined) throw new NoTokenError();

@@ -59,7 +59,7 @@ export interface ChatAccounts {
   /** Every account that opens, by number. */
   listAccounts(chatId: number): Promise<Account[]>;
   /** The numbers of the chat's accounts, without opening them. */
-  accountNumbers(chatId: number): Promise<number[]>;
+  accountNumbers(chatId: number): Promise<readonly number[]>;
   getAccount(chatId: number, n: number): Promise<Account | undefined>;
   /** The chat's account holding `token`. */
   findAccountByToken(chatId: number, token: string): Promise<Account | undefined>;
@@ -91,18 +91,27 @@ interface SealedAccount {
 }
 
 /** The account numbers a document holds (its own `accounts` map, or 1 for a legacy token). */
-export function accountNumbers(doc: ChatDoc): number[] {
+export function accountNumbers(doc: ChatDoc): readonly number[] {
+  // Every update asks this, some several times of the one document it read (documents are never
+  // changed in place: a change makes a new one), so each document's answer is kept beside it.
+  const known = numbersOf.get(doc);
+  if (known !== undefined) return known;
+  let numbers: number[];
   if (isPlainObject(doc.accounts)) {
-    // Every update asks this: a plain loop, and a sort only where there is something to sort.
-    const numbers: number[] = [];
+    numbers = [];
     for (const key in doc.accounts) {
       const n = Number(key);
       if (Number.isSafeInteger(n) && n > 0) numbers.push(n);
     }
-    return numbers.length > 1 ? numbers.sort((a, b) => a - b) : numbers;
+    if (numbers.length > 1) numbers.sort((a, b) => a - b);
+  } else {
+    numbers = doc.token === undefined ? [] : [1];
   }
-  return doc.token === undefined ? [] : [1];
+  numbersOf.set(doc, numbers);
+  return numbers;
 }
+
+const numbersOf = new WeakMap<ChatDoc, readonly number[]>();
 
 /** The active account's number of a document: its own choice when it still exists, else the lowest. */
 export function activeAccountNumber(doc: ChatDoc): number | undefined {
