@@ -59,7 +59,7 @@ import { Screens } from './kit/screens.js';
 import { createFileReader } from './kit/telegram-files.js';
 import { logUnknownWordsTo } from './kit/words.js';
 import { createAccessGuard } from './middlewares/access.js';
-import { createAccountContext } from './middlewares/account.js';
+import { createAccountContext, installAccountDefaults } from './middlewares/account.js';
 import { createChatContext } from './middlewares/chat-context.js';
 import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
 import { createErrorBoundary, reportError } from './middlewares/errors.js';
@@ -145,12 +145,7 @@ export function createBot(deps: BotDeps): PartnerBot {
   // One per bot: a server found without rich messages is remembered for every later screen.
   const screens = new Screens(deps.richMessages ?? true, deps.logger);
   bot.context.screens = screens;
-  // What a chat without accounts (and inline mode) has of the account middleware: on the context's
-  // prototype, so an update pays nothing for them (middlewares/account.ts sets its own).
-  bot.context.headAccount = () => undefined;
-  bot.context.actOnAccount = () => {
-    throw new Error('this chat has no accounts to choose from');
-  };
+  installAccountDefaults(bot.context);
   const sequentializer = createSequentializer(deps.chatLock);
   const { router, stage, settlers, composers } = createFeatures(deps);
 

@@ -13,8 +13,14 @@ export type CallApi = (
   options?: object,
 ) => Promise<unknown>;
 
-/** A pass over one outgoing call: the payload as it should go out. */
-export type OutgoingPass = (
+/**
+ * A pass over one outgoing call: the payload as it should go out. A function made once (module
+ * level), handed its update's `subject`. Keep the update's context out of the subject where the
+ * update is frequent: a client pointing back at its context kept whole updates alive into the old
+ * generation and doubled /help's garbage collection (bench/README.md, issue 42).
+ */
+export type OutgoingPass<S> = (
+  subject: S,
   method: string,
   payload: Record<string, unknown>,
 ) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -24,40 +30,51 @@ const PASSES = Symbol('outgoing passes');
 /** Marks the prototype's `callApi` that runs the passes, so it is put in place once. */
 const RUNS_PASSES = Symbol('runs outgoing passes');
 
-type PassingClient = { [PASSES]?: OutgoingPass[] };
+/** A pass and the subject it is run with. */
+type Entry = readonly [OutgoingPass<never>, unknown];
+type PassingClient = { [PASSES]?: Entry[] };
 type PassingProto = { callApi: CallApi & { [RUNS_PASSES]?: true } };
 
 /**
- * Runs every call of `telegram` through `pass` before it goes out; a pass added later runs
- * first. One wrapper on the clients' prototype runs them (telegraf makes a client per update): an
- * update adds a property to its client, not a bound wrapper of its own (bench/README.md).
+ * Runs every call of `telegram` through `pass(subject, …)` before it goes out; a pass added later
+ * runs first. One wrapper on the clients' prototype runs them (telegraf makes a client per
+ * update): an update adds a property to its client, not a wrapper of its own (bench/README.md).
  */
-export function passOutgoing(telegram: Telegram, pass: OutgoingPass): void {
+export function passOutgoing<S>(telegram: Telegram, pass: OutgoingPass<S>, subject: S): void {
   const client = telegram as Telegram & PassingClient;
+  const entry: Entry = [pass, subject];
   const passes = client[PASSES];
   if (passes === undefined) {
     const proto = Object.getPrototypeOf(telegram) as PassingProto;
     if (proto.callApi[RUNS_PASSES] !== true) runPassesOn(proto);
-    client[PASSES] = [pass];
-  } else passes.push(pass);
+    client[PASSES] = [entry];
+  } else passes.push(entry);
 }
 
 function runPassesOn(proto: PassingProto): void {
   const original = proto.callApi;
-  const running = async function (
+  const running = function (
     this: PassingClient,
     method: string,
     payload: Record<string, unknown>,
     options?: object,
   ) {
     const passes = this[PASSES];
-    let out = payload;
-    if (passes !== undefined)
-      for (let i = passes.length - 1; i >= 0; i--) out = await (passes[i] as OutgoingPass)(method, out);
-    return original.call(this, method, out, options);
+    if (passes === undefined) return original.call(this, method, payload, options);
+    return passThrough(passes, method, payload).then((out) => original.call(this, method, out, options));
   } as CallApi & { [RUNS_PASSES]?: true };
   running[RUNS_PASSES] = true;
   proto.callApi = running;
+}
+
+/** The payload after every pass, the latest added first. */
+async function passThrough(passes: readonly Entry[], method: string, payload: Record<string, unknown>) {
+  let out = payload;
+  for (let i = passes.length - 1; i >= 0; i--) {
+    const [pass, subject] = passes[i] as Entry;
+    out = await (pass as OutgoingPass<unknown>)(subject, method, out);
+  }
+  return out;
 }
 
 /**

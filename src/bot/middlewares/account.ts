@@ -3,9 +3,10 @@ import { escapeHtml } from '../../core/format.js';
 import { MESSAGE_LIMIT } from '../../core/paging.js';
 import type { Logger } from '../../logger.js';
 import type { ChatData } from '../../storage/chat-data.js';
+import type { Locale } from '../../storage/chat-store.js';
 import type { AccountInUse, BotContext, BotSession } from '../context.js';
 import { readCallbackStamp, stampCallback } from '../kit/callback-data.js';
-import type { Translate } from '../kit/i18n.js';
+import type { Translate, Translations } from '../kit/i18n.js';
 import { gateKeyboard, passOutgoing } from '../kit/outgoing.js';
 import { fitsRich } from '../kit/rich-screen.js';
 
@@ -81,7 +82,11 @@ export function headPayload(
   return next.length > MESSAGE_LIMIT ? payload : { ...payload, text: next };
 }
 
-export function createAccountContext(deps: { chatData: ChatData; logger: Logger }) {
+export function createAccountContext(deps: {
+  chatData: ChatData;
+  translations: Translations;
+  logger: Logger;
+}) {
   const { chatData } = deps;
   return async (ctx: BotContext, next: () => Promise<void>) => {
     const chatId = ctx.chat?.id;
@@ -116,16 +121,9 @@ export function createAccountContext(deps: { chatData: ChatData; logger: Logger 
       1;
     chatData.useAccount(chatId, n);
 
-    const state = new UpdateAccount(ctx, chatData, chatId, n, numbers);
+    const state = new UpdateAccount(chatData, deps.translations, ctx.locale, chatId, n, numbers);
     ctx.account = state;
-    ctx.headAccount = state.head;
-    ctx.actOnAccount = state.actOn;
-    const partnerApi = ctx.partnerApi;
-    ctx.partnerApi = (other) => {
-      if (other === undefined) state.headed = true;
-      return partnerApi(other);
-    };
-    passOutgoing(ctx.telegram, state.pass);
+    passOutgoing(ctx.telegram, stampAndHead, state);
 
     await next();
 
@@ -138,8 +136,26 @@ export function createAccountContext(deps: { chatData: ChatData; logger: Logger 
 }
 
 /**
- * The account an update acts on, one instance per update (a class: an object literal with a
- * getter and closures per update cost /help a third more CPU, bench/README.md).
+ * What every context has of the account middleware, on the context's prototype so an update pays
+ * nothing for them: they act on the update's `ctx.account` when there is one (a chat without
+ * accounts, and inline mode, have none).
+ */
+export function installAccountDefaults(context: Partial<BotContext>): void {
+  context.headAccount = function (this: BotContext) {
+    if (this.account instanceof UpdateAccount) this.account.headed = true;
+  };
+  context.actOnAccount = function (this: BotContext, other: number) {
+    if (!(this.account instanceof UpdateAccount)) throw new Error('this chat has no accounts to choose from');
+    this.account.actOn(other);
+  };
+}
+
+/**
+ * The account an update acts on, one instance per update. A class without closures (an object
+ * literal with a getter and closures per update cost /help a third more CPU), and without the
+ * context: the update's client holds it for the outgoing pass, and a client holding its context
+ * kept whole updates alive into the old generation, doubling /help's garbage collection
+ * (bench/README.md). Its name is told in the chat's language as the update began.
  */
 class UpdateAccount implements AccountInUse {
   /** Whether the update's answers are headed with the account's name (several accounts only). */
@@ -148,8 +164,9 @@ class UpdateAccount implements AccountInUse {
   private labelOf: Promise<string> | undefined;
 
   constructor(
-    private readonly ctx: BotContext,
     private readonly chatData: ChatData,
+    private readonly translations: Translations,
+    private readonly locale: Locale,
     private readonly chatId: number,
     public n: number,
     readonly numbers: readonly number[],
@@ -161,28 +178,24 @@ class UpdateAccount implements AccountInUse {
     const of = this.n;
     this.labelOf ??= this.chatData
       .getAccount(this.chatId, of)
-      .then((found) => accountLabel(this.ctx.t, found ?? { n: of }));
+      .then((found) => accountLabel(this.translations.forLocale(this.locale), found ?? { n: of }));
     return this.labelOf;
   }
 
-  readonly head = (): void => {
-    this.headed = true;
-  };
-
-  readonly actOn = (other: number): void => {
+  actOn(other: number): void {
     if (!this.numbers.includes(other)) throw new RangeError(`the chat has no account ${other}`);
     this.n = other;
     this.labelOf = undefined;
     this.headed = true;
     this.chatData.useAccount(this.chatId, other);
-  };
+  }
+}
 
-  readonly pass = async (method: string, payload: Record<string, unknown>) => {
-    const stampedPayload = stampKeyboard(payload, this.n);
-    return this.headed && this.many
-      ? headPayload(method, stampedPayload, await this.label())
-      : stampedPayload;
-  };
+/** The outgoing pass of an update with an account: its buttons stamped, its answers headed. */
+function stampAndHead(account: UpdateAccount, method: string, payload: Record<string, unknown>) {
+  const stamped = stampKeyboard(payload, account.n);
+  if (!(account.headed && account.many)) return stamped;
+  return account.label().then((label) => headPayload(method, stamped, label));
 }
 
 function isCommand(ctx: BotContext): boolean {

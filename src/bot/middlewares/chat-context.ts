@@ -53,7 +53,10 @@ export function createChatContext(deps: {
     // The first provider call of the update shows "typing…" (see UpdateTyping); without a chat
     // there is nowhere to show it.
     const typing = ctx.chat === undefined ? undefined : new UpdateTyping(() => ctx.sendChatAction('typing'));
-    ctx.partnerApi = async (account = chatId) => {
+    ctx.partnerApi = async (other) => {
+      // The chat's own account: its answers speak of that account's data (headed where several).
+      if (other === undefined) ctx.headAccount();
+      const account = other ?? chatId;
       const token = account === undefined ? undefined : await deps.chatData.getToken(account);
       if (token === undefined) throw new NoTokenError();
       const api = deps.apiFor(token);

@@ -27,13 +27,18 @@ export function createRoleKeyboards(): Middleware<BotContext> {
   return (ctx, next) => {
     const role = ctx.teamMember?.role;
     if (role === undefined || role === 'owner') return next();
-    passOutgoing(ctx.telegram, (method, payload) =>
-      forOneMember(method, payload)
-        ? gateKeyboard(payload, (button) => lockedFor(ctx, role, button))
-        : payload,
-    );
+    // The context itself as the subject: a member's update in a group needs its session and
+    // language, and is far rarer than a private chat's (whose pass holds no context).
+    passOutgoing(ctx.telegram, gateForMember, ctx);
     return next();
   };
+}
+
+/** The outgoing pass of a member's update: what only they see is gated by their role. */
+function gateForMember(ctx: BotContext, method: string, payload: Record<string, unknown>) {
+  const role = ctx.teamMember?.role;
+  if (role === undefined || !forOneMember(method, payload)) return payload;
+  return gateKeyboard(payload, (button) => lockedFor(ctx, role, button));
 }
 
 /** Whether a call's message is seen by one member alone: sent ephemeral, or an ephemeral one edited. */
