@@ -1,17 +1,12 @@
-import { type Middleware, Scenes, session, Telegraf, type Telegram } from 'telegraf';
-import type { ApiFactory } from '../api/index.js';
+import { Scenes, Telegraf, type Telegram } from 'telegraf';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import { createDnsRecorder } from '../services/dns-journal.js';
 import type { KeyReportPort } from '../services/key-reports.js';
 import type { OrderReportPort } from '../services/order-placing.js';
 import type { EditsReportPort } from '../services/zone-editing.js';
-import type { ChatData } from '../storage/chat-data.js';
-import type { Locale } from '../storage/chat-store.js';
-import type { DnsHistory } from '../storage/dns-history.js';
-import type { ChatLock } from '../storage/redis-coordination.js';
-import type { RobotKeys } from '../storage/robot-keys.js';
-import type { BotContext, BotSession, WatchPort } from './context.js';
+import type { BotContext } from './context.js';
+import type { BotDeps } from './deps.js';
 import { createAccountsFeature } from './features/accounts/accounts.js';
 import { createBillingFeature } from './features/billing/billing.js';
 import { createCatalogFeature } from './features/catalog/catalog.js';
@@ -24,90 +19,38 @@ import {
   type DnsPorts,
 } from './features/dns/dns.js';
 import { createEditsReports } from './features/dns/edits-report.js';
-import type { LiveCheckPort } from './features/dns/live-check/live-check.js';
 import { createDnsAddFlow } from './features/dns/records/add-flow.js';
 import { createDomainsFeature } from './features/domains/domains.js';
 import { createFreeTextFeature } from './features/free-text/free-text.js';
 import { createInlineFeature } from './features/inline/inline.js';
-import type { AcmeDnsPort } from './features/keys/acme-dns.js';
 import { createKeyReports } from './features/keys/key-reports.js';
 import { createKeyParts } from './features/keys/keys.js';
 import { createNotifyFeature } from './features/notify/notify.js';
-import { createWatchEnsurer } from './features/notify/watch-ensurer.js';
 import { createOnboardingFeature } from './features/onboarding/onboarding.js';
 import { createAppOrderReports } from './features/ordering/app-order-report.js';
 import { ORDER_KINDS } from './features/ordering/kinds.js';
 import { createOrderFormsFeature, createOrderingFeature } from './features/ordering/ordering.js';
 import { createProfileFlow } from './features/ordering/profile-flow.js';
 import { createOrdersFeature } from './features/orders/orders.js';
-import { createGroupMigration } from './features/team/group-migration.js';
-import { createTeamGuard } from './features/team/guard.js';
 import { TeamOrders } from './features/team/orders.js';
-import { createRoleKeyboards } from './features/team/role-keyboards.js';
 import { createTeamFeature } from './features/team/team.js';
 import { OrderEngine } from './forms/engine.js';
-import { createMemberScenes } from './forms/member-scenes.js';
 import { callBotApi } from './kit/bot-api-today.js';
 import { CallbackRouter } from './kit/callback-router.js';
 import { registerFeatures } from './kit/feature.js';
 import { LOCALES, pickLocale, type Translations } from './kit/i18n.js';
-import { createMemberMessages } from './kit/member-messages.js';
 import { EPHEMERAL_COMMANDS, MENU_COMMANDS } from './kit/menu.js';
-import type { MiniAppLinks } from './kit/mini-app-button.js';
 import { PagedLists } from './kit/paged-list.js';
 import { Screens } from './kit/screens.js';
 import { createFileReader } from './kit/telegram-files.js';
 import { logUnknownWordsTo } from './kit/words.js';
-import { createAccessGuard } from './middlewares/access.js';
-import { createAccountContext, installAccountDefaults } from './middlewares/account.js';
-import { createChatContext } from './middlewares/chat-context.js';
-import { createDedupe, createMemoryDeduper, type UpdateDeduper } from './middlewares/dedupe.js';
-import { createErrorBoundary, reportError } from './middlewares/errors.js';
-import { createGroupScope } from './middlewares/group-scope.js';
+import { installAccountDefaults } from './middlewares/account.js';
+import { createMiddlewareChain } from './middlewares/chain.js';
+import { reportError } from './middlewares/errors.js';
 import { createSequentializer } from './middlewares/sequentialize.js';
 import { ACTIONS, type BotCallbackRouter, callbackCodec, type Feature } from './registry.js';
 
-/** Everything the bot needs, built by main.ts (or a test). */
-export interface BotDeps {
-  botToken: string;
-  telegramApiRoot?: string;
-  chatData: ChatData;
-  apiFor: ApiFactory;
-  translations: Translations;
-  logger: Logger;
-  defaultLocale: Locale;
-  allowedUserIds?: ReadonlySet<number> | undefined;
-  /** Remembers handled update ids (per process by default; Redis when several run). */
-  deduper?: UpdateDeduper;
-  /** Keeps other instances out of a chat while this one handles it (Redis). */
-  chatLock?: ChatLock;
-  /** The watchers behind /notify (absent when NOTIFY_INTERVAL_S=0). */
-  watches?: WatchPort | undefined;
-  /** The DNS change history behind `/dns <domain> history` and the Undo buttons. */
-  dnsHistory?: DnsHistory | undefined;
-  /** Told of every zone change the chat makes (the robots' gateway drops its cached addresses). */
-  zoneChanged?: ((accountId: string, orderId: number) => Promise<void>) | undefined;
-  /** The live check after DNS changes and on `/dns <domain> check` (absent: not offered). */
-  liveChecks?: LiveCheckPort | undefined;
-  /** `TELEGRAM_LOCAL_FILES_DIR`: where a `--local` Bot API server's files are visible to the bot. */
-  localFilesDir?: string | undefined;
-  /**
-   * `RICH_MESSAGES`: tables and documents as rich messages (Bot API 10.1; on unless told), or as
-   * HTML for a self-hosted Bot API server older than that.
-   */
-  richMessages?: boolean;
-  /**
-   * The Mini App (`MINI_APP_URL`, `MINI_APP_SHORT_NAME`): screens offer to open it; absent, they
-   * do not. Only where it is: the bot never imports the app's server.
-   */
-  miniApp?: MiniAppLinks | undefined;
-  /** Robots' keys behind /keys (routers, certificate clients). */
-  robotKeys: RobotKeys;
-  /** `GATEWAY_URL`: where robots reach this server, shown in their configs (else the Mini App's origin). */
-  gatewayUrl?: string | undefined;
-  /** acme-dns registration for certificate keys (the challenges service); absent, /keys offers httpreq only. */
-  acmeDns?: AcmeDnsPort | undefined;
-}
+export type { BotDeps } from './deps.js';
 
 export { MENU_COMMANDS };
 
@@ -154,46 +97,7 @@ export function createBot(deps: BotDeps): PartnerBot {
     deps.translations.forLocale(pickLocale(ctx.from?.language_code, deps.defaultLocale));
   // One `use` for the whole chain: telegraf composes each `use` around the ones before, so a chain
   // built by one call per middleware nests a dispatch frame per middleware for every update.
-  const chain: Middleware<BotContext>[] = [
-    createErrorBoundary(deps.logger, fallbackT),
-    // First after the boundary, with no await before it: updates dispatched in update-id order
-    // (the polling loop and the webhook hand them over without waiting) join their chat's queue
-    // in that order. A re-delivered update then waits behind the first and is dropped below.
-    sequentializer.middleware,
-    createDedupe(deps.deduper ?? createMemoryDeduper(), (updateId) =>
-      deps.logger.info({ updateId }, 'duplicate update ignored'),
-    ),
-    createChatContext(deps),
-    // What concerns one member goes to them alone (ephemeral); edits of such a screen are routed here.
-    createMemberMessages(deps),
-    createAccessGuard(deps.allowedUserIds),
-    // A token stored before the watchers existed (or while they were off) is watched from its next update.
-    ...(deps.watches ? [createWatchEnsurer(deps.chatData, deps.watches, deps.logger)] : []),
-    // A bound group upgraded to a supergroup carries its binding to the new chat id.
-    createGroupMigration(deps),
-    // In groups only commands addressed to the bot and replies to it; token commands only when bound.
-    createGroupScope(deps),
-    session<BotSession, BotContext>({
-      store: deps.chatData.sessionStore<BotSession>(),
-      getSessionKey: (ctx) => ctx.chat?.id.toString(),
-      defaultSession: () => ({}),
-    }),
-    // The account the update acts on: a button's own, an open form's, else the active one
-    // (before anything reads a button's data: it takes the account's stamp off).
-    createAccountContext(deps),
-    // In groups each member's form is their own: others' messages do not feed it.
-    createMemberScenes(),
-    // Roles in groups bound by /team, before any scene, button or command sees the update.
-    createTeamGuard(deps),
-    // What the member's role lacks is drawn disabled, naming the role, on every keyboard sent to them.
-    createRoleKeyboards(),
-    ...settlers,
-    stage.middleware(),
-    router.middleware(),
-    // The features' commands, in the order they were built (first match wins).
-    ...composers,
-  ];
-  bot.use(...chain);
+  bot.use(...createMiddlewareChain(deps, { sequentializer, fallbackT, settlers, stage, router, composers }));
 
   // Last resort: the boundary above catches handler errors; this catches the rest (e.g. the
   // boundary's own reply failing) and never prints the update, which may carry a token.
