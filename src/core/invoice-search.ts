@@ -1,5 +1,6 @@
 import { toAsciiDomain, toUnicodeDomain } from './domain-names.js';
 import { providerDateToMinutes } from './format.js';
+import { daysUntil } from './minsk-time.js';
 
 /*
  * Finding the invoices a partner means by what they type: `/invoice СФ-2026-5001` and the inline
@@ -25,10 +26,31 @@ export interface SearchableInvoice {
   readonly state: string;
 }
 
-/** What is known of an invoice's order beyond its id: its number and its domain, when the lists give them. */
+/** What is known of an invoice's order beyond its id: its number, its domain and its customer, when the lists give them. */
 export interface InvoiceOrderFacts {
   readonly number?: string | undefined;
   readonly domain?: string | undefined;
+  /** Whom it was ordered for, as the partner's saved customers or the order name them. */
+  readonly customer?: string | undefined;
+}
+
+/**
+ * An invoice's status as the partner reads it: paid, unpaid (still payable), expired (unpaid past
+ * its expiration day, Minsk time: the day itself still counts) or another state the provider gives.
+ */
+export const INVOICE_STATUSES = ['unpaid', 'expired', 'paid', 'other'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const PAID_INVOICE_STATE = 'Paid';
+
+export function invoiceStatus(
+  invoice: { readonly state: string; readonly expiration_date: string },
+  now: Date,
+): InvoiceStatus {
+  if (invoice.state === PAID_INVOICE_STATE) return 'paid';
+  if (invoice.state !== UNPAID_INVOICE_STATE) return 'other';
+  const left = daysUntil(invoice.expiration_date, now);
+  return left !== undefined && left < 0 ? 'expired' : 'unpaid';
 }
 
 /** How a query is compared with one invoice. */
@@ -71,7 +93,9 @@ function matchOf(query: Query, invoice: SearchableInvoice, facts: InvoiceOrderFa
   ) {
     return 'exact';
   }
+  const customer = facts?.customer?.toLowerCase();
   const partial =
+    (customer !== undefined && query.text !== '' && customer.includes(query.text)) ||
     (query.numberKey !== '' && number.includes(query.numberKey)) ||
     (query.numberKey !== '' && orderNumber?.includes(query.numberKey) === true) ||
     (query.orderId !== undefined && String(invoice.order_id).includes(query.text)) ||
@@ -101,16 +125,27 @@ export function findUnpaidInvoices<I extends SearchableInvoice>(
   typed: string,
   limit: number,
 ): I[] {
-  const unpaid = invoices.filter((invoice) => invoice.state === UNPAID_INVOICE_STATE).sort(newestFirst);
+  const unpaid = invoices.filter((invoice) => invoice.state === UNPAID_INVOICE_STATE);
+  return searchInvoices(unpaid, (invoice) => orders.get(invoice.order_id), typed).slice(0, limit);
+}
+
+/**
+ * The invoices a query names, of whatever state, newest first (the chat's inline picker above
+ * keeps the unpaid ones; the Mini App's «Счета» searches all it shows, as the partner types). The
+ * same comparison: number, order id and number, domain, and the customer's name in part.
+ */
+export function searchInvoices<I extends SearchableInvoice>(
+  invoices: readonly I[],
+  factsOf: (invoice: I) => InvoiceOrderFacts | undefined,
+  typed: string,
+): I[] {
+  const sorted = [...invoices].sort(newestFirst);
   const query = readQuery(typed);
-  if (query.text === '') return unpaid.slice(0, limit);
-  const matched = unpaid.map((invoice) => ({
-    invoice,
-    match: matchOf(query, invoice, orders.get(invoice.order_id)),
-  }));
+  if (query.text === '') return sorted;
+  const matched = sorted.map((invoice) => ({ invoice, match: matchOf(query, invoice, factsOf(invoice)) }));
   const exact = matched.filter((m) => m.match === 'exact');
   const chosen = exact.length > 0 ? exact : matched.filter((m) => m.match === 'partial');
-  return chosen.slice(0, limit).map((m) => m.invoice);
+  return chosen.map((m) => m.invoice);
 }
 
 /**

@@ -3,7 +3,9 @@ import {
   findUnpaidInvoices,
   type InvoiceOrderFacts,
   invoiceNumberKey,
+  invoiceStatus,
   mayBeOrderNumber,
+  searchInvoices,
   UNPAID_INVOICE_STATE,
 } from '../../src/core/invoice-search.js';
 
@@ -77,5 +79,36 @@ describe('mayBeOrderNumber', () => {
     expect(mayBeOrderNumber('1008')).toBe(false);
     expect(mayBeOrderNumber('shop2.by')).toBe(false);
     expect(mayBeOrderNumber('shop')).toBe(false);
+  });
+});
+
+describe('searchInvoices (the Mini App’s «Счета»)', () => {
+  const facts = new Map<number, InvoiceOrderFacts>([
+    [1001, { domain: 'mysite.by', customer: 'ООО «Ромашка»' }],
+    [1008, { domain: 'shop.by', customer: 'Иванов Иван' }],
+  ]);
+  const factsOf = (i: { order_id: number }) => facts.get(i.order_id);
+
+  it('searches every state, newest first, and names a customer in part', () => {
+    expect(searchInvoices(INVOICES, factsOf, '').map((i) => i.invoice_id)).toEqual([
+      50080, 5010, 5008, 5002, 5001,
+    ]);
+    expect(searchInvoices(INVOICES, factsOf, 'mysite.by').map((i) => i.invoice_id)).toEqual([5001]);
+    expect(searchInvoices(INVOICES, factsOf, 'ромаш').map((i) => i.invoice_id)).toEqual([5001]);
+    expect(searchInvoices(INVOICES, factsOf, 'иванов').map((i) => i.invoice_id)).toEqual([5008]);
+    expect(searchInvoices(INVOICES, factsOf, 'нет такого')).toEqual([]);
+  });
+});
+
+describe('invoiceStatus', () => {
+  const now = new Date('2026-11-29T10:00:00Z');
+  it('reads paid, unpaid, expired after its last day (Minsk), and anything else as other', () => {
+    expect(invoiceStatus({ state: 'Paid', expiration_date: '01.01.2026' }, now)).toBe('paid');
+    expect(invoiceStatus({ state: UNPAID_INVOICE_STATE, expiration_date: '29.11.2026' }, now)).toBe('unpaid');
+    expect(invoiceStatus({ state: UNPAID_INVOICE_STATE, expiration_date: '28.11.2026' }, now)).toBe(
+      'expired',
+    );
+    expect(invoiceStatus({ state: UNPAID_INVOICE_STATE, expiration_date: 'soon' }, now)).toBe('unpaid');
+    expect(invoiceStatus({ state: 'Cancelled', expiration_date: '01.12.2026' }, now)).toBe('other');
   });
 });
