@@ -3,7 +3,6 @@
  * with seeded data, fault injection and a record of every request it received.
  */
 
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, forbidden, messages } from './api-errors.js';
@@ -22,10 +21,8 @@ import {
 } from './control.js';
 import { formatDateTime } from './dates.js';
 import { type SandboxDns, startSandboxDns } from './dns-server.js';
-import { sharePartners } from './domain-rules.js';
 import { type Fault, FaultBook, type FaultRule, parseFaultRule } from './faults.js';
 import {
-  digest,
   headerValues,
   hostForUrl,
   isLoopback,
@@ -39,14 +36,15 @@ import {
   TOKEN_HEADERS,
 } from './http-io.js';
 import { renderLink } from './links.js';
+import { createPartnerWorlds, type PartnerOptions } from './partners.js';
 import { matchRoute } from './router.js';
-import { createPartnerSeed, createSeed } from './seed.js';
 import type { SandboxState } from './state.js';
 
 export type { CreatedInvoice, PaidInvoice } from './control.js';
 export { ControlError } from './control.js';
 export type { DnsQueryLog, SandboxDns } from './dns-server.js';
 export type { Fault, FaultRule } from './faults.js';
+export type { PartnerOptions } from './partners.js';
 
 export interface SandboxOptions {
   /** Default 0 (a free port). */
@@ -76,14 +74,6 @@ export interface SandboxOptions {
    * port (0 = a free one) and host (default the API's); absent = no DNS server.
    */
   dns?: { port?: number; host?: string };
-}
-
-/** One more partner of the sandbox (`SandboxOptions.partners`). */
-export interface PartnerOptions {
-  /** Default: a random token. Must differ from every other partner's. */
-  token?: string;
-  /** Its data to start from (a kept snapshot); default its fresh seed (`createPartnerSeed(n)`). */
-  state?: SandboxState;
 }
 
 export interface RecordedRequest {
@@ -159,116 +149,22 @@ export interface Sandbox {
 /** The port of the sandbox's DNS server under `npm run sandbox` and `npm run dev`. */
 export const SANDBOX_DNS_PORT = 8753;
 
-/** One partner's world inside the server. */
-interface World {
-  n: number;
-  token: string;
-  digest: Buffer;
-  state: SandboxState;
-}
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
-  const newToken = (): string => randomBytes(24).toString('base64url');
-  const worlds: World[] = [
-    { n: 1, token: options.token ?? newToken(), state: options.state ?? createSeed() },
-    ...(options.partners ?? []).map((partner, index) => ({
-      n: index + 2,
-      token: partner.token ?? newToken(),
-      state: partner.state ?? createPartnerSeed(index + 2),
-    })),
-  ].map((world) => ({ ...world, digest: digest(world.token) }));
-  if (new Set(worlds.map((world) => world.token)).size !== worlds.length) {
-    throw new Error('every sandbox partner needs a token of its own');
-  }
-  const first = worlds[0] as World;
+  const partnerWorlds = createPartnerWorlds(options, options.partners);
+  const { worlds, first, worldOf, worldOfToken, controlWorld, syncClock, ownedByAnother } = partnerWorlds;
   const token = first.token;
   const state = first.state;
-  /** One clock for everyone: the first partner's offset (moved by the clock call) wins. */
-  const syncClock = (): void => {
-    for (const world of worlds) {
-      if (world === first) continue;
-      if (state.clockOffsetMs === undefined) delete world.state.clockOffsetMs;
-      else world.state.clockOffsetMs = state.clockOffsetMs;
-    }
-  };
-  syncClock();
-  sharePartners(worlds.map((world) => world.state));
   const faults = new FaultBook();
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let linkBase = '';
 
-  const worldOfToken = (value: string): World | undefined => {
-    const sent = digest(value);
-    // Compares with every partner's, so the time taken does not tell which one matched.
-    let found: World | undefined;
-    for (const world of worlds) if (timingSafeEqual(sent, world.digest)) found ??= world;
-    return found;
-  };
   const isToken = (value: string): boolean => worldOfToken(value) !== undefined;
-  /** The partner whose token the request carries, if any. */
-  const worldOf = (req: IncomingMessage): World | undefined => {
-    for (const name of TOKEN_HEADERS) {
-      for (const value of headerValues(req, name)) {
-        const world = worldOfToken(value);
-        if (world) return world;
-      }
-    }
-    return undefined;
-  };
   const authorized = (req: IncomingMessage): boolean => worldOf(req) !== undefined;
-  const worldNumbered = (n: number): World => {
-    const world = worlds.find((w) => w.n === n);
-    if (!world) throw new ControlError(404, `partner ${n} not found`);
-    return world;
-  };
-  /** The partner a control call names with `?partner=n` (default the first). */
-  const controlWorld = (query: URLSearchParams): World => {
-    const named = query.get('partner');
-    return named === null ? first : worldNumbered(controlId(named, 'partner'));
-  };
   /** Keeps every partner's data (after a change; the clock is everyone's). */
   const changed = (): void => {
     for (const world of worlds) options.onChange?.(world.state, world.n);
-  };
-
-  /**
-   * 403 for a per-order or link call on an id of another partner of this sandbox, as for the
-   * seed's foreign orders (a partner never learns more about the other's ids than "not yours").
-   */
-  const ownedByAnother = (world: World, route: string, params: Record<string, string>): boolean => {
-    const id = (value: string | undefined): number | undefined =>
-      value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : undefined;
-    const others = worlds.filter((w) => w !== world).map((w) => w.state);
-    const orderId = id(params.orderId);
-    if (orderId !== undefined) {
-      return (
-        !world.state.orders.some((o) => o.order_id === orderId) &&
-        others.some((s) => s.orders.some((o) => o.order_id === orderId && o.owner === 'self'))
-      );
-    }
-    const docId = id(params.id);
-    if (docId === undefined) return false;
-    if (route === '/v1/billing/invoices/:id/url') {
-      return (
-        !world.state.invoices.some((i) => i.invoice_id === docId) &&
-        others.some((s) => s.invoices.some((i) => i.invoice_id === docId && i.owner === 'self'))
-      );
-    }
-    if (route === '/v1/billing/statements/:id/url') {
-      return (
-        !world.state.statements.some((x) => x.statement_id === docId) &&
-        others.some((s) => s.statements.some((x) => x.statement_id === docId && x.owner === 'self'))
-      );
-    }
-    if (route === '/v1/billing/partner-statements/:id/url') {
-      return (
-        !world.state.partnerStatements.some((x) => x.partner_statement_id === docId) &&
-        others.some((s) => s.partnerStatements.some((x) => x.partner_statement_id === docId))
-      );
-    }
-    return false;
   };
 
   /** Recorded headers with the token values masked, for the HTTP control endpoint. */
@@ -554,22 +450,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${hostForUrl(host)}:${address.port}`;
   linkBase = (options.linkBase ?? url).replace(/\/+$/, '');
 
-  /** What the DNS server answers from: every partner's domain orders, live. */
-  const dnsView = (): SandboxState =>
-    worlds.length === 1
-      ? state
-      : {
-          ...state,
-          orders: worlds.flatMap((world) => world.state.orders),
-          // The zones' serial moves when any partner adds a record.
-          nextIds: {
-            ...state.nextIds,
-            record: worlds.reduce((sum, world) => sum + world.state.nextIds.record, 0),
-          },
-        };
-
   const dns = options.dns
-    ? await startSandboxDns(dnsView, {
+    ? await startSandboxDns(partnerWorlds.dnsView, {
         port: options.dns.port ?? 0,
         host: options.dns.host ?? host,
       }).catch((error: unknown) => {
