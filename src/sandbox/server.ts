@@ -7,10 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ApiError, forbidden, messages } from './api-errors.js';
 import {
-  ControlError,
   type CreatedInvoice,
   completeOrder,
-  controlBody,
   controlId,
   createInvoice,
   openItems,
@@ -19,13 +17,13 @@ import {
   sandboxNow,
   setClock,
 } from './control.js';
+import { createControlRoutes } from './control-routes.js';
 import { formatDateTime } from './dates.js';
 import { type SandboxDns, startSandboxDns } from './dns-server.js';
-import { type Fault, FaultBook, type FaultRule, parseFaultRule } from './faults.js';
+import { type Fault, FaultBook, type FaultRule } from './faults.js';
 import {
   headerValues,
   hostForUrl,
-  isLoopback,
   JSON_TYPE,
   parseMaybeJson,
   readBody,
@@ -33,10 +31,10 @@ import {
   sendError,
   sendJson,
   sendRaw,
-  TOKEN_HEADERS,
 } from './http-io.js';
 import { renderLink } from './links.js';
 import { createPartnerWorlds, type PartnerOptions } from './partners.js';
+import type { RecordedRequest } from './request-log.js';
 import { matchRoute } from './router.js';
 import type { SandboxState } from './state.js';
 
@@ -45,6 +43,7 @@ export { ControlError } from './control.js';
 export type { DnsQueryLog, SandboxDns } from './dns-server.js';
 export type { Fault, FaultRule } from './faults.js';
 export type { PartnerOptions } from './partners.js';
+export type { RecordedRequest } from './request-log.js';
 
 export interface SandboxOptions {
   /** Default 0 (a free port). */
@@ -74,22 +73,6 @@ export interface SandboxOptions {
    * port (0 = a free one) and host (default the API's); absent = no DNS server.
    */
   dns?: { port?: number; host?: string };
-}
-
-export interface RecordedRequest {
-  /**
-   * The number of the partner whose token the request carried (1 = the first, 2 = `partners[0]`…),
-   * absent when it carried none of them. The token itself is only in the raw `headers`.
-   */
-  partner?: number;
-  method: string;
-  /** Without the query. */
-  path: string;
-  query: Record<string, string>;
-  /** Lower-cased names. */
-  headers: Record<string, string | undefined>;
-  /** Parsed JSON, or the raw string when not JSON, or undefined when there was no body. */
-  body: unknown;
 }
 
 /** One partner of the sandbox: its token, and the control calls acting on its world. */
@@ -152,29 +135,23 @@ export const SANDBOX_DNS_PORT = 8753;
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   const partnerWorlds = createPartnerWorlds(options, options.partners);
-  const { worlds, first, worldOf, worldOfToken, controlWorld, syncClock, ownedByAnother } = partnerWorlds;
+  const { worlds, first, worldOf, syncClock, ownedByAnother } = partnerWorlds;
   const token = first.token;
   const state = first.state;
   const faults = new FaultBook();
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let linkBase = '';
+  const handleControlCall = createControlRoutes({
+    partners: partnerWorlds,
+    faults,
+    requests,
+    linkBase: () => linkBase,
+  });
 
-  const isToken = (value: string): boolean => worldOfToken(value) !== undefined;
-  const authorized = (req: IncomingMessage): boolean => worldOf(req) !== undefined;
   /** Keeps every partner's data (after a change; the clock is everyone's). */
   const changed = (): void => {
     for (const world of worlds) options.onChange?.(world.state, world.n);
-  };
-
-  /** Recorded headers with the token values masked, for the HTTP control endpoint. */
-  const redacted = (recorded: RecordedRequest): RecordedRequest => {
-    const headers = { ...recorded.headers };
-    for (const name of TOKEN_HEADERS) {
-      const value = headers[name];
-      if (value !== undefined) headers[name] = isToken(value) ? '[valid token]' : '[redacted]';
-    }
-    return { ...recorded, headers };
   };
 
   function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, proceed: () => void): void {
@@ -213,111 +190,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }) as typeof res.end;
         proceed();
         return;
-    }
-  }
-
-  /** A tokenless control call's answer, or undefined when the path is none of them. */
-  function openControl(
-    method: string,
-    path: string,
-    query: URLSearchParams,
-    bodyText: string,
-  ): (() => object) | undefined {
-    const body = (field: string): unknown => {
-      let parsed: unknown;
-      try {
-        parsed = bodyText.trim() === '' ? undefined : (JSON.parse(bodyText) as unknown);
-      } catch {
-        throw new ControlError(400, 'the body is not valid JSON');
-      }
-      return controlBody(parsed, field);
-    };
-    let match = /^\/__sandbox\/invoices\/([^/]*)\/pay$/.exec(path);
-    if (match && method === 'POST') {
-      const id = match[1] ?? '';
-      return () => payInvoice(controlWorld(query).state, controlId(id, 'invoice id'), sandboxNow(state));
-    }
-    match = /^\/__sandbox\/orders\/([^/]*)\/complete$/.exec(path);
-    if (match && method === 'POST') {
-      const id = match[1] ?? '';
-      return () => {
-        const order = completeOrder(controlWorld(query).state, controlId(id, 'order id'), sandboxNow(state));
-        return {
-          order_id: order.order_id,
-          state: order.state,
-          complete_date: order.complete_date,
-          expiration_date: order.expiration_date,
-        };
-      };
-    }
-    if (path === '/__sandbox/invoices' && method === 'POST') {
-      return () =>
-        createInvoice(
-          controlWorld(query).state,
-          controlId(body('order_id'), 'order_id'),
-          sandboxNow(state),
-          linkBase,
-        );
-    }
-    if (path === '/__sandbox/clock' && method === 'POST') {
-      return () => {
-        const answer = setClock(state, body('now'));
-        syncClock();
-        return answer;
-      };
-    }
-    if (path === '/__sandbox/clock' && method === 'GET') {
-      return () => ({ now: formatDateTime(sandboxNow(state)) });
-    }
-    return undefined;
-  }
-
-  function handleOpenControl(req: IncomingMessage, res: ServerResponse, run: () => object): void {
-    if (!isLoopback(req.socket.remoteAddress)) {
-      sendJson(res, 403, { message: 'sandbox control calls answer only to 127.0.0.1' });
-      return;
-    }
-    try {
-      sendJson(res, 200, run());
-    } catch (error: unknown) {
-      if (error instanceof ControlError) sendJson(res, error.status, { message: error.message });
-      else {
-        process.stderr.write(`sandbox: internal error on ${req.method} ${req.url}: ${String(error)}\n`);
-        sendEmpty(res, 500);
-      }
-    }
-  }
-
-  function handleControl(
-    method: string,
-    path: string,
-    bodyText: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) {
-    if (!authorized(req)) {
-      sendJson(res, 401, { message: messages.unauthorized });
-      return;
-    }
-    if (path === '/__sandbox/faults' && method === 'POST') {
-      const rule = parseFaultRule(parseMaybeJson(bodyText));
-      if (typeof rule === 'string') sendJson(res, 400, { message: rule });
-      else {
-        faults.add(rule);
-        sendEmpty(res, 200);
-      }
-    } else if (path === '/__sandbox/faults' && method === 'DELETE') {
-      faults.clear();
-      sendEmpty(res, 200);
-    } else if (path === '/__sandbox/requests' && method === 'GET') {
-      const named = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams.get('partner');
-      const shown = named === null ? requests : requests.filter((r) => String(r.partner) === named);
-      sendJson(res, 200, { requests: shown.map(redacted) });
-    } else if (path === '/__sandbox/requests' && method === 'DELETE') {
-      requests.length = 0;
-      sendEmpty(res, 200);
-    } else {
-      sendEmpty(res, 404);
     }
   }
 
@@ -398,15 +270,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendJson(res, 413, { message: 'Слишком большой запрос' });
       return;
     }
-    const open = path.startsWith('/__sandbox/')
-      ? openControl(method, path, url.searchParams, bodyText)
-      : undefined;
-    if (open) {
-      handleOpenControl(req, res, open);
-      return;
-    }
     if (path.startsWith('/__sandbox/')) {
-      handleControl(method, path, bodyText, req, res);
+      handleControlCall(method, path, url.searchParams, bodyText, req, res);
       return;
     }
     const headers: Record<string, string | undefined> = {};
