@@ -20,11 +20,10 @@ import {
 import { createControlRoutes } from './control-routes.js';
 import { formatDateTime } from './dates.js';
 import { type SandboxDns, startSandboxDns } from './dns-server.js';
-import { type Fault, FaultBook, type FaultRule } from './faults.js';
+import { applyFault, FaultBook, type FaultRule } from './faults.js';
 import {
   headerValues,
   hostForUrl,
-  JSON_TYPE,
   parseMaybeJson,
   readBody,
   sendEmpty,
@@ -154,45 +153,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     for (const world of worlds) options.onChange?.(world.state, world.n);
   };
 
-  function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, proceed: () => void): void {
-    switch (fault.kind) {
-      case 'status': {
-        const body = fault.body ?? '';
-        if (body === '') sendEmpty(res, fault.status);
-        else {
-          const json = parseMaybeJson(body) !== body;
-          sendRaw(res, fault.status, body, json ? JSON_TYPE : 'text/plain; charset=utf-8');
-        }
-        return;
-      }
-      case 'hang':
-        // Never answer; close() (or the client giving up) ends the connection.
-        return;
-      case 'delay': {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (!res.destroyed) proceed();
-        }, fault.ms);
-        timers.add(timer);
-        return;
-      }
-      case 'malformed':
-        sendRaw(res, fault.status ?? 200, fault.body, JSON_TYPE);
-        return;
-      case 'reset':
-        req.socket.destroy();
-        return;
-      case 'drop':
-        // The operation takes effect; only its answer is lost, as on a broken connection.
-        res.end = (() => {
-          req.socket.destroy();
-          return res;
-        }) as typeof res.end;
-        proceed();
-        return;
-    }
-  }
-
   function handleShortLink(method: string, path: string, res: ServerResponse): void {
     const code = path.slice('/s/'.length);
     // Ids are disjoint between partners, so the first world that knows the code renders it.
@@ -293,7 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       else handleApi(method, path, url.searchParams, bodyText, req, res);
     };
     const fault = faults.take(method, path, world?.n);
-    if (fault) applyFault(fault, req, res, proceed);
+    if (fault) applyFault(fault, req, res, proceed, timers);
     else proceed();
   }
 
