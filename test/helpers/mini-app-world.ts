@@ -56,8 +56,8 @@ export type MiniAppWorldParts = Pick<MiniAppWorld, 'chatData' | 'sandbox' | 'dat
 export interface MiniAppWorld {
   /** The sandbox; throws when the provider is a stand-in. */
   readonly sandbox: Sandbox;
-  /** The partner API client's transport to the sandbox, when it is the provider. */
-  transport: PartnerTransport | undefined;
+  /** The partner API client's transport to the sandbox; throws when the provider is a stand-in. */
+  readonly transport: PartnerTransport;
   chatData: ChatData;
   /** The world's temp folder (the chats' store is in `data/` below it). */
   dataDir: string;
@@ -72,11 +72,15 @@ export async function startMiniAppWorld(options: MiniAppWorldOptions): Promise<M
   const standIn = options.provider && 'standIn' in options.provider ? options.provider.standIn : undefined;
   const sandboxOptions = options.provider && !('standIn' in options.provider) ? options.provider : {};
   const sandbox = standIn ? undefined : await startSandbox({ ...sandboxOptions, port: 0 });
+  const transport = sandbox ? new PartnerTransport({ baseUrl: sandbox.url, retryDelayMs: 1 }) : undefined;
   const sandboxOf = (): Sandbox => {
     if (!sandbox) throw new Error('this Mini App world has a stand-in provider, not the sandbox');
     return sandbox;
   };
-  const transport = sandbox ? new PartnerTransport({ baseUrl: sandbox.url, retryDelayMs: 1 }) : undefined;
+  const transportOf = (): PartnerTransport => {
+    if (!transport) throw new Error('this Mini App world has a stand-in provider, not the sandbox');
+    return transport;
+  };
   const dataDir = await mkdtemp(join(tmpdir(), `${options.name}-`));
   const lines = options.lines ?? [];
   let server: BotServer | undefined;
@@ -110,7 +114,7 @@ export async function startMiniAppWorld(options: MiniAppWorldOptions): Promise<M
       botToken: options.botToken,
       partnerApiUrl: standIn?.url ?? sandboxOf().url,
       chatData,
-      apiFor: standIn?.apiFor ?? createApiFactory(transport as PartnerTransport),
+      apiFor: standIn?.apiFor ?? createApiFactory(transportOf()),
       lines,
       ...(services ? { services: (logger: Logger) => services(logger, parts) } : {}),
       ...(options.isGroupMember ? { isGroupMember: options.isGroupMember } : {}),
@@ -121,7 +125,9 @@ export async function startMiniAppWorld(options: MiniAppWorldOptions): Promise<M
       get sandbox() {
         return sandboxOf();
       },
-      transport,
+      get transport() {
+        return transportOf();
+      },
       chatData,
       dataDir,
       server,

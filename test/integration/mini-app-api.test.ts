@@ -96,8 +96,7 @@ beforeAll(async () => {
     },
     isGroupMember: async (_chatId, userId) => userId !== LEFT,
   });
-  ({ sandbox, server, chatData, base } = world);
-  transport = world.transport as PartnerTransport;
+  ({ sandbox, transport, server, chatData, base } = world);
 });
 
 afterAll(async () => {

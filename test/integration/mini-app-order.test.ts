@@ -48,8 +48,7 @@ beforeAll(async () => {
       }),
     }),
   });
-  ({ sandbox, chatData, base } = world);
-  transport = world.transport as PartnerTransport;
+  ({ sandbox, transport, chatData, base } = world);
 });
 
 afterAll(async () => {
