@@ -1,8 +1,11 @@
 /**
- * Fault injection: rules that make the next matching API requests fail in a chosen way.
+ * Fault injection: rules that make the next matching API requests fail in a chosen way, and how
+ * each kind of fault acts on the request.
  * The first added rule that matches wins; each match uses up one of its `times`.
  */
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JSON_TYPE, parseMaybeJson, sendEmpty, sendRaw } from './http-io.js';
 import { isObject } from './validation.js';
 
 export type Fault =
@@ -75,6 +78,55 @@ function matches(rule: ActiveRule, method: string, path: string): boolean {
   }
   if (rule.path.endsWith('*')) return path.startsWith(rule.path.slice(0, -1));
   return path === rule.path;
+}
+
+/**
+ * Makes the request fail as the fault says; `proceed` carries the request out (for `delay` and
+ * `drop`). A delay's timer is kept in `timers` so that closing the server can clear it.
+ */
+export function applyFault(
+  fault: Fault,
+  req: IncomingMessage,
+  res: ServerResponse,
+  proceed: () => void,
+  timers: Set<NodeJS.Timeout>,
+): void {
+  switch (fault.kind) {
+    case 'status': {
+      const body = fault.body ?? '';
+      if (body === '') sendEmpty(res, fault.status);
+      else {
+        const json = parseMaybeJson(body) !== body;
+        sendRaw(res, fault.status, body, json ? JSON_TYPE : 'text/plain; charset=utf-8');
+      }
+      return;
+    }
+    case 'hang':
+      // Never answer; close() (or the client giving up) ends the connection.
+      return;
+    case 'delay': {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!res.destroyed) proceed();
+      }, fault.ms);
+      timers.add(timer);
+      return;
+    }
+    case 'malformed':
+      sendRaw(res, fault.status ?? 200, fault.body, JSON_TYPE);
+      return;
+    case 'reset':
+      req.socket.destroy();
+      return;
+    case 'drop':
+      // The operation takes effect; only its answer is lost, as on a broken connection.
+      res.end = (() => {
+        req.socket.destroy();
+        return res;
+      }) as typeof res.end;
+      proceed();
+      return;
+  }
 }
 
 /** Parses a FaultRule sent as JSON to the control endpoint; an English error text on failure. */

@@ -3,15 +3,12 @@
  * with seeded data, fault injection and a record of every request it received.
  */
 
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, forbidden, messages } from './api-errors.js';
 import {
-  ControlError,
   type CreatedInvoice,
   completeOrder,
-  controlBody,
   controlId,
   createInvoice,
   openItems,
@@ -20,33 +17,32 @@ import {
   sandboxNow,
   setClock,
 } from './control.js';
+import { createControlRoutes } from './control-routes.js';
 import { formatDateTime } from './dates.js';
 import { type SandboxDns, startSandboxDns } from './dns-server.js';
-import { sharePartners } from './domain-rules.js';
-import { type Fault, FaultBook, type FaultRule, parseFaultRule } from './faults.js';
+import { applyFault, FaultBook, type FaultRule } from './faults.js';
 import {
-  digest,
   headerValues,
   hostForUrl,
-  isLoopback,
-  JSON_TYPE,
   parseMaybeJson,
   readBody,
   sendEmpty,
   sendError,
   sendJson,
   sendRaw,
-  TOKEN_HEADERS,
 } from './http-io.js';
 import { renderLink } from './links.js';
+import { createPartnerWorlds, type PartnerOptions } from './partners.js';
+import type { RecordedRequest } from './request-log.js';
 import { matchRoute } from './router.js';
-import { createPartnerSeed, createSeed } from './seed.js';
 import type { SandboxState } from './state.js';
 
 export type { CreatedInvoice, PaidInvoice } from './control.js';
 export { ControlError } from './control.js';
 export type { DnsQueryLog, SandboxDns } from './dns-server.js';
 export type { Fault, FaultRule } from './faults.js';
+export type { PartnerOptions } from './partners.js';
+export type { RecordedRequest } from './request-log.js';
 
 export interface SandboxOptions {
   /** Default 0 (a free port). */
@@ -76,30 +72,6 @@ export interface SandboxOptions {
    * port (0 = a free one) and host (default the API's); absent = no DNS server.
    */
   dns?: { port?: number; host?: string };
-}
-
-/** One more partner of the sandbox (`SandboxOptions.partners`). */
-export interface PartnerOptions {
-  /** Default: a random token. Must differ from every other partner's. */
-  token?: string;
-  /** Its data to start from (a kept snapshot); default its fresh seed (`createPartnerSeed(n)`). */
-  state?: SandboxState;
-}
-
-export interface RecordedRequest {
-  /**
-   * The number of the partner whose token the request carried (1 = the first, 2 = `partners[0]`…),
-   * absent when it carried none of them. The token itself is only in the raw `headers`.
-   */
-  partner?: number;
-  method: string;
-  /** Without the query. */
-  path: string;
-  query: Record<string, string>;
-  /** Lower-cased names. */
-  headers: Record<string, string | undefined>;
-  /** Parsed JSON, or the raw string when not JSON, or undefined when there was no body. */
-  body: unknown;
 }
 
 /** One partner of the sandbox: its token, and the control calls acting on its world. */
@@ -159,271 +131,27 @@ export interface Sandbox {
 /** The port of the sandbox's DNS server under `npm run sandbox` and `npm run dev`. */
 export const SANDBOX_DNS_PORT = 8753;
 
-/** One partner's world inside the server. */
-interface World {
-  n: number;
-  token: string;
-  digest: Buffer;
-  state: SandboxState;
-}
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
-  const newToken = (): string => randomBytes(24).toString('base64url');
-  const worlds: World[] = [
-    { n: 1, token: options.token ?? newToken(), state: options.state ?? createSeed() },
-    ...(options.partners ?? []).map((partner, index) => ({
-      n: index + 2,
-      token: partner.token ?? newToken(),
-      state: partner.state ?? createPartnerSeed(index + 2),
-    })),
-  ].map((world) => ({ ...world, digest: digest(world.token) }));
-  if (new Set(worlds.map((world) => world.token)).size !== worlds.length) {
-    throw new Error('every sandbox partner needs a token of its own');
-  }
-  const first = worlds[0] as World;
+  const partnerWorlds = createPartnerWorlds(options, options.partners);
+  const { worlds, first, worldOf, syncClock, ownedByAnother } = partnerWorlds;
   const token = first.token;
   const state = first.state;
-  /** One clock for everyone: the first partner's offset (moved by the clock call) wins. */
-  const syncClock = (): void => {
-    for (const world of worlds) {
-      if (world === first) continue;
-      if (state.clockOffsetMs === undefined) delete world.state.clockOffsetMs;
-      else world.state.clockOffsetMs = state.clockOffsetMs;
-    }
-  };
-  syncClock();
-  sharePartners(worlds.map((world) => world.state));
   const faults = new FaultBook();
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let linkBase = '';
+  const handleControlCall = createControlRoutes({
+    partners: partnerWorlds,
+    faults,
+    requests,
+    linkBase: () => linkBase,
+  });
 
-  const worldOfToken = (value: string): World | undefined => {
-    const sent = digest(value);
-    // Compares with every partner's, so the time taken does not tell which one matched.
-    let found: World | undefined;
-    for (const world of worlds) if (timingSafeEqual(sent, world.digest)) found ??= world;
-    return found;
-  };
-  const isToken = (value: string): boolean => worldOfToken(value) !== undefined;
-  /** The partner whose token the request carries, if any. */
-  const worldOf = (req: IncomingMessage): World | undefined => {
-    for (const name of TOKEN_HEADERS) {
-      for (const value of headerValues(req, name)) {
-        const world = worldOfToken(value);
-        if (world) return world;
-      }
-    }
-    return undefined;
-  };
-  const authorized = (req: IncomingMessage): boolean => worldOf(req) !== undefined;
-  const worldNumbered = (n: number): World => {
-    const world = worlds.find((w) => w.n === n);
-    if (!world) throw new ControlError(404, `partner ${n} not found`);
-    return world;
-  };
-  /** The partner a control call names with `?partner=n` (default the first). */
-  const controlWorld = (query: URLSearchParams): World => {
-    const named = query.get('partner');
-    return named === null ? first : worldNumbered(controlId(named, 'partner'));
-  };
   /** Keeps every partner's data (after a change; the clock is everyone's). */
   const changed = (): void => {
     for (const world of worlds) options.onChange?.(world.state, world.n);
   };
-
-  /**
-   * 403 for a per-order or link call on an id of another partner of this sandbox, as for the
-   * seed's foreign orders (a partner never learns more about the other's ids than "not yours").
-   */
-  const ownedByAnother = (world: World, route: string, params: Record<string, string>): boolean => {
-    const id = (value: string | undefined): number | undefined =>
-      value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : undefined;
-    const others = worlds.filter((w) => w !== world).map((w) => w.state);
-    const orderId = id(params.orderId);
-    if (orderId !== undefined) {
-      return (
-        !world.state.orders.some((o) => o.order_id === orderId) &&
-        others.some((s) => s.orders.some((o) => o.order_id === orderId && o.owner === 'self'))
-      );
-    }
-    const docId = id(params.id);
-    if (docId === undefined) return false;
-    if (route === '/v1/billing/invoices/:id/url') {
-      return (
-        !world.state.invoices.some((i) => i.invoice_id === docId) &&
-        others.some((s) => s.invoices.some((i) => i.invoice_id === docId && i.owner === 'self'))
-      );
-    }
-    if (route === '/v1/billing/statements/:id/url') {
-      return (
-        !world.state.statements.some((x) => x.statement_id === docId) &&
-        others.some((s) => s.statements.some((x) => x.statement_id === docId && x.owner === 'self'))
-      );
-    }
-    if (route === '/v1/billing/partner-statements/:id/url') {
-      return (
-        !world.state.partnerStatements.some((x) => x.partner_statement_id === docId) &&
-        others.some((s) => s.partnerStatements.some((x) => x.partner_statement_id === docId))
-      );
-    }
-    return false;
-  };
-
-  /** Recorded headers with the token values masked, for the HTTP control endpoint. */
-  const redacted = (recorded: RecordedRequest): RecordedRequest => {
-    const headers = { ...recorded.headers };
-    for (const name of TOKEN_HEADERS) {
-      const value = headers[name];
-      if (value !== undefined) headers[name] = isToken(value) ? '[valid token]' : '[redacted]';
-    }
-    return { ...recorded, headers };
-  };
-
-  function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, proceed: () => void): void {
-    switch (fault.kind) {
-      case 'status': {
-        const body = fault.body ?? '';
-        if (body === '') sendEmpty(res, fault.status);
-        else {
-          const json = parseMaybeJson(body) !== body;
-          sendRaw(res, fault.status, body, json ? JSON_TYPE : 'text/plain; charset=utf-8');
-        }
-        return;
-      }
-      case 'hang':
-        // Never answer; close() (or the client giving up) ends the connection.
-        return;
-      case 'delay': {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (!res.destroyed) proceed();
-        }, fault.ms);
-        timers.add(timer);
-        return;
-      }
-      case 'malformed':
-        sendRaw(res, fault.status ?? 200, fault.body, JSON_TYPE);
-        return;
-      case 'reset':
-        req.socket.destroy();
-        return;
-      case 'drop':
-        // The operation takes effect; only its answer is lost, as on a broken connection.
-        res.end = (() => {
-          req.socket.destroy();
-          return res;
-        }) as typeof res.end;
-        proceed();
-        return;
-    }
-  }
-
-  /** A tokenless control call's answer, or undefined when the path is none of them. */
-  function openControl(
-    method: string,
-    path: string,
-    query: URLSearchParams,
-    bodyText: string,
-  ): (() => object) | undefined {
-    const body = (field: string): unknown => {
-      let parsed: unknown;
-      try {
-        parsed = bodyText.trim() === '' ? undefined : (JSON.parse(bodyText) as unknown);
-      } catch {
-        throw new ControlError(400, 'the body is not valid JSON');
-      }
-      return controlBody(parsed, field);
-    };
-    let match = /^\/__sandbox\/invoices\/([^/]*)\/pay$/.exec(path);
-    if (match && method === 'POST') {
-      const id = match[1] ?? '';
-      return () => payInvoice(controlWorld(query).state, controlId(id, 'invoice id'), sandboxNow(state));
-    }
-    match = /^\/__sandbox\/orders\/([^/]*)\/complete$/.exec(path);
-    if (match && method === 'POST') {
-      const id = match[1] ?? '';
-      return () => {
-        const order = completeOrder(controlWorld(query).state, controlId(id, 'order id'), sandboxNow(state));
-        return {
-          order_id: order.order_id,
-          state: order.state,
-          complete_date: order.complete_date,
-          expiration_date: order.expiration_date,
-        };
-      };
-    }
-    if (path === '/__sandbox/invoices' && method === 'POST') {
-      return () =>
-        createInvoice(
-          controlWorld(query).state,
-          controlId(body('order_id'), 'order_id'),
-          sandboxNow(state),
-          linkBase,
-        );
-    }
-    if (path === '/__sandbox/clock' && method === 'POST') {
-      return () => {
-        const answer = setClock(state, body('now'));
-        syncClock();
-        return answer;
-      };
-    }
-    if (path === '/__sandbox/clock' && method === 'GET') {
-      return () => ({ now: formatDateTime(sandboxNow(state)) });
-    }
-    return undefined;
-  }
-
-  function handleOpenControl(req: IncomingMessage, res: ServerResponse, run: () => object): void {
-    if (!isLoopback(req.socket.remoteAddress)) {
-      sendJson(res, 403, { message: 'sandbox control calls answer only to 127.0.0.1' });
-      return;
-    }
-    try {
-      sendJson(res, 200, run());
-    } catch (error: unknown) {
-      if (error instanceof ControlError) sendJson(res, error.status, { message: error.message });
-      else {
-        process.stderr.write(`sandbox: internal error on ${req.method} ${req.url}: ${String(error)}\n`);
-        sendEmpty(res, 500);
-      }
-    }
-  }
-
-  function handleControl(
-    method: string,
-    path: string,
-    bodyText: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) {
-    if (!authorized(req)) {
-      sendJson(res, 401, { message: messages.unauthorized });
-      return;
-    }
-    if (path === '/__sandbox/faults' && method === 'POST') {
-      const rule = parseFaultRule(parseMaybeJson(bodyText));
-      if (typeof rule === 'string') sendJson(res, 400, { message: rule });
-      else {
-        faults.add(rule);
-        sendEmpty(res, 200);
-      }
-    } else if (path === '/__sandbox/faults' && method === 'DELETE') {
-      faults.clear();
-      sendEmpty(res, 200);
-    } else if (path === '/__sandbox/requests' && method === 'GET') {
-      const named = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams.get('partner');
-      const shown = named === null ? requests : requests.filter((r) => String(r.partner) === named);
-      sendJson(res, 200, { requests: shown.map(redacted) });
-    } else if (path === '/__sandbox/requests' && method === 'DELETE') {
-      requests.length = 0;
-      sendEmpty(res, 200);
-    } else {
-      sendEmpty(res, 404);
-    }
-  }
 
   function handleShortLink(method: string, path: string, res: ServerResponse): void {
     const code = path.slice('/s/'.length);
@@ -502,15 +230,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendJson(res, 413, { message: 'Слишком большой запрос' });
       return;
     }
-    const open = path.startsWith('/__sandbox/')
-      ? openControl(method, path, url.searchParams, bodyText)
-      : undefined;
-    if (open) {
-      handleOpenControl(req, res, open);
-      return;
-    }
     if (path.startsWith('/__sandbox/')) {
-      handleControl(method, path, bodyText, req, res);
+      handleControlCall(method, path, url.searchParams, bodyText, req, res);
       return;
     }
     const headers: Record<string, string | undefined> = {};
@@ -532,7 +253,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       else handleApi(method, path, url.searchParams, bodyText, req, res);
     };
     const fault = faults.take(method, path, world?.n);
-    if (fault) applyFault(fault, req, res, proceed);
+    if (fault) applyFault(fault, req, res, proceed, timers);
     else proceed();
   }
 
@@ -554,22 +275,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${hostForUrl(host)}:${address.port}`;
   linkBase = (options.linkBase ?? url).replace(/\/+$/, '');
 
-  /** What the DNS server answers from: every partner's domain orders, live. */
-  const dnsView = (): SandboxState =>
-    worlds.length === 1
-      ? state
-      : {
-          ...state,
-          orders: worlds.flatMap((world) => world.state.orders),
-          // The zones' serial moves when any partner adds a record.
-          nextIds: {
-            ...state.nextIds,
-            record: worlds.reduce((sum, world) => sum + world.state.nextIds.record, 0),
-          },
-        };
-
   const dns = options.dns
-    ? await startSandboxDns(dnsView, {
+    ? await startSandboxDns(partnerWorlds.dnsView, {
         port: options.dns.port ?? 0,
         host: options.dns.host ?? host,
       }).catch((error: unknown) => {

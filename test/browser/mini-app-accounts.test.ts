@@ -7,31 +7,20 @@
  * picker lists the second partner's domains only and its zone opens. The choice is the app's own:
  * the chat's active account stays the first.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
-import type { BotServer } from '../../src/http-server.js';
 import { LIGHT_THEME, MINI_APP_PLATFORM, MINI_APP_VERSION } from '../../src/playground/mini-app-launch.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
-import { parseEncryptionKeys } from '../../src/storage/crypto.js';
-import { createLowdbStore } from '../../src/storage/lowdb-store.js';
+import type { ChatData } from '../../src/storage/chat-data.js';
 import { SECOND_TOKEN } from '../helpers/fixtures.js';
-import { signLaunch, startMiniAppApi } from '../helpers/mini-app-api.js';
+import { signLaunch } from '../helpers/mini-app-api.js';
+import { type MiniAppWorld, startMiniAppWorld } from '../helpers/mini-app-world.js';
 import { hasChromium, launchChromium } from '../helpers/playground.js';
 
 const BOT_TOKEN = '7000000043:AAH-accounts-browser-bot-token_012345678';
 const OWNER = 4301;
 
 describe.skipIf(!hasChromium)('the Mini App’s account switcher in Chromium', () => {
-  let sandbox: Sandbox;
-  let transport: PartnerTransport;
-  let server: BotServer;
-  let dataDir: string;
+  let world: MiniAppWorld | undefined;
   let chatData: ChatData;
   let base: string;
   let browser: Browser;
@@ -40,26 +29,20 @@ describe.skipIf(!hasChromium)('the Mini App’s account switcher in Chromium', (
   const named: { path: string; account: string | undefined }[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, partners: [{ token: SECOND_TOKEN }] });
-    transport = new PartnerTransport({ baseUrl: sandbox.url, retryDelayMs: 1 });
-    dataDir = await mkdtemp(join(tmpdir(), 'mini-app-accounts-browser-'));
-    chatData = createChatData({
-      store: createLowdbStore({ dataDir: join(dataDir, 'data') }),
-      keyring: parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`),
-    });
-    // Account 1: the first partner; account 2: the second, named by the user; 1 stays active.
-    await chatData.setToken(OWNER, sandbox.token);
-    const second = await chatData.addAccount(OWNER, SECOND_TOKEN);
-    if (!second.ok || second.n !== 2) throw new Error('the second account was not added as 2');
-    await chatData.renameAccount(OWNER, 2, 'Студия Б');
-    await chatData.switchAccount(OWNER, 1);
-    ({ server, base } = await startMiniAppApi({
+    world = await startMiniAppWorld({
       botToken: BOT_TOKEN,
-      partnerApiUrl: sandbox.url,
-      chatData,
-      apiFor: createApiFactory(transport),
-      lines: [],
-    }));
+      name: 'mini-app-accounts-browser',
+      provider: { partners: [{ token: SECOND_TOKEN }] },
+      chats: [OWNER],
+      // Account 1: the first partner; account 2: the second, named by the user; 1 stays active.
+      async setUp({ chatData }) {
+        const second = await chatData.addAccount(OWNER, SECOND_TOKEN);
+        if (!second.ok || second.n !== 2) throw new Error('the second account was not added as 2');
+        await chatData.renameAccount(OWNER, 2, 'Студия Б');
+        await chatData.switchAccount(OWNER, 1);
+      },
+    });
+    ({ chatData, base } = world);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 390, height: 780 } })).newPage();
     page.on('request', (request) => {
@@ -70,10 +53,7 @@ describe.skipIf(!hasChromium)('the Mini App’s account switcher in Chromium', (
 
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
-    await transport?.close();
-    await sandbox?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await world?.close();
   });
 
   it('opens on the active account; switched to «Студия Б», its domains and zone; the chat’s account stays', async () => {

@@ -9,6 +9,7 @@ import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { loadConfig } from '../../src/config.js';
 import { type BotServer, startBotServer } from '../../src/http-server.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import type { MembershipCheck } from '../../src/mini-app/access.js';
 import { CONTRACT, refusalSchema } from '../../src/mini-app/contract.js';
 import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
@@ -48,13 +49,17 @@ export function expectContractAnswer(url: URL, status: number, json: unknown): v
     throw new Error(`api/${name} answered ${status} off the contract: ${checked.error.message}`);
 }
 
-/** A caller of `api/…` below `base()`: a GET, or a POST of `body`; every answer's text goes to `bodies`. */
+/**
+ * A caller of `api/…` below `base()`: a GET, or a POST of `body`, with `headers` besides the
+ * launch data (an `X-Account`); every answer's text goes to `bodies`.
+ */
 export function apiCaller(base: () => string, bodies: string[]) {
-  return async (path: string, auth: string, body?: unknown) => {
+  return async (path: string, auth: string, body?: unknown, headers: Record<string, string> = {}) => {
     const url = new URL(path, base());
     const response = await fetch(url, {
       headers: {
         authorization: `tma ${auth}`,
+        ...headers,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
@@ -97,6 +102,10 @@ export async function startMiniAppApi(options: {
   apiFor: (token: string) => PartnerApi;
   lines: string[];
   services?: (logger: Logger) => Partial<MiniAppServices>;
+  /** Who is still in a group (default everyone). */
+  isGroupMember?: MembershipCheck;
+  /** The app's files to serve (default the built app, `dist/app`). */
+  appDir?: string;
 }): Promise<{ server: BotServer; base: string }> {
   const logger = createLogger({
     level: 'trace',
@@ -120,7 +129,8 @@ export async function startMiniAppApi(options: {
       services: quietServices(options.chatData, logger, options.services?.(logger)),
       translate: loadTranslations().t,
       logger,
-      isGroupMember: async () => true,
+      isGroupMember: options.isGroupMember ?? (async () => true),
+      ...(options.appDir === undefined ? {} : { appDir: options.appDir }),
     }),
   });
   return { server, base: `http://127.0.0.1:${server.port}/app/` };

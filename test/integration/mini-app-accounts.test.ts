@@ -5,19 +5,12 @@
  * and the chat's report carry that account. A number the chat does not hold is refused in the
  * user's words, and a team group's app cannot reach the owner's other accounts.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
-import type { BotServer } from '../../src/http-server.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { createZoneEditing, type EditsReport } from '../../src/services/zone-editing.js';
-import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
-import { parseEncryptionKeys } from '../../src/storage/crypto.js';
-import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { expectContractAnswer, signLaunch, startMiniAppApi } from '../helpers/mini-app-api.js';
+import type { ChatData } from '../../src/storage/chat-data.js';
+import { apiCaller, signLaunch } from '../helpers/mini-app-api.js';
+import { type MiniAppWorld, startMiniAppWorld } from '../helpers/mini-app-world.js';
 
 const BOT_TOKEN = '7000000042:AAH-accounts-test-bot-token_0123456789';
 const OWNER = 4201;
@@ -25,43 +18,35 @@ const TECH = 4202;
 const GROUP = -1009000000042;
 
 let sandbox: Sandbox;
-let transport: PartnerTransport;
-let server: BotServer;
-let dataDir: string;
 let chatData: ChatData;
 let base: string;
+let world: MiniAppWorld | undefined;
 const lines: string[] = [];
 const bodies: string[] = [];
 const reports: EditsReport[] = [];
 const recordedWith: { token: string; account: number | undefined }[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, partners: [{}] });
-  transport = new PartnerTransport({ baseUrl: sandbox.url, retryDelayMs: 1 });
-  dataDir = await mkdtemp(join(tmpdir(), 'mini-app-accounts-'));
-  chatData = createChatData({
-    store: createLowdbStore({ dataDir: join(dataDir, 'data') }),
-    keyring: parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`),
-  });
-  // Account 1: the first partner; account 2: the second, named by the user; 1 stays active.
-  await chatData.setToken(OWNER, sandbox.token);
-  const second = await chatData.addAccount(OWNER, sandbox.partner(2).token, 'studio-b.by');
-  if (!second.ok || second.n !== 2) throw new Error('the second account was not added as 2');
-  await chatData.switchAccount(OWNER, 1);
-  // The team group holds one account: the first partner's.
-  await chatData.setToken(GROUP, sandbox.token);
-  await chatData.setTeam(GROUP, {
-    owner: OWNER,
-    members: { [OWNER]: 'owner', [TECH]: 'tech' },
-    names: { [OWNER]: 'Olga', [TECH]: 'Tim' },
-  });
-  ({ server, base } = await startMiniAppApi({
+  world = await startMiniAppWorld({
     botToken: BOT_TOKEN,
-    partnerApiUrl: sandbox.url,
-    chatData,
-    apiFor: createApiFactory(transport),
+    name: 'mini-app-accounts',
+    provider: { partners: [{}] },
+    chats: [OWNER, GROUP],
+    // The team group holds one account: the first partner's.
+    team: {
+      group: GROUP,
+      owner: OWNER,
+      members: { [OWNER]: 'owner', [TECH]: 'tech' },
+      names: { [OWNER]: 'Olga', [TECH]: 'Tim' },
+    },
+    // Account 1: the first partner; account 2: the second, named by the user; 1 stays active.
+    async setUp({ chatData, sandbox }) {
+      const second = await chatData.addAccount(OWNER, sandbox.partner(2).token, 'studio-b.by');
+      if (!second.ok || second.n !== 2) throw new Error('the second account was not added as 2');
+      await chatData.switchAccount(OWNER, 1);
+    },
     lines,
-    services: (logger) => ({
+    services: (logger, { chatData }) => ({
       zoneEditing: createZoneEditing({
         recorder: {
           async record(who) {
@@ -78,36 +63,22 @@ beforeAll(async () => {
         logger,
       }),
     }),
-  }));
+  });
+  ({ sandbox, chatData, base } = world);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await transport?.close();
-  await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 const owner = () => signLaunch(BOT_TOKEN, { id: OWNER, first_name: 'Olga' });
 const inGroup = (id: number) => signLaunch(BOT_TOKEN, { id, first_name: 'Tim' }, `g${GROUP}`);
 
+const callApi = apiCaller(() => base, bodies);
+
 /** A call as the app makes it, naming `account` (none: the chat's active one). */
-async function call(path: string, auth: string, account?: string, body?: unknown) {
-  const url = new URL(`api/${path}`, base);
-  const response = await fetch(url, {
-    headers: {
-      authorization: `tma ${auth}`,
-      ...(account === undefined ? {} : { 'x-account': account }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  bodies.push(text);
-  const json: unknown = JSON.parse(text);
-  expectContractAnswer(url, response.status, json);
-  return { status: response.status, json: json as Record<string, unknown> };
-}
+const call = (path: string, auth: string, account?: string, body?: unknown) =>
+  callApi(`api/${path}`, auth, body, account === undefined ? {} : { 'x-account': account });
 
 describe('a chat of two accounts in the Mini App', () => {
   it('opens on the active account and lists both, by label, never a token', async () => {

@@ -5,30 +5,29 @@
  * signs it; a forged, foreign, stale or userless one is refused, and neither token ever leaves.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { type IncomingHttpHeaders, request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sign } from '@tma.js/init-data-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
+import { createApiFactory, type PartnerTransport } from '../../src/api/index.js';
 import { loadTranslations } from '../../src/bot/kit/i18n.js';
 import { loadConfig } from '../../src/config.js';
 import { type BotServer, startBotServer } from '../../src/http-server.js';
 import { createLogger } from '../../src/logger.js';
 import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { createDnsRecorder } from '../../src/services/dns-journal.js';
 import { createOrderPlacing } from '../../src/services/order-placing.js';
 import { createSavedCustomers } from '../../src/services/saved-customers.js';
 import { createZoneEditing, type EditsReport } from '../../src/services/zone-editing.js';
-import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
+import type { ChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createDnsHistory, type DnsHistory } from '../../src/storage/dns-history.js';
 import { createLowdbDnsHistoryStore } from '../../src/storage/dns-history-store.js';
-import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { expectContractAnswer } from '../helpers/mini-app-api.js';
+import { type MiniAppWorld, startMiniAppWorld } from '../helpers/mini-app-world.js';
 
 const BOT_TOKEN = '7000000001:AAH-mini-app-test-bot-token_0123456789';
 const OTHER_BOT_TOKEN = '7000000002:AAH-another-bot-token-entirely_98765';
@@ -44,11 +43,11 @@ const UNBOUND_GROUP = -1009000000002;
 let sandbox: Sandbox;
 let transport: PartnerTransport;
 let server: BotServer;
-let dataDir: string;
 let chatData: ChatData;
 let base: string;
 let dnsHistory: DnsHistory;
 let services: MiniAppServices;
+let world: MiniAppWorld | undefined;
 /** What the chat was told of edits applied in the app. */
 const reports: EditsReport[] = [];
 const lines: string[] = [];
@@ -56,78 +55,52 @@ const lines: string[] = [];
 const bodies: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  transport = new PartnerTransport({ baseUrl: sandbox.url, retryDelayMs: 1 });
-  dataDir = await mkdtemp(join(tmpdir(), 'mini-app-'));
-  chatData = createChatData({
-    store: createLowdbStore({ dataDir: join(dataDir, 'data') }),
-    keyring: parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`),
+  world = await startMiniAppWorld({
+    botToken: BOT_TOKEN,
+    name: 'mini-app',
+    chats: [OWNER, GROUP],
+    team: {
+      group: GROUP,
+      owner: OWNER,
+      members: { [OWNER]: 'owner', [TECH]: 'tech', [VIEWER]: 'viewer', [LEFT]: 'admin' },
+      names: { [OWNER]: 'Olga', [TECH]: 'Tim', [VIEWER]: 'Vera', [LEFT]: 'Leo' },
+    },
+    async setUp({ dataDir }) {
+      const appDir = join(dataDir, 'app');
+      await mkdir(appDir);
+      await writeFile(
+        join(appDir, 'index.html'),
+        '<!doctype html><title>Partner</title><script src="app.js"></script>',
+      );
+      await writeFile(join(appDir, 'app.js'), 'console.log("app");');
+      await writeFile(join(dataDir, 'secret.txt'), 'outside the app folder');
+    },
+    appDir: 'app',
+    lines,
+    services: (logger, { chatData, dataDir }) => {
+      const keyring = parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`);
+      dnsHistory = createDnsHistory({
+        store: createLowdbDnsHistoryStore({ dataDir: join(dataDir, 'data') }),
+        keyring,
+      });
+      services = {
+        zoneEditing: createZoneEditing({
+          recorder: createDnsRecorder({ chatData, dnsHistory, logger }),
+          reports: { reportEdits: async (report) => void reports.push(report) },
+          logger,
+        }),
+        orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
+        customers: createSavedCustomers(chatData),
+      };
+      return services;
+    },
+    isGroupMember: async (_chatId, userId) => userId !== LEFT,
   });
-  await chatData.setToken(OWNER, sandbox.token);
-  await chatData.setToken(GROUP, sandbox.token);
-  await chatData.setTeam(GROUP, {
-    owner: OWNER,
-    members: { [OWNER]: 'owner', [TECH]: 'tech', [VIEWER]: 'viewer', [LEFT]: 'admin' },
-    names: { [OWNER]: 'Olga', [TECH]: 'Tim', [VIEWER]: 'Vera', [LEFT]: 'Leo' },
-  });
-  const appDir = join(dataDir, 'app');
-  await mkdir(appDir);
-  await writeFile(
-    join(appDir, 'index.html'),
-    '<!doctype html><title>Partner</title><script src="app.js"></script>',
-  );
-  await writeFile(join(appDir, 'app.js'), 'console.log("app");');
-  await writeFile(join(dataDir, 'secret.txt'), 'outside the app folder');
-
-  const config = loadConfig({
-    BOT_TOKEN,
-    PARTNER_API_URL: sandbox.url,
-    MINI_APP_URL: 'https://bot.example.by/app/',
-    DEFAULT_LOCALE: 'en',
-  });
-  const logger = createLogger({
-    level: 'trace',
-    destination: { write: (line: string) => void lines.push(line) },
-  });
-  const keyring = parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`);
-  dnsHistory = createDnsHistory({
-    store: createLowdbDnsHistoryStore({ dataDir: join(dataDir, 'data') }),
-    keyring,
-  });
-  services = {
-    zoneEditing: createZoneEditing({
-      recorder: createDnsRecorder({ chatData, dnsHistory, logger }),
-      reports: { reportEdits: async (report) => void reports.push(report) },
-      logger,
-    }),
-    orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
-    customers: createSavedCustomers(chatData),
-  };
-  server = await startBotServer({
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    health: () => ({}),
-    onUpdate: () => undefined,
-    routes: miniAppRoutes({
-      config,
-      chatData,
-      apiFor: createApiFactory(transport),
-      services,
-      translate: loadTranslations().t,
-      logger,
-      isGroupMember: async (_chatId, userId) => userId !== LEFT,
-      appDir,
-    }),
-  });
-  base = `http://127.0.0.1:${server.port}/app/`;
+  ({ sandbox, transport, server, chatData, base } = world);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await transport?.close();
-  await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 interface Launch {

@@ -7,18 +7,12 @@
  * alone: no endpoint calls the provider, and neither token nor a customer's data reaches a log.
  */
 
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerApi } from '../../src/api/index.js';
 import { readSavedCustomer } from '../../src/core/customer-answers.js';
-import type { BotServer } from '../../src/http-server.js';
-import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
-import { parseEncryptionKeys } from '../../src/storage/crypto.js';
-import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { apiCaller, signLaunch, startMiniAppApi } from '../helpers/mini-app-api.js';
+import type { ChatData } from '../../src/storage/chat-data.js';
+import { apiCaller, signLaunch } from '../helpers/mini-app-api.js';
+import { type MiniAppWorld, startMiniAppWorld } from '../helpers/mini-app-world.js';
 
 const BOT_TOKEN = '7000000003:AAH-customers-test-bot-token_0123456789';
 const PARTNER_TOKEN = 'partner-token-of-the-customers-test-0001';
@@ -27,44 +21,43 @@ const ADMIN = 6002;
 const TECH = 6003;
 const GROUP = -1009000000011;
 
-let server: BotServer;
-let dataDir: string;
 let chatData: ChatData;
 let base: string;
+let world: MiniAppWorld | undefined;
 const lines: string[] = [];
 const bodies: string[] = [];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'mini-app-customers-'));
-  chatData = createChatData({
-    store: createLowdbStore({ dataDir: join(dataDir, 'data') }),
-    keyring: parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`),
-  });
-  await chatData.setToken(OWNER, PARTNER_TOKEN);
-  await chatData.setToken(GROUP, PARTNER_TOKEN);
-  await chatData.setTeam(GROUP, {
-    owner: OWNER,
-    members: { [OWNER]: 'owner', [ADMIN]: 'admin', [TECH]: 'tech' },
-    names: { [OWNER]: 'Olga', [ADMIN]: 'Anna', [TECH]: 'Tim' },
-  });
-  ({ server, base } = await startMiniAppApi({
+  world = await startMiniAppWorld({
     botToken: BOT_TOKEN,
-    partnerApiUrl: 'https://api.example.by',
-    chatData,
-    // Saved customers are the account's own data: the provider is never asked.
-    apiFor: () =>
-      new Proxy({} as PartnerApi, {
-        get: () => async () => {
-          throw new Error('the provider is not called for saved customers');
-        },
-      }),
+    name: 'mini-app-customers',
+    provider: {
+      standIn: {
+        url: 'https://api.example.by',
+        token: PARTNER_TOKEN,
+        // Saved customers are the account's own data: the provider is never asked.
+        apiFor: () =>
+          new Proxy({} as PartnerApi, {
+            get: () => async () => {
+              throw new Error('the provider is not called for saved customers');
+            },
+          }),
+      },
+    },
+    chats: [OWNER, GROUP],
+    team: {
+      group: GROUP,
+      owner: OWNER,
+      members: { [OWNER]: 'owner', [ADMIN]: 'admin', [TECH]: 'tech' },
+      names: { [OWNER]: 'Olga', [ADMIN]: 'Anna', [TECH]: 'Tim' },
+    },
     lines,
-  }));
+  });
+  ({ chatData, base } = world);
 });
 
 afterAll(async () => {
-  await server?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 /** initData as Telegram signs it for the bot: a user in ru, opened privately or for the group. */

@@ -4,19 +4,13 @@
  * checked as it is typed, and Confirm — one order per key (a second tap, a retry, a lost answer
  * all make exactly one), refused with the customer's missing fields named, the chat told once.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiFactory, PartnerTransport } from '../../src/api/index.js';
-import type { BotServer } from '../../src/http-server.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { createApiFactory, type PartnerTransport } from '../../src/api/index.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { createOrderPlacing, type OrderReport } from '../../src/services/order-placing.js';
-import { type ChatData, createChatData } from '../../src/storage/chat-data.js';
-import { parseEncryptionKeys } from '../../src/storage/crypto.js';
-import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { apiCaller, signLaunch, startMiniAppApi } from '../helpers/mini-app-api.js';
+import type { ChatData } from '../../src/storage/chat-data.js';
+import { apiCaller, signLaunch } from '../helpers/mini-app-api.js';
+import { type MiniAppWorld, startMiniAppWorld } from '../helpers/mini-app-world.js';
 
 const BOT_TOKEN = '7000000004:AAH-order-form-test-bot-token_0123456789';
 const OWNER = 7001;
@@ -25,37 +19,27 @@ const GROUP = -1009000000021;
 
 let sandbox: Sandbox;
 let transport: PartnerTransport;
-let server: BotServer;
-let dataDir: string;
 let chatData: ChatData;
 let base: string;
+let world: MiniAppWorld | undefined;
 const reports: OrderReport[] = [];
 const lines: string[] = [];
 const bodies: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  transport = new PartnerTransport({ baseUrl: sandbox.url, retryDelayMs: 1 });
-  dataDir = await mkdtemp(join(tmpdir(), 'mini-app-order-'));
-  chatData = createChatData({
-    store: createLowdbStore({ dataDir: join(dataDir, 'data') }),
-    keyring: parseEncryptionKeys(`k:${randomBytes(32).toString('base64')}`),
-  });
-  await chatData.setToken(OWNER, sandbox.token);
-  await chatData.setToken(GROUP, sandbox.token);
-  await chatData.setTeam(GROUP, {
-    owner: OWNER,
-    members: { [OWNER]: 'owner', [TECH]: 'tech' },
-    names: { [OWNER]: 'Olga', [TECH]: 'Tim' },
-  });
-  ({ server, base } = await startMiniAppApi({
+  world = await startMiniAppWorld({
     botToken: BOT_TOKEN,
-    partnerApiUrl: sandbox.url,
-    chatData,
-    apiFor: createApiFactory(transport),
+    name: 'mini-app-order',
+    chats: [OWNER, GROUP],
+    team: {
+      group: GROUP,
+      owner: OWNER,
+      members: { [OWNER]: 'owner', [TECH]: 'tech' },
+      names: { [OWNER]: 'Olga', [TECH]: 'Tim' },
+    },
     lines,
     // The chat's report of an order, as the bot would send it: recorded here.
-    services: (logger) => ({
+    services: (logger, { chatData }) => ({
       orderPlacing: createOrderPlacing({
         chatData,
         watches: undefined,
@@ -63,14 +47,12 @@ beforeAll(async () => {
         logger,
       }),
     }),
-  }));
+  });
+  ({ sandbox, transport, chatData, base } = world);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await transport?.close();
-  await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 beforeEach(() => {
