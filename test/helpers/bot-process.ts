@@ -139,24 +139,41 @@ export async function seedConnectedChats(options: {
  * `providerUrl`, with `env` on top; `story` runs once the bot polls, and both are stopped after it
  * (the bot first, so its next poll does not meet a closed port).
  */
+/**
+ * The built bot long-polling the local Bot API server, over the provider at `providerUrl`
+ * (watchers off, an HTTP port of the system's choosing; `env` adds or overrides), once it polls.
+ */
+export async function startPollingBot(
+  telegram: BotApiServer,
+  providerUrl: string,
+  env: Record<string, string>,
+): Promise<BotProcess> {
+  const since = telegram.calls.length;
+  const bot = startBotProcess({
+    BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    PARTNER_API_URL: providerUrl,
+    PORT: '0',
+    NOTIFY_INTERVAL_S: '0',
+    ...env,
+  });
+  await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
+    since,
+    timeoutMs: 20_000,
+  });
+  return bot;
+}
+
 export async function withBotOnLocalApi(
   options: { providerUrl: string; dataDir: string; env?: Record<string, string>; local?: { dir: string } },
   story: (telegram: BotApiServer) => Promise<void>,
 ): Promise<void> {
   const telegram = await startBotApiServer(options.local ? { local: options.local } : {});
-  const bot = startBotProcess({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PARTNER_API_URL: options.providerUrl,
+  const bot = await startPollingBot(telegram, options.providerUrl, {
     DATA_DIR: options.dataDir,
-    PORT: '0',
-    NOTIFY_INTERVAL_S: '0',
     ...options.env,
   });
   try {
-    await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
-      timeoutMs: 20_000,
-    });
     await story(telegram);
   } finally {
     await bot.stop();

@@ -11,7 +11,7 @@ import type { ChatStore } from '../../src/storage/chat-store.js';
 import { generateKeySpec, parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
 import { createRedisStore } from '../../src/storage/redis-store.js';
-import { type BotProcess, eventually, startBotProcess } from '../helpers/bot-process.js';
+import { type BotProcess, eventually, startPollingBot } from '../helpers/bot-process.js';
 import { SECOND_TOKEN } from '../helpers/fixtures.js';
 import { type Button, ProcessChat } from '../helpers/process-chat.js';
 import { deleteKeys } from '../helpers/two-instances.js';
@@ -67,24 +67,9 @@ afterAll(async () => {
 });
 
 /** Starts the bot on this storage and waits until it polls. */
-async function startBot(env: Record<string, string>): Promise<BotProcess> {
-  const since = telegram.calls.length;
-  const bot = startBotProcess({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PARTNER_API_URL: sandbox.url,
-    ENCRYPTION_KEYS: KEYS,
-    PORT: '0',
-    NOTIFY_INTERVAL_S: '0',
-    // Info: the restarted bot's «duplicate update ignored» lines are read below.
-    LOG_LEVEL: 'info',
-    ...env,
-  });
-  await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
-    since,
-    timeoutMs: 20_000,
-  });
-  return bot;
+function startBot(env: Record<string, string>): Promise<BotProcess> {
+  // Info: the restarted bot's «duplicate update ignored» lines are read below.
+  return startPollingBot(telegram, sandbox.url, { ENCRYPTION_KEYS: KEYS, LOG_LEVEL: 'info', ...env });
 }
 
 /** A tap on a switch button: which account it names, its callback query and its update. */

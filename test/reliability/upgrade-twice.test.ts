@@ -7,7 +7,7 @@ import { migrate } from '../../src/admin/commands.js';
 import { type BotApiServer, startBotApiServer } from '../../src/playground/bot-api/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
 import { createStores } from '../../src/storage/stores.js';
-import { startBotProcess } from '../helpers/bot-process.js';
+import { startPollingBot } from '../helpers/bot-process.js';
 import { ProcessChat } from '../helpers/process-chat.js';
 import { deleteKeys } from '../helpers/two-instances.js';
 
@@ -46,20 +46,10 @@ afterAll(async () => {
 
 /** Starts the bot on this storage, waits for it to poll; returns it with its upgrade log line. */
 async function start(env: Record<string, string>) {
-  const since = telegram.calls.length;
-  const bot = startBotProcess({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    PARTNER_API_URL: sandbox.url,
+  const bot = await startPollingBot(telegram, sandbox.url, {
     ENCRYPTION_KEYS: facts.encryptionKeys,
-    PORT: '0',
-    NOTIFY_INTERVAL_S: '0',
     LOG_LEVEL: 'info',
     ...env,
-  });
-  await telegram.waitForCall((c) => c.method === 'getUpdates' && c.params.timeout === 50, {
-    since,
-    timeoutMs: 20_000,
   });
   const line = bot
     .output()
