@@ -25,7 +25,7 @@ import { type Going, showHome } from './home.js';
 import { showInvoices } from './invoices.js';
 import { type CustomerEditing, orderForm } from './order-form.js';
 import { type OrderWords, orderWordsFor } from './order-words.js';
-import { closeApp, setBackButton, startBridge } from './telegram.js';
+import { closeApp, confirmClosing, setBackButton, startBridge } from './telegram.js';
 import { type Lang, langOf, type Words, withLabel, wordsFor } from './words.js';
 import { domainList, pickerView, readOnlyZone, sessionView } from './zone-view.js';
 
@@ -146,6 +146,12 @@ function showOrder(api: AppApi, words: Words, o: OrderWords, session: Session, r
       }),
   };
   const form = orderForm({ api, words, o, customers, onClose: closeApp });
+  // Left for the home or another account: Confirm (Telegram's main button) goes with the form.
+  guardLeaving(async () => {
+    form.dispose();
+    confirmClosing(false);
+    return true;
+  });
   const toForm = () => {
     setBackButton(undefined);
     show(header, form.element);
