@@ -5,14 +5,19 @@
  * post to, still gets a working page (the in-page Apply button stands in for the main button).
  */
 import {
+  addToHomeScreen,
   backButton,
+  checkHomeScreenStatus,
   closingBehavior,
+  downloadFile,
   hapticFeedback,
   init,
   mainButton,
   miniApp,
+  openLink,
   popup,
   setTargetOrigin,
+  shareMessage,
   themeParams,
 } from '@tma.js/sdk';
 
@@ -153,3 +158,69 @@ export function applyControl(fallback: HTMLButtonElement, probeText: string, onP
 }
 
 export type ApplyControl = ReturnType<typeof applyControl>;
+
+/** Whether the bridge offers a call here (false, not a throw, outside Telegram). */
+function available(call: { isAvailable(): boolean }): boolean {
+  try {
+    return call.isAvailable();
+  } catch {
+    return false;
+  }
+}
+
+/** Opens a web address in the browser: Telegram's in-app one, else a new tab. */
+export function openUrl(url: string): void {
+  if (available(openLink) && attempt(() => openLink(url))) return;
+  window.open(url, '_blank', 'noopener');
+}
+
+/** Whether this client can share a prepared message (Mini Apps 8.0): without it, no Share button. */
+export const canShare = (): boolean => available(shareMessage);
+
+/** Telegram's chat picker for a prepared message: sent, declined by the user, or failed. */
+export async function shareCard(id: string): Promise<'sent' | 'declined' | 'failed'> {
+  if (!canShare()) return 'failed';
+  try {
+    await shareMessage(id);
+    return 'sent';
+  } catch (error) {
+    // Telegram's `prepared_message_failed {error: 'USER_DECLINED'}`, as tma.js's ShareMessageError
+    // (by name: the bundle's class is not always the one thrown).
+    const declined =
+      error instanceof Error && error.name === 'ShareMessageError' && /DECLINED/i.test(error.message);
+    return declined ? 'declined' : 'failed';
+  }
+}
+
+/**
+ * Telegram's download of a file (Mini Apps 8.0), asked of the user; an old client opens the
+ * address in the browser instead (the server sends it as an attachment).
+ */
+export async function saveFile(
+  url: string,
+  fileName: string,
+): Promise<'downloading' | 'cancelled' | 'opened'> {
+  if (available(downloadFile)) {
+    try {
+      await downloadFile(url, fileName);
+      return 'downloading';
+    } catch {
+      return 'cancelled';
+    }
+  }
+  openUrl(url);
+  return 'opened';
+}
+
+/** Whether the app is on the device's home screen ('missed': it can be added); undefined: not known. */
+export async function homeScreenStatus(): Promise<string | undefined> {
+  if (!available(checkHomeScreenStatus)) return undefined;
+  try {
+    return await checkHomeScreenStatus();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Asks Telegram to add the app to the home screen; false when the client cannot. */
+export const addToHome = (): boolean => available(addToHomeScreen) && attempt(() => addToHomeScreen());

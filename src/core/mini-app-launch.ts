@@ -5,8 +5,11 @@
  * screen the button opens follows it: `g-1001234567890_order`.
  */
 
-/** The screens a button opens: the DNS editor, the order form, the saved customers. */
-export const APP_SCREENS = ['dns', 'order', 'customers'] as const;
+/**
+ * The screens a button opens: the home (the app opened with no screen named), the DNS editor, the
+ * order form, the saved customers, the invoices («Счета»).
+ */
+export const APP_SCREENS = ['home', 'dns', 'order', 'customers', 'invoices'] as const;
 export type AppScreen = (typeof APP_SCREENS)[number];
 
 export const isAppScreen = (value: unknown): value is AppScreen =>

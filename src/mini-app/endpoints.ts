@@ -15,7 +15,7 @@ import {
   pasteCustomer,
   saveCustomer,
 } from './customer-endpoints.js';
-import type { CallOf, Endpoint, EndpointCall } from './endpoint-types.js';
+import { type CallOf, type Endpoint, type EndpointCall, EndpointError } from './endpoint-types.js';
 import { catalogOf, domainCheckOf, submitOf } from './order-endpoints.js';
 import { applyOf, checkLine, domainsOf, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
 
@@ -111,4 +111,17 @@ export const ENDPOINTS: { [N in EndpointName]: Endpoint<N> } = {
   'order/catalog': { need: 'all', run: catalogOf },
   'order/domain': { need: 'all', run: domainCheckOf },
   'order/submit': { need: 'all', run: submitOf },
+  // Issue 43, being built (branch money-server replaces these).
+  'billing/invoices': { need: 'billing', run: notBuilt },
+  'billing/link': { need: 'billing', run: notBuilt },
+  'billing/share': { need: 'billing', run: notBuilt },
+  'billing/statements': { need: 'billing', run: notBuilt },
+  'billing/statement-file': { need: 'billing', run: notBuilt },
+  'home/owed': { need: 'billing', run: notBuilt },
+  'home/expiring': { need: 'lookup', run: notBuilt },
+  'home/changes': { need: 'lookup', run: notBuilt },
 };
+
+function notBuilt(): never {
+  throw new EndpointError(501, 'notBuilt');
+}

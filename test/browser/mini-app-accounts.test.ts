@@ -57,8 +57,10 @@ describe.skipIf(!hasChromium)('the Mini App’s account switcher in Chromium', (
   });
 
   it('opens on the active account; switched to «Студия Б», its domains and zone; the chat’s account stays', async () => {
-    // As a Telegram client opens the app: its address, the signed launch in the hash.
+    // As a Telegram client opens the app: its address (at the DNS screen: with no screen named
+    // the app opens on the home), the signed launch in the hash.
     const launch = new URL(base);
+    launch.searchParams.set('screen', 'dns');
     launch.hash = new URLSearchParams({
       tgWebAppData: signLaunch(BOT_TOKEN, { id: OWNER, first_name: 'Olga' }),
       tgWebAppVersion: MINI_APP_VERSION,

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, miniAppPath } from '../../src/config.js';
-import { formatGroupStartParam, parseStartParam } from '../../src/core/mini-app-launch.js';
+import { APP_SCREENS, formatGroupStartParam, parseStartParam } from '../../src/core/mini-app-launch.js';
 import { createLogger } from '../../src/logger.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
 import { createMembershipCheck } from '../../src/mini-app/membership.js';
@@ -116,7 +116,7 @@ describe('the launch parameter of a bound group', () => {
   });
 
   it('carries the screen the button opens', () => {
-    for (const screen of ['dns', 'order', 'customers'] as const) {
+    for (const screen of APP_SCREENS) {
       const param = formatGroupStartParam(-1001234567890, screen);
       expect(param).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       expect(parseStartParam(param)).toEqual({ kind: 'group', chatId: -1001234567890, screen });
