@@ -93,6 +93,24 @@ export interface InlineQuery {
   results: Json[] | undefined;
 }
 
+/** Where a prepared inline message may be sent (savePreparedInlineMessage's allow_* flags). */
+export interface PreparedChatTypes {
+  user: boolean;
+  bot: boolean;
+  group: boolean;
+  channel: boolean;
+}
+
+/** A message savePreparedInlineMessage stored for one user of the Mini App to send. */
+export interface PreparedMessage {
+  userId: number;
+  /** The InlineQueryResult, checked as answerInlineQuery's results are. */
+  result: Json;
+  allowed: PreparedChatTypes;
+  /** Unix seconds, by the server's clock (`now`). */
+  expirationDate: number;
+}
+
 /** The server's whole state; the method families read and change it, and keep none of their own. */
 /** The bot's name as getMe gives it: the playground's chat with the bot and the Mini App's header say it. */
 export const BOT_FIRST_NAME = 'Partner Bot';
@@ -118,6 +136,10 @@ export class BotApiState {
   readonly inlineQueries = new Map<string, InlineQuery>();
   /** inline_message_id → the key of the message it names. */
   readonly inlineMessages = new Map<string, string>();
+  /** savePreparedInlineMessage's messages, by their id. */
+  readonly preparedMessages = new Map<string, PreparedMessage>();
+  /** setChatMenuButton's buttons: by private chat id, and the default under 'default'. */
+  readonly menuButtons = new Map<number | 'default', Json>();
   /** setMyCommands's lists, by scope and language. */
   readonly commands = new Map<string, unknown[]>();
   /** setMyDescription's and setMyShortDescription's texts, by length and language. */
