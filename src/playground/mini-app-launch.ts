@@ -26,7 +26,8 @@ export interface PlaygroundMiniApp {
 
 /**
  * The Mini Apps version the panel says it speaks. @tma.js/sdk 3.3.0 checks each method against it:
- * 9.1 has everything up to the safe areas (8.0) and `web_app_hide_keyboard`; only the buttons'
+ * 9.1 has everything up to the safe areas and 8.0's shareMessage, downloadFile, addToHomeScreen and
+ * checkHomeScreenStatus, and `web_app_hide_keyboard`; only the buttons'
  * `icon_custom_emoji_id` (9.5) is missing, which the panel could not draw anyway.
  */
 export const MINI_APP_VERSION = '9.1';
