@@ -8,6 +8,8 @@
  * menu button's address that speaks to the panel through @tma.js/sdk itself.
  */
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +25,14 @@ const SDK_IIFE = readFileSync(join('node_modules', '@tma.js', 'sdk', 'dist', 'in
 
 /** The menu button's address: nothing listens there, the test answers for it (page.route). */
 const APP_URL = 'http://127.0.0.1:9/app/';
-const FILE_URL = 'http://127.0.0.1:9/app/files/statement/signed-token';
+/**
+ * The statement, as the Mini App's server serves it: on another origin than the page, an
+ * attachment, no CORS (a real server of the test's: Playwright's route.fulfill would add CORS).
+ * The stand-in is given its address when it is served.
+ */
+const FILE_URL = '__FILE_URL__';
+/** A file the page may read (CORS): saved under the app's name for it, not the server's. */
+const READABLE_FILE_URL = 'http://127.0.0.1:9/app/files/statement/readable-token';
 
 const STAND_IN = `<!doctype html>
 <html lang="ru"><head><meta charset="utf-8"><title>stand-in</title></head>
@@ -32,6 +41,7 @@ const STAND_IN = `<!doctype html>
 <label>id <input id="prepared"></label>
 <button id="share">Поделиться</button>
 <button id="save">Сохранить</button>
+<button id="save-readable">Сохранить читаемый</button>
 <button id="check">Проверить</button>
 <button id="add">На главный экран</button>
 <script src="__stand-in/sdk.js"></script>
@@ -51,6 +61,9 @@ const STAND_IN = `<!doctype html>
   document.getElementById('save').onclick = () => sdk
     .downloadFile('${FILE_URL}', 'Акт-сверки-42.html')
     .then(() => note('downloading'), () => note('download cancelled'));
+  document.getElementById('save-readable').onclick = () => sdk
+    .downloadFile('${READABLE_FILE_URL}', 'Акт-сверки-43.html')
+    .then(() => note('downloading 43'), () => note('download 43 cancelled'));
   document.getElementById('check').onclick = () => sdk.checkHomeScreenStatus().then((status) => note('home ' + status));
   document.getElementById('add').onclick = () => sdk.addToHomeScreen();
 </script>
@@ -87,31 +100,51 @@ describe.skipIf(!hasChromium)('the money screens’ Telegram side in the playgro
     return answer.result;
   }
 
+  let fileServer: Server;
+  let fileServerUrl = '';
+
   beforeAll(async () => {
+    fileServer = createServer((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('Акт-сверки-42.html')}`,
+      });
+      res.end('<h1>Акт сверки 42</h1>');
+    });
+    await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
+    fileServerUrl = `http://127.0.0.1:${(fileServer.address() as AddressInfo).port}/app/files/statement/signed-token`;
     ({ playground, browser, page } = await openConnected());
     await page.route(
       (url) =>
         url.href.startsWith(APP_URL) &&
         !url.pathname.includes('__stand-in') &&
         !url.pathname.includes('/files/'),
-      (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: STAND_IN }),
+      (route) =>
+        route.fulfill({
+          contentType: 'text/html; charset=utf-8',
+          body: STAND_IN.replace(FILE_URL, fileServerUrl),
+        }),
     );
     await page.route('**/app/__stand-in/sdk.js', (route) =>
       route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: SDK_IIFE }),
     );
-    // The statement, as the Mini App's server serves it: an attachment, no CORS for the page.
-    await page.route(FILE_URL, (route) =>
+  }, 60_000);
+
+  beforeAll(async () => {
+    await page.route(READABLE_FILE_URL, (route) =>
       route.fulfill({
         contentType: 'text/html; charset=utf-8',
         headers: {
-          'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('Акт-сверки-42.html')}`,
+          'access-control-allow-origin': '*',
+          'content-disposition': 'attachment; filename="other.html"',
         },
-        body: '<h1>Акт сверки 42</h1>',
+        body: '<h1>Акт сверки 43</h1>',
       }),
     );
-  }, 60_000);
+  });
 
   afterAll(async () => {
+    fileServer?.close();
     await browser?.close();
     expect(await playground?.stop()).toBe(0);
   });
@@ -196,12 +229,12 @@ describe.skipIf(!hasChromium)('the money screens’ Telegram side in the playgro
     await page.getByRole('button', { name: /^Partner Bot/ }).click();
     await page.locator('#composer').getByRole('button', { name: '📊 Панель' }).click();
     await saw('start none · query yes · sender');
-    await app().getByRole('button', { name: 'Сохранить' }).click();
+    await app().getByRole('button', { name: 'Сохранить', exact: true }).click();
     const askDownload = panel().getByRole('alertdialog', { name: 'Скачать файл Акт-сверки-42.html?' });
     await askDownload.getByRole('button', { name: 'Отмена' }).click();
     await saw('download cancelled');
 
-    await app().getByRole('button', { name: 'Сохранить' }).click();
+    await app().getByRole('button', { name: 'Сохранить', exact: true }).click();
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 10_000 }),
       askDownload.getByRole('button', { name: 'Скачать' }).click(),
@@ -210,6 +243,19 @@ describe.skipIf(!hasChromium)('the money screens’ Telegram side in the playgro
     expect(download.suggestedFilename()).toBe('Акт-сверки-42.html');
     const path = await download.path();
     expect(readFileSync(path, 'utf8')).toBe('<h1>Акт сверки 42</h1>');
+
+    // A file the page may read is saved under the app's name for it.
+    await app().getByRole('button', { name: 'Сохранить читаемый' }).click();
+    const [readable] = await Promise.all([
+      page.waitForEvent('download', { timeout: 10_000 }),
+      panel()
+        .getByRole('alertdialog', { name: 'Скачать файл Акт-сверки-43.html?' })
+        .getByRole('button', { name: 'Скачать' })
+        .click(),
+    ]);
+    await saw('downloading 43');
+    expect(readable.suggestedFilename()).toBe('Акт-сверки-43.html');
+    expect(readFileSync(await readable.path(), 'utf8')).toBe('<h1>Акт сверки 43</h1>');
   }, 60_000);
 
   it('the home screen: missed until added; a declined offer fails, an accepted one is remembered', async () => {
