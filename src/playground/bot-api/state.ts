@@ -1,7 +1,8 @@
 /**
  * What the local Bot API server knows, in one place that every method family is given: the bot,
  * users and chats (and who is a member of a group), the messages each chat shows, the ephemeral
- * messages only one member sees, files, forum topics, open callback and inline queries, the commands and descriptions set, the update queue, and the event log a client follows.
+ * messages only one member sees, files, forum topics, open callback and inline queries, prepared
+ * inline messages, menu buttons, the commands and descriptions set, the update queue, and the event log a client follows.
  * The families keep no state of their own, so each sees what another did: an edit finds the
  * message sendMessage stored, getFile the document a user sent.
  */
