@@ -212,9 +212,10 @@ let asking;
 
 /**
  * A question of the client's own over the app: `choices` are its buttons ({label, value, style});
- * resolves with the value chosen, or undefined for «Отмена» or Escape.
+ * resolves with the value chosen, or undefined for «Отмена» or Escape. A list (`stacked`) has one
+ * choice a line, as a chat picker.
  */
-function ask(text, choices) {
+function ask(text, choices, { stacked = false } = {}) {
   closeAsk(undefined);
   $('mini-app-ask-text').textContent = text;
   const buttons = [...choices, { label: words().cancel, value: undefined }].map((choice) => {
@@ -226,6 +227,7 @@ function ask(text, choices) {
     return button;
   });
   $('mini-app-ask-buttons').replaceChildren(...buttons);
+  $('mini-app-ask-buttons').classList.toggle('stacked', stacked);
   $('mini-app-ask').hidden = false;
   buttons[0].focus();
   return new Promise((resolve) => {
@@ -269,6 +271,7 @@ async function sendPreparedMessage(params) {
   const chatId = await ask(
     words().shareTo,
     chats.map((c) => ({ label: `${c.kind === 'group' ? '👥' : '👤'} ${chatName(c)}`, value: c.id })),
+    { stacked: true },
   );
   if (chatId === undefined) {
     fail('USER_DECLINED');
