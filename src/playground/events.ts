@@ -34,8 +34,8 @@ export type ChatEvent =
   | { seq: number; type: 'force-reply'; chatId: number; messageId: number }
   /** A reply keyboard under the input (`keyboard` absent: removed). */
   | { seq: number; type: 'reply-keyboard'; chatId: number; keyboard?: Json[][] }
-  /** setMyCommands, setMyDescription or setMyShortDescription changed what a user is shown. */
-  | { seq: number; type: 'profile'; what: 'commands' | 'description' | 'short_description' };
+  /** setMyCommands, setMyDescription, setMyShortDescription or setChatMenuButton changed what a user is shown. */
+  | { seq: number; type: 'profile'; what: 'commands' | 'description' | 'short_description' | 'menu_button' };
 
 /** Distributes `Omit` over the union, so each event keeps its own fields. */
 export type NewChatEvent = ChatEvent extends infer E ? (E extends ChatEvent ? Omit<E, 'seq'> : never) : never;

@@ -5,8 +5,10 @@
  * token by @tma.js/init-data-node —, `tgWebAppVersion`, `tgWebAppPlatform`,
  * `tgWebAppThemeParams`). The token stays here; the page only ever sees the signed string.
  *
- * Two ways in, as in Telegram:
+ * Three ways in, as in Telegram:
  * - a `web_app` button: its own URL, with a `query_id` in initData (answerWebAppQuery's);
+ * - the menu button by the input (setChatMenuButton's MenuButtonWebApp): its URL, signed as a
+ *   `web_app` button's launch; the app is opened with no screen named (its home);
  * - a direct link `https://t.me/<bot>/<short name>?startapp=<param>`: the app's URL (what
  *   @BotFather holds: MINI_APP_URL), with `start_param` in initData and `tgWebAppStartParam` in the
  *   query.
@@ -24,7 +26,8 @@ export interface PlaygroundMiniApp {
 
 /**
  * The Mini Apps version the panel says it speaks. @tma.js/sdk 3.3.0 checks each method against it:
- * 9.1 has everything up to the safe areas (8.0) and `web_app_hide_keyboard`; only the buttons'
+ * 9.1 has everything up to the safe areas and 8.0's shareMessage, downloadFile, addToHomeScreen and
+ * checkHomeScreenStatus, and `web_app_hide_keyboard`; only the buttons'
  * `icon_custom_emoji_id` (9.5) is missing, which the panel could not draw anyway.
  */
 export const MINI_APP_VERSION = '9.1';
@@ -55,9 +58,9 @@ export const LIGHT_THEME: Readonly<Record<string, string>> = {
 export interface LaunchRequest {
   userId: number;
   chatId: number;
-  /** The `web_app` button's URL, or the `url` button's direct link. */
+  /** The `web_app` button's or menu button's URL, or the `url` button's direct link. */
   url: string;
-  kind: 'web_app' | 'url';
+  kind: 'web_app' | 'url' | 'menu';
   lang: 'ru' | 'en';
 }
 

@@ -176,19 +176,37 @@ export async function startPlaygroundWeb(options: PlaygroundWebOptions): Promise
     share: route(z.object({ chatId: id, userId: id, requestId: id, sharedChatId: id }), (b) => {
       botApi.shareChat(b.requestId, b.sharedChatId, { userId: b.userId, chatId: b.chatId });
     }),
+    // A Mini App's shareMessage(id): where the user may send it (the page offers those chats), and
+    // the chat picked. A refusal (409) is what the app is told: MESSAGE_EXPIRED, MESSAGE_SEND_FAILED.
+    prepared: route(z.object({ id: z.string().min(1).max(64), userId: id }), (b) => ({
+      allowed: botApi.preparedMessage(b.id, b.userId),
+    })),
+    sendPrepared: route(z.object({ id: z.string().min(1).max(64), userId: id, chatId: id }), (b) => {
+      const chat = options.chats.find((c) => c.id === b.chatId && c.members.includes(b.userId));
+      if (!chat) throw new Error('MESSAGE_SEND_FAILED');
+      const kind = chat.kind === 'group' ? 'group' : chat.id === b.userId ? 'bot' : 'user';
+      botApi.sendPreparedMessage(b.id, { userId: b.userId, chatId: b.chatId, kind });
+    }),
     // A Mini App button tapped: the URL to load in the panel, its launch signed here as Telegram
     // signs it (the bot's token never reaches the page). A launch refused is a 409 with the reason.
     launch: route(
       z.object({
         chatId: id,
         userId: id,
-        url: z.string().min(1).max(2_048),
-        kind: z.enum(['web_app', 'url']),
+        // The menu button's launch names no URL: it is the one the bot set for the chat.
+        url: z.string().max(2_048),
+        kind: z.enum(['web_app', 'url', 'menu']),
         lang: language,
       }),
       (b) => {
         if (!launch) throw new Error('the bot has no Mini App (MINI_APP_URL is empty)');
-        return launch(b);
+        if (b.kind !== 'menu') return launch(b);
+        const button = botApi.menuButton(b.chatId);
+        const url = (button.web_app as { url?: unknown } | undefined)?.url;
+        if (button.type !== 'web_app' || typeof url !== 'string') {
+          throw new Error('the bot has set no Mini App menu button for this chat');
+        }
+        return launch({ ...b, url });
       },
     ),
     pay: route(z.object({ invoiceId: id }), (b) => sandbox.payInvoice(b.invoiceId)),
@@ -325,6 +343,12 @@ function state(options: PlaygroundWebOptions): unknown {
     people: options.people,
     // Which buttons open the panel: `web_app` ones, and links to t.me/<bot>/<shortName>.
     miniApp: options.miniApp ? { shortName: options.miniApp.shortName ?? null } : null,
+    // The menu button by the input of each of the bot's private chats (setChatMenuButton).
+    menuButtons: Object.fromEntries(
+      options.chats
+        .filter((c) => c.kind === 'private' && c.members.includes(c.id))
+        .map((c) => [c.id, botApi.menuButton(c.id)]),
+    ),
     commands: {
       ru: botApi.myCommands({ languageCode: 'ru' }),
       en: botApi.myCommands({ languageCode: 'en' }),

@@ -124,6 +124,36 @@ describe('the playground’s Mini App launch', () => {
     expect((await launch({ kind: 'other', url: APP_URL })).status).toBe(400);
   });
 
+  it('the menu button: the URL the bot set for the chat (none named by the page), signed as a web_app launch', async () => {
+    // None set: nothing to open.
+    expect((await launch({ kind: 'menu', url: '' })).status).toBe(409);
+    const answer = await fetch(`${botApi.apiRoot}/bot${botApi.token}/setChatMenuButton`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ menu_button: { type: 'web_app', text: 'Панель', web_app: { url: APP_URL } } }),
+    });
+    expect(answer.status).toBe(200);
+    const state = (await (await fetch(`${web.url}api/state`)).json()) as { menuButtons: unknown };
+    // The bot's own chat has it; the group and the client's chat do not.
+    expect(state.menuButtons).toEqual({
+      [PARTNER_ID]: { type: 'web_app', text: 'Панель', web_app: { url: APP_URL } },
+    });
+    // Whatever URL the page names, the one the bot set is opened: the app's home, no screen named.
+    const { status, body } = await launch({ kind: 'menu', url: 'https://example.com/' });
+    expect(status).toBe(200);
+    const url = new URL(body.url);
+    expect(`${url.origin}${url.pathname}${url.search}`).toBe(APP_URL);
+    const data = parse(hashOf(body.url).get('tgWebAppData') ?? '');
+    expect(data).toMatchObject({ chat_type: 'sender', user: { id: PARTNER_ID } });
+    expect(data.query_id).toMatch(/^[\w-]{20,}$/);
+    expect(data.start_param).toBeUndefined();
+    expect(
+      checkInitData(hashOf(body.url).get('tgWebAppData') ?? undefined, botApi.token, { maxAgeS: 60 }),
+    ).toMatchObject({
+      ok: true,
+    });
+  });
+
   it('tells the page which links are the app’s', async () => {
     const state = (await (await fetch(`${web.url}api/state`)).json()) as { miniApp: unknown };
     expect(state.miniApp).toEqual({ shortName: 'editor' });

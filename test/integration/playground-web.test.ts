@@ -158,4 +158,63 @@ describe('the playground page over HTTP', () => {
       message: { message_id: 0, ephemeral_message_id: sent.ephemeral_message_id },
     });
   });
+
+  it('sends a prepared message only to a chat of its user of an allowed type, and says why not', async () => {
+    const post = async (action: string, body: Record<string, unknown>) => {
+      const response = await fetch(`${web.url}api/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const saved = await fetch(`${botApi.apiRoot}/bot${botApi.token}/savePreparedInlineMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user_id: PEOPLE[0]?.id,
+        result: {
+          type: 'article',
+          id: 'invoice-7',
+          title: 'Счёт 7',
+          input_message_content: { message_text: 'Счёт 7' },
+        },
+        allow_user_chats: true,
+      }),
+    });
+    const { result } = (await saved.json()) as { result: { id: string } };
+    const partner = PEOPLE[0]?.id ?? 0;
+    const client = CHATS.find((c) => c.kind === 'private' && c.id !== partner)?.id ?? 0;
+    await expect(post('prepared', { id: result.id, userId: partner })).resolves.toEqual({
+      status: 200,
+      body: { allowed: { user: true, bot: false, group: false, channel: false } },
+    });
+    await expect(post('prepared', { id: 'nope', userId: partner })).resolves.toEqual({
+      status: 409,
+      body: { error: 'MESSAGE_EXPIRED' },
+    });
+    // The group (not allowed), a chat the user is not in, the bot's own chat (not allowed).
+    for (const [userId, chatId] of [
+      [partner, TEAM_GROUP.id],
+      [PEOPLE[1]?.id ?? 0, client],
+      [partner, partner],
+    ]) {
+      await expect(post('sendPrepared', { id: result.id, userId, chatId })).resolves.toEqual({
+        status: 409,
+        body: { error: 'MESSAGE_SEND_FAILED' },
+      });
+    }
+    const before = botApi.pendingUpdates().length;
+    await expect(post('sendPrepared', { id: result.id, userId: partner, chatId: client })).resolves.toEqual({
+      status: 200,
+      body: {},
+    });
+    expect(botApi.visibleMessages(client).at(-1)).toMatchObject({
+      text: 'Счёт 7',
+      via_bot: { is_bot: true },
+    });
+    expect(botApi.pendingUpdates().slice(before)).toMatchObject([
+      { chosen_inline_result: { result_id: 'invoice-7', query: '', from: { id: partner } } },
+    ]);
+  });
 });

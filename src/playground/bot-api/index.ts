@@ -53,7 +53,8 @@
  *   webhook's response body; those calls are recorded with `via: 'webhook-reply'`.
  *
  * How this folder is laid out: state.ts holds everything the server knows; each method family
- * (messages.ts, keyboards.ts, inline.ts, files.ts, chats.ts, bot-profile.ts, updates.ts) has its
+ * (messages.ts, keyboards.ts, inline.ts, prepared.ts, files.ts, chats.ts, bot-profile.ts,
+ * menu-button.ts, updates.ts) has its
  * methods as functions over that state, with Telegram's refusals beside them (rich.ts checks a rich
  * message, ephemeral.ts and ephemeral-edits.ts are the ephemeral family); methods.ts is the one
  * table of method name → handler; dispatch.ts, long-poll.ts, webhook-delivery.ts and http.ts carry
@@ -67,6 +68,7 @@ export type { SendDocumentOptions } from './files.js';
 export type { ChooseInlineResultOptions, InlineQueryOptions } from './inline.js';
 export { type PressButtonOptions, PressRefused } from './keyboards.js';
 export type { SendTextOptions } from './messages.js';
+export { PREPARED_MESSAGE_TTL_S, type PreparedChatKind, PreparedRefused } from './prepared.js';
 export { RICH_LIMITS, RICH_REFUSALS } from './rich.js';
 export {
   type BotApiServer,
@@ -81,6 +83,7 @@ export {
   DEFAULT_GROUP_CHAT_ID,
   DEFAULT_SUPERGROUP_CHAT_ID,
   DEFAULT_USER_ID,
+  type PreparedChatTypes,
   type UserProfile,
 } from './state.js';
 export { type ApiResponse, RecordedFile } from './wire.js';

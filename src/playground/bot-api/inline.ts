@@ -48,7 +48,22 @@ export function queueChosenInlineResult(
   const result = query?.results?.find((r) => r.id === resultId);
   if (!query || !result) throw new Error(`No result "${resultId}" answered for inline query ${queryId}`);
   const from = state.user(opts.userId ?? query.userId, undefined);
-  const chatId = opts.chatId ?? from.id;
+  return postInlineResult(state, result, from, opts.chatId ?? from.id, query.query);
+}
+
+/**
+ * The one way an inline result reaches a chat (a result picked above the input, or a Mini App's
+ * prepared message sent with shareMessage): posted from the user "via @bot" with its keyboard, an
+ * inline_message_id kept when it has one, and a chosen_inline_result queued for the bot with the
+ * query it answered ('' for a prepared message).
+ */
+export function postInlineResult(
+  state: BotApiState,
+  result: Json,
+  from: Json & { id: number },
+  chatId: number,
+  query: string,
+): Json {
   const content = recordOrUndefined(result.input_message_content) ?? {};
   const message: Json = {
     message_id: state.takeMessageId(chatId, undefined),
@@ -62,7 +77,7 @@ export function queueChosenInlineResult(
   if (markup) message.reply_markup = markup;
   state.storeMessage(message, undefined);
   state.events.emit({ type: 'message', chatId, message });
-  const chosen: Json = { result_id: resultId, from, query: query.query };
+  const chosen: Json = { result_id: result.id, from, query };
   if (markup) {
     const inlineMessageId = `AgAAA${randomBytes(18).toString('base64url')}`;
     state.inlineMessages.set(inlineMessageId, messageKey(chatId, Number(message.message_id)));

@@ -24,7 +24,9 @@ import {
 import { getFile, sendDocument } from './files.js';
 import { answerInlineQuery } from './inline.js';
 import { answerCallbackQuery, editMessageReplyMarkup } from './keyboards.js';
+import { getChatMenuButton, setChatMenuButton } from './menu-button.js';
 import { deleteMessage, editMessageText, sendChatAction, sendMessage, sendRichMessage } from './messages.js';
+import { savePreparedInlineMessage } from './prepared.js';
 import type { BotApiState } from './state.js';
 import {
   closeInstance,
@@ -57,6 +59,8 @@ export const BOT_API_METHODS = {
   editMessageReplyMarkup,
   // inline mode (inline.ts)
   answerInlineQuery,
+  // prepared inline messages, for a Mini App's shareMessage (prepared.ts)
+  savePreparedInlineMessage,
   // files (files.ts)
   sendDocument,
   getFile,
@@ -72,6 +76,9 @@ export const BOT_API_METHODS = {
   setMyShortDescription,
   getMyDescription,
   getMyShortDescription,
+  // the menu button by a private chat's input (menu-button.ts)
+  setChatMenuButton,
+  getChatMenuButton,
   // updates and webhook (updates.ts; getUpdates over HTTP is long-poll.ts)
   getUpdates: getUpdatesInReply,
   setWebhook,

@@ -23,13 +23,21 @@ import {
 } from './inline.js';
 import { type PressButtonOptions, queueButtonPress, queueSharedChat } from './keyboards.js';
 import { LongPoll } from './long-poll.js';
+import { readMenuButton } from './menu-button.js';
 import {
   listEphemeralMessages,
   listVisibleMessages,
   queueUserText,
   type SendTextOptions,
 } from './messages.js';
-import { BotApiState, type BotInfo, type ChatProfile, type UserProfile } from './state.js';
+import { type PreparedChatKind, readPreparedMessage, sendPreparedMessage } from './prepared.js';
+import {
+  BotApiState,
+  type BotInfo,
+  type ChatProfile,
+  type PreparedChatTypes,
+  type UserProfile,
+} from './state.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 import type { Json } from './wire.js';
 
@@ -64,6 +72,23 @@ export interface BotApiServer {
     resultId: string,
     opts?: ChooseInlineResultOptions,
   ): Record<string, unknown>;
+  /**
+   * Where the user may send a prepared inline message (savePreparedInlineMessage's allow_* flags);
+   * throws `PreparedRefused` ('MESSAGE_EXPIRED') for an unknown, expired or another user's id.
+   */
+  preparedMessage(id: string, userId: number): PreparedChatTypes;
+  /**
+   * The user sends a prepared inline message (a Mini App's shareMessage) to a chat of `kind`: it is
+   * posted there "via @bot" as a picked inline result is, and a chosen_inline_result (query '') is
+   * queued. Throws `PreparedRefused` as `preparedMessage` does, or 'MESSAGE_SEND_FAILED' for a
+   * chat of a type the bot did not allow.
+   */
+  sendPreparedMessage(
+    id: string,
+    opts: { userId: number; chatId: number; kind: PreparedChatKind },
+  ): Record<string, unknown>;
+  /** The menu button a private chat shows (setChatMenuButton: its own, else the default). */
+  menuButton(chatId?: number): Record<string, unknown>;
   /**
    * The user picks a chat in the picker a `request_chat` button opened: a message with
    * `chat_shared` is queued in the chat of the button.
@@ -203,6 +228,18 @@ class LocalBotApi implements BotApiServer {
 
   chooseInlineResult(queryId: string, resultId: string, opts: ChooseInlineResultOptions = {}): Json {
     return queueChosenInlineResult(this.state, queryId, resultId, opts);
+  }
+
+  preparedMessage(id: string, userId: number): PreparedChatTypes {
+    return readPreparedMessage(this.state, id, userId);
+  }
+
+  sendPreparedMessage(id: string, opts: { userId: number; chatId: number; kind: PreparedChatKind }): Json {
+    return sendPreparedMessage(this.state, id, opts);
+  }
+
+  menuButton(chatId?: number): Json {
+    return readMenuButton(this.state, chatId);
   }
 
   shareChat(requestId: number, sharedChatId: number, opts: { userId?: number; chatId?: number } = {}): Json {

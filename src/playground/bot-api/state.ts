@@ -1,7 +1,8 @@
 /**
  * What the local Bot API server knows, in one place that every method family is given: the bot,
  * users and chats (and who is a member of a group), the messages each chat shows, the ephemeral
- * messages only one member sees, files, forum topics, open callback and inline queries, the commands and descriptions set, the update queue, and the event log a client follows.
+ * messages only one member sees, files, forum topics, open callback and inline queries, prepared
+ * inline messages, menu buttons, the commands and descriptions set, the update queue, and the event log a client follows.
  * The families keep no state of their own, so each sees what another did: an edit finds the
  * message sendMessage stored, getFile the document a user sent.
  */
@@ -93,6 +94,24 @@ export interface InlineQuery {
   results: Json[] | undefined;
 }
 
+/** Where a prepared inline message may be sent (savePreparedInlineMessage's allow_* flags). */
+export interface PreparedChatTypes {
+  user: boolean;
+  bot: boolean;
+  group: boolean;
+  channel: boolean;
+}
+
+/** A message savePreparedInlineMessage stored for one user of the Mini App to send. */
+export interface PreparedMessage {
+  userId: number;
+  /** The InlineQueryResult, checked as answerInlineQuery's results are. */
+  result: Json;
+  allowed: PreparedChatTypes;
+  /** Unix seconds, by the server's clock (`now`). */
+  expirationDate: number;
+}
+
 /** The server's whole state; the method families read and change it, and keep none of their own. */
 /** The bot's name as getMe gives it: the playground's chat with the bot and the Mini App's header say it. */
 export const BOT_FIRST_NAME = 'Partner Bot';
@@ -118,6 +137,10 @@ export class BotApiState {
   readonly inlineQueries = new Map<string, InlineQuery>();
   /** inline_message_id → the key of the message it names. */
   readonly inlineMessages = new Map<string, string>();
+  /** savePreparedInlineMessage's messages, by their id. */
+  readonly preparedMessages = new Map<string, PreparedMessage>();
+  /** setChatMenuButton's buttons: by private chat id, and the default under 'default'. */
+  readonly menuButtons = new Map<number | 'default', Json>();
   /** setMyCommands's lists, by scope and language. */
   readonly commands = new Map<string, unknown[]>();
   /** setMyDescription's and setMyShortDescription's texts, by length and language. */

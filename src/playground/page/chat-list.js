@@ -5,6 +5,7 @@
 import { drawReplyKeyboard } from './composer.js';
 import { hideInline } from './inline-mode.js';
 import { drawLog } from './message-view.js';
+import { drawMenuButton } from './mini-app-panel.js';
 import { clearStatus } from './notices.js';
 import { $, chat, chatName, person, sender, state, words } from './state.js';
 
@@ -50,4 +51,5 @@ export function openChat(chatId) {
   drawChats();
   drawLog();
   drawReplyKeyboard();
+  drawMenuButton();
 }

@@ -10,7 +10,7 @@ import { drawMenu, drawReplyKeyboard, wireComposer } from './composer.js';
 import { dropEphemeral, keepEphemeral } from './ephemeral-view.js';
 import { showInline, startInline } from './inline-mode.js';
 import { drawLog } from './message-view.js';
-import { wireMiniApp } from './mini-app-panel.js';
+import { drawMenuButton, wireMiniApp } from './mini-app-panel.js';
 import { clearStatus, showAction, showAlert, showToast, wireNotices } from './notices.js';
 import { drawSandbox, wireSandbox } from './sandbox-panel.js';
 import { $, chat, chatMessages, state, words } from './state.js';
@@ -74,6 +74,7 @@ async function refreshState() {
   state.info = await fetchState();
   drawSandbox();
   drawMenu();
+  if (state.chatId !== undefined) drawMenuButton();
 }
 
 function wire() {

@@ -6,9 +6,15 @@
 // panel takes messages from its iframe's window only and answers the same way, to the app's origin
 // only. Haptic feedback the app asks for is recorded on the dialog as `data-haptics`
 // ("notification:error impact:light"…).
+//
+// What Mini Apps 8.0 asks of the client, as Telegram's clients answer: shareMessage (a dialog
+// offers the user's chats of the types the bot allowed; the picked one gets the card "via @bot"),
+// downloadFile («Скачать файл …?», then the browser saves it), the home screen (checked and added,
+// remembered per bot in localStorage); and the bot's menu button by the input, which opens the app
+// with no screen named.
 
 import { showError } from './notices.js';
-import { $, sender, state, words } from './state.js';
+import { $, chatName, sender, state, words } from './state.js';
 import { call } from './transport.js';
 
 /** The open launch: the iframe, the app's origin (answers go there only) and what the app set. */
@@ -37,20 +43,21 @@ export function isMiniAppLink(link) {
 /** A tap on a Mini App button: `kind` is the button's (`web_app` or `url`), `url` its address. */
 export async function openMiniApp(kind, url) {
   try {
+    const userId = sender();
     const launch = await call('launch', {
       chatId: state.chatId,
-      userId: sender(),
+      userId,
       url,
       kind,
       lang: state.lang,
     });
-    show(launch);
+    show(launch, userId);
   } catch (error) {
     showError(error);
   }
 }
 
-function show(launch) {
+function show(launch, userId) {
   const opener = open?.opener ?? document.activeElement;
   closePanel();
   const panel = $('mini-app');
@@ -66,6 +73,8 @@ function show(launch) {
     frame,
     origin: new URL(launch.url).origin,
     theme: launch.theme,
+    // Who opened it: a prepared message is theirs to send.
+    userId,
     // Focus goes back to the button that opened the app when the panel closes.
     opener,
     needConfirmation: false,
@@ -101,6 +110,7 @@ function closePanel() {
   $('mini-app').hidden = true;
   $('mini-app-popup').hidden = true;
   $('mini-app-confirm').hidden = true;
+  closeAsk(undefined);
   if (opener?.isConnected) opener.focus();
 }
 
@@ -197,6 +207,147 @@ function closePopup(buttonId) {
   post('popup_closed', buttonId === undefined ? {} : { button_id: buttonId });
 }
 
+/** The open question of the panel (share, download, home screen): its answer's resolver. */
+let asking;
+
+/**
+ * A question of the client's own over the app: `choices` are its buttons ({label, value, style});
+ * resolves with the value chosen, or undefined for «Отмена» or Escape. A list (`stacked`) has one
+ * choice a line, as a chat picker.
+ */
+function ask(text, choices, { stacked = false } = {}) {
+  closeAsk(undefined);
+  $('mini-app-ask-text').textContent = text;
+  const buttons = [...choices, { label: words().cancel, value: undefined }].map((choice) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = choice.label;
+    if (choice.style) button.dataset.style = choice.style;
+    button.addEventListener('click', () => closeAsk(choice.value));
+    return button;
+  });
+  $('mini-app-ask-buttons').replaceChildren(...buttons);
+  $('mini-app-ask-buttons').classList.toggle('stacked', stacked);
+  $('mini-app-ask').hidden = false;
+  buttons[0].focus();
+  return new Promise((resolve) => {
+    asking = resolve;
+  });
+}
+
+function closeAsk(value) {
+  const resolve = asking;
+  asking = undefined;
+  $('mini-app-ask').hidden = true;
+  resolve?.(value);
+}
+
+/** Which of the bot's allow_* flags a chat of the page needs, for this user. */
+function preparedKind(c, userId) {
+  if (c.kind === 'group') return 'group';
+  return c.id === userId ? 'bot' : 'user';
+}
+
+/**
+ * web_app_send_prepared_message: the user's chats the bot allowed, to pick one; the card is posted
+ * there by the server (as an inline result picked there), then the app is told.
+ */
+async function sendPreparedMessage(params) {
+  const launch = open;
+  const id = typeof params?.id === 'string' ? params.id : '';
+  const fail = (error) => {
+    if (open === launch) post('prepared_message_failed', { error });
+  };
+  let allowed;
+  try {
+    ({ allowed } = await call('prepared', { id, userId: launch.userId }));
+  } catch (error) {
+    fail(error instanceof Error && /^[A-Z_]+$/.test(error.message) ? error.message : 'UNKNOWN_ERROR');
+    return;
+  }
+  const chats = state.info.chats.filter(
+    (c) => c.members.includes(launch.userId) && allowed[preparedKind(c, launch.userId)],
+  );
+  const chatId = await ask(
+    words().shareTo,
+    chats.map((c) => ({ label: `${c.kind === 'group' ? '👥' : '👤'} ${chatName(c)}`, value: c.id })),
+    { stacked: true },
+  );
+  if (chatId === undefined) {
+    fail('USER_DECLINED');
+    return;
+  }
+  try {
+    await call('sendPrepared', { id, userId: launch.userId, chatId });
+  } catch (error) {
+    fail(error instanceof Error && /^[A-Z_]+$/.test(error.message) ? error.message : 'MESSAGE_SEND_FAILED');
+    return;
+  }
+  if (open === launch) post('prepared_message_sent');
+}
+
+/**
+ * web_app_request_file_download: asked first; yes → the browser saves the file under the app's
+ * name for it (fetched and saved from a blob; an address that does not allow this page to read it
+ * is loaded in a hidden frame, where its `attachment` header saves it).
+ */
+async function requestFileDownload(params) {
+  const launch = open;
+  const url = typeof params?.url === 'string' ? params.url : '';
+  const fileName = typeof params?.file_name === 'string' ? params.file_name : '';
+  const yes = await ask(words().downloadAsk(fileName), [{ label: words().download, value: true }]);
+  if (open === launch) post('file_download_requested', { status: yes ? 'downloading' : 'cancelled' });
+  if (yes) await saveFile(url, fileName).catch(showError);
+}
+
+async function saveFile(url, fileName) {
+  if (!/^https?:\/\//.test(url)) throw new Error(`not a file address: ${url}`);
+  let blob;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}: ${url}`);
+    blob = await response.blob();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    // Not readable from this page (another origin without CORS): the browser saves it itself.
+    const frame = document.createElement('iframe');
+    frame.hidden = true;
+    frame.src = url;
+    document.body.append(frame);
+    setTimeout(() => frame.remove(), 60_000);
+    return;
+  }
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+/** Whether the user added this bot's app to the home screen, as the page remembers it. */
+const homeScreenKey = () => `playground-home-screen:${state.info.bot.username}`;
+
+async function addToHomeScreen() {
+  const launch = open;
+  const yes = await ask(words().homeAsk(state.info.bot.first_name), [
+    { label: words().homeAdd, value: true },
+  ]);
+  if (yes) localStorage.setItem(homeScreenKey(), 'added');
+  if (open === launch) post(yes ? 'home_screen_added' : 'home_screen_failed');
+}
+
+/** The bot's menu button by the input (MenuButtonWebApp), in the bot's private chat. */
+export function drawMenuButton() {
+  const button = $('menu-app');
+  const menu = state.info.menuButtons?.[state.chatId];
+  const shown = menu?.type === 'web_app' && state.info.miniApp !== null;
+  button.hidden = !shown;
+  button.textContent = shown ? menu.text : '';
+}
+
 /** What the panel does for each of the app's calls; any other is ignored, as a client would. */
 const METHODS = {
   web_app_ready: () => {
@@ -220,6 +371,13 @@ const METHODS = {
       window.open(params.url, '_blank', 'noopener');
   },
   web_app_close: () => closePanel(),
+  web_app_send_prepared_message: (params) => sendPreparedMessage(params),
+  web_app_request_file_download: (params) => requestFileDownload(params),
+  web_app_check_home_screen: () =>
+    post('home_screen_checked', {
+      status: localStorage.getItem(homeScreenKey()) === 'added' ? 'added' : 'missed',
+    }),
+  web_app_add_to_home_screen: () => addToHomeScreen(),
 };
 
 function onMessage(event) {
@@ -257,4 +415,9 @@ export function wireMiniApp() {
   $('mini-app-popup').addEventListener('keydown', (event) => {
     if (event.key === 'Escape') closePopup(undefined);
   });
+  $('mini-app-ask').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') closeAsk(undefined);
+  });
+  // The menu button: the app with no screen named, signed for whoever taps it.
+  $('menu-app').addEventListener('click', () => openMiniApp('menu', ''));
 }
