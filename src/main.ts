@@ -87,7 +87,7 @@ export async function main(
         ? challenges.registerAcmeDns(key, secret)
         : Promise.resolve({ ok: false, refusal: 'provider' }),
   };
-  const { bot, drain, editsReports, orderReports, keyReports } = buildBot({
+  const { bot, drain, editsReports, orderReports, keyReports, invoiceCards } = buildBot({
     ...shared,
     watchers: watcher.watchers,
     liveChecks: liveCheck.liveChecks,
@@ -146,6 +146,10 @@ export async function main(
         }),
         // The chat's saved customers (/requisites), read and written by the app's customer screen.
         customers: createSavedCustomers(storage.chatData),
+        // «Счета»'s Share: the inline card, prepared by the bot for the user to send.
+        invoiceCards,
+        // «Последние изменения DNS» of the home: the history every face records.
+        dnsHistory: recorder,
       },
       translate: translations.t,
       logger,

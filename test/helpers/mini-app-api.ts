@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT, refusalSchema } from '../../src/mini-app/contract.js';
 import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
 import { miniAppRoutes } from '../../src/mini-app/index.js';
+import type { InvoiceCardPort } from '../../src/services/invoice-cards.js';
 import { createOrderPlacing } from '../../src/services/order-placing.js';
 import { createSavedCustomers } from '../../src/services/saved-customers.js';
 import { createZoneEditing } from '../../src/services/zone-editing.js';
@@ -67,6 +68,13 @@ export function apiCaller(base: () => string, bodies: string[]) {
   };
 }
 
+/** A share port for tests that do not share: a call fails the test. */
+export const unusedInvoiceCards: InvoiceCardPort = {
+  prepare: async () => {
+    throw new Error('the invoice card port was not expected to be called');
+  },
+};
+
 /** The services the endpoints are handed, with nothing recorded or reported unless a test says. */
 export function quietServices(
   chatData: ChatData,
@@ -81,6 +89,8 @@ export function quietServices(
     }),
     customers: createSavedCustomers(chatData),
     orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
+    invoiceCards: unusedInvoiceCards,
+    dnsHistory: { list: async () => [] },
     ...more,
   };
 }

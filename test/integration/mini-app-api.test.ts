@@ -28,7 +28,7 @@ import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createDnsHistory, type DnsHistory } from '../../src/storage/dns-history.js';
 import { createLowdbDnsHistoryStore } from '../../src/storage/dns-history-store.js';
 import { createLowdbStore } from '../../src/storage/lowdb-store.js';
-import { expectContractAnswer } from '../helpers/mini-app-api.js';
+import { expectContractAnswer, unusedInvoiceCards } from '../helpers/mini-app-api.js';
 
 const BOT_TOKEN = '7000000001:AAH-mini-app-test-bot-token_0123456789';
 const OTHER_BOT_TOKEN = '7000000002:AAH-another-bot-token-entirely_98765';
@@ -102,6 +102,8 @@ beforeAll(async () => {
     }),
     orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
     customers: createSavedCustomers(chatData),
+    invoiceCards: unusedInvoiceCards,
+    dnsHistory: createDnsRecorder({ chatData, dnsHistory, logger }),
   };
   server = await startBotServer({
     port: 0,
