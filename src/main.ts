@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { TelegramError } from 'telegraf';
 import type { CallEvent } from './api/http.js';
-import { registerCommandMenus } from './bot/index.js';
+import { registerCommandMenus, registerMenuButton } from './bot/index.js';
 import { loadTranslations } from './bot/kit/i18n.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { gatewayRoutes } from './gateway/index.js';
@@ -188,6 +188,12 @@ export async function main(
   bot.botInfo = await bot.telegram.getMe();
   readiness.started();
   await registerCommandMenus(bot.telegram, translations, logger);
+  await registerMenuButton(
+    bot.telegram,
+    config.MINI_APP_URL,
+    translations.t(config.DEFAULT_LOCALE, 'common:menuButton'),
+    logger,
+  );
   logger.info(
     { username: bot.botInfo.username, mode: config.updates.mode, port: server.port },
     'bot started',

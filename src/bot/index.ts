@@ -265,3 +265,24 @@ export async function registerCommandMenus(telegram: Telegram, translations: Tra
     }
   }
 }
+
+/**
+ * The bot's menu button opens the Mini App (its home) when MINI_APP_URL is set: the default
+ * button of every private chat, named in the default language. BotFather's «main Mini App» is
+ * another thing, set there by hand. Cosmetic: a refusal is a warning, never a failed start.
+ */
+export async function registerMenuButton(
+  telegram: Pick<Telegram, 'callApi'>,
+  miniAppUrl: string | undefined,
+  text: string,
+  logger: Logger,
+): Promise<void> {
+  if (miniAppUrl === undefined) return;
+  try {
+    await callBotApi(telegram, 'setChatMenuButton', {
+      menu_button: { type: 'web_app', text, web_app: { url: miniAppUrl } },
+    });
+  } catch (error) {
+    logger.warn({ err: errorForLog(error) }, 'could not set the menu button');
+  }
+}
