@@ -153,6 +153,8 @@ export async function main(
       },
       translate: translations.t,
       logger,
+      // Invoices' and domains' days by the watchers' clock (npm run dev: its sandbox's).
+      ...(options.watchersNow === undefined ? {} : { clock: options.watchersNow }),
       isGroupMember: createMembershipCheck((chatId, userId) => bot.telegram.getChatMember(chatId, userId), {
         onError: (error) => logger.warn({ err: errorForLog(error) }, 'mini app: getChatMember failed'),
       }),

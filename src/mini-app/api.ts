@@ -69,6 +69,8 @@ export interface MiniAppServerDeps {
   openDocument?: DocumentOpener;
   /** The clock of statement files' addresses (tests move it). */
   now?: () => number;
+  /** Today, for invoices' and domains' days (`npm run dev`: its sandbox's clock). */
+  clock?: () => Date;
 }
 
 const STATUS_OF_ACCESS = {
@@ -205,6 +207,7 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
           locale,
           services: deps.services,
           files,
+          clock: deps.clock ?? (() => new Date()),
           listAccounts: () => accountsOf(deps.access, account),
         },
         request,

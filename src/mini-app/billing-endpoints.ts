@@ -33,7 +33,7 @@ export async function invoicesOf(call: CallOf<'billing/invoices'>): Promise<Answ
     call.api.listOrders(),
   ]);
   const facts = orderFactsOf(index.byOrderId, orders);
-  const now = new Date();
+  const now = call.clock();
   return {
     invoices: searchInvoices(invoices, (invoice) => facts.get(invoice.order_id), '').map((invoice) =>
       invoiceEntryOf(

@@ -43,6 +43,8 @@ export interface EndpointCall<In = unknown> {
   /** That language (money and numbers are formatted in it). */
   locale: Locale;
   services: MiniAppServices;
+  /** Today's clock for invoices' and domains' days (`npm run dev`: its sandbox's, as the watchers'). */
+  clock: () => Date;
   /** The signed, short-lived addresses of statement files (served by this server). */
   files: StatementFileLinks;
   /** The accounts the session may switch to (the chat's; a team group's one), never a token. */

@@ -30,7 +30,7 @@ export async function owedOf(call: CallOf<'home/owed'>): Promise<AnswerOf<'home/
     currencyCodesOf(call),
     call.api.domainOrderIndex(),
   ]);
-  const now = new Date();
+  const now = call.clock();
   const unpaid = searchInvoices(
     invoices.filter((invoice) => invoiceStatus(invoice, now) === 'unpaid'),
     () => undefined,
@@ -72,7 +72,7 @@ function whenText(call: EndpointCall, daysLeft: number): string {
  */
 export async function expiringOf(call: CallOf<'home/expiring'>): Promise<AnswerOf<'home/expiring'>> {
   const orders = await call.api.listDomainOrders();
-  const now = new Date();
+  const now = call.clock();
   const domains = orders.flatMap((order): ExpiringDomain[] => {
     const domain = order.advanced?.domain;
     const date = order.expiration_date;

@@ -36,6 +36,8 @@ export interface MiniAppRoutesDeps {
   openDocument?: DocumentOpener;
   /** The clock of statement files' addresses (tests move it). */
   now?: () => number;
+  /** Today, for invoices' and domains' days (`npm run dev`: its sandbox's clock). */
+  clock?: () => Date;
 }
 
 /** The app's routes; none when MINI_APP_URL is not set. */
@@ -61,6 +63,7 @@ export function miniAppRoutes(deps: MiniAppRoutesDeps): HttpRoute[] {
     appUrl: config.MINI_APP_URL,
     ...(deps.openDocument === undefined ? {} : { openDocument: deps.openDocument }),
     ...(deps.now === undefined ? {} : { now: deps.now }),
+    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
   });
   const bare = basePath.slice(0, -1);
   return [
