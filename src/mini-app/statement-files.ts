@@ -77,6 +77,9 @@ export function statementFileName(t: WordsOf, number: string, contentType: strin
   return `${t('miniapp:money.statementFile', { number: safe })}.${extensionOf(contentType)}`;
 }
 
+/** Drops a body not read; the abort it reports (undici's) is expected, not a failure. */
+const discard = (body: Readable) => body.once('error', () => undefined).destroy();
+
 const b64 = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
 /** The signing key: derived from the bot token for this one use (as initData's is). */
@@ -150,7 +153,7 @@ export function createStatementFileLinks(options: {
     /** The content type the document at `url` is served with (its body is not read). */
     async contentTypeOf(url: string): Promise<string | undefined> {
       const opened = await open(url);
-      opened.body.destroy();
+      discard(opened.body);
       return opened.contentType;
     },
     fileName: statementFileName,
@@ -220,7 +223,7 @@ export function createStatementFileRoute(deps: {
         return page(404, 'fileGone');
       const document = await deps.links.open(await api.getStatementUrl(claim.statementId));
       if (document.status !== 200) {
-        document.body.destroy();
+        discard(document.body);
         return page(502, 'fileGone');
       }
       res.writeHead(200, {

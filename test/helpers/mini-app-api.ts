@@ -11,7 +11,7 @@ import { type BotServer, startBotServer } from '../../src/http-server.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { CONTRACT, refusalSchema } from '../../src/mini-app/contract.js';
 import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
-import { miniAppRoutes } from '../../src/mini-app/index.js';
+import { type MiniAppRoutesDeps, miniAppRoutes } from '../../src/mini-app/index.js';
 import type { InvoiceCardPort } from '../../src/services/invoice-cards.js';
 import { createOrderPlacing } from '../../src/services/order-placing.js';
 import { createSavedCustomers } from '../../src/services/saved-customers.js';
@@ -107,6 +107,8 @@ export async function startMiniAppApi(options: {
   apiFor: (token: string) => PartnerApi;
   lines: string[];
   services?: (logger: Logger) => Partial<MiniAppServices>;
+  /** Clocks and the document opener of statement files, when a test moves or watches them. */
+  more?: Pick<MiniAppRoutesDeps, 'clock' | 'now' | 'openDocument'>;
 }): Promise<{ server: BotServer; base: string }> {
   const logger = createLogger({
     level: 'trace',
@@ -131,6 +133,7 @@ export async function startMiniAppApi(options: {
       translate: loadTranslations().t,
       logger,
       isGroupMember: async () => true,
+      ...options.more,
     }),
   });
   return { server, base: `http://127.0.0.1:${server.port}/app/` };

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createInvoiceCardPort } from '../../../src/bot/features/inline/invoice-card.js';
+import { loadTranslations } from '../../../src/bot/kit/i18n.js';
 import { invoiceResultId } from '../../../src/services/invoice-cards.js';
+import { inlineAnswer } from '../../helpers/bot-harness.js';
 import { GROUP, OWNER, privately, useBot } from '../../helpers/use-bot.js';
 
 /*
@@ -45,5 +48,54 @@ describe('a card shared from the Mini App', () => {
     // A group the bot has no team for.
     await h.chosenInlineResult(invoiceResultId(5002, -100_999), '', privately(ADMIN));
     expect(await h.chatData.getSharedCards(-100_999, 5002)).toEqual([]);
+  });
+});
+
+describe('the Mini App’s share port', () => {
+  it('saves for the user the very card inline mode sends, sendable anywhere but to bots', async () => {
+    const calls: { method: string; payload: Record<string, unknown> }[] = [];
+    const port = createInvoiceCardPort({
+      telegram: {
+        callApi: (async (method: string, payload: Record<string, unknown>) => {
+          calls.push({ method, payload });
+          return { id: 'prepared-7', expiration_date: 1_800_000_000 };
+        }) as never,
+      },
+      translations: loadTranslations(),
+    });
+    const [invoice] = await h.api().listInvoices({ invoice_id: 5008 });
+    if (invoice === undefined) throw new Error('no invoice 5008 in the sandbox');
+    const url = await h.api().getInvoiceUrl(5008);
+    const currencies = await h.api().listCurrencies();
+    const answer = await port.prepare({
+      chatId: GROUP,
+      userId: ADMIN.userId,
+      invoice,
+      url,
+      currencyCodes: new Map(currencies.map((c) => [c.currency_id, c.currency_code])),
+      locale: 'ru',
+    });
+    expect(answer).toEqual({ id: 'prepared-7', expiresAt: new Date(1_800_000_000_000) });
+    expect(calls.map((c) => c.method)).toEqual(['savePreparedInlineMessage']);
+    const { result, ...flags } = calls[0]?.payload ?? {};
+    expect(flags).toEqual({
+      user_id: ADMIN.userId,
+      allow_user_chats: true,
+      allow_group_chats: true,
+      allow_channel_chats: true,
+      allow_bot_chats: false,
+    });
+    // The card and its buttons are inline mode's own for the same invoice.
+    const inline = inlineAnswer(await h.inlineQuery('СФ-2026-5008', privately(OWNER))).results.find(
+      (r) => r.id === 'invoice-5008',
+    );
+    expect(inline).toBeDefined();
+    expect(result).toMatchObject({
+      type: 'article',
+      id: `invoice-5008-c${GROUP}`,
+      title: inline?.title,
+      input_message_content: inline?.input_message_content,
+      reply_markup: inline?.reply_markup,
+    });
   });
 });
