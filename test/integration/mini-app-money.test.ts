@@ -229,6 +229,23 @@ describe('a statement’s file', () => {
   });
 });
 
+describe('a statement’s file, after the role is gone', () => {
+  it('is refused (403) once its user no longer holds billing in the group', async () => {
+    fileClock = Date.now();
+    const { json } = await call('api/billing/statement-file', member(ACCOUNTANT), { statementId: 8001 });
+    const url = String(json.url).replace(APP_URL, base);
+    expect((await fetch(url)).status).toBe(200);
+    const team = await chatData.getTeam(GROUP);
+    if (team === undefined) throw new Error('no team');
+    await chatData.setTeam(GROUP, { ...team, members: { ...team.members, [ACCOUNTANT]: 'viewer' } });
+    try {
+      expect((await fetch(url)).status).toBe(403);
+    } finally {
+      await chatData.setTeam(GROUP, team);
+    }
+  });
+});
+
 describe('the home', () => {
   it('tells what is owed: the unpaid invoices newest first and a total per currency', async () => {
     today = new Date('2026-11-01T09:00:00Z');
