@@ -127,7 +127,11 @@ export async function statementFileOf(
   call: CallOf<'billing/statement-file'>,
 ): Promise<AnswerOf<'billing/statement-file'>> {
   const statement = await statementOfAccount(call, call.input.statementId);
-  const type = await call.files.contentTypeOf(await call.api.getStatementUrl(statement.statement_id));
+  const link = await call.api.getStatementUrl(statement.statement_id);
+  // The provider's document server, not its API: a failure there is the provider's all the same.
+  const type = await call.files.contentTypeOf(link).catch(() => {
+    throw new EndpointError(502, 'providerUnavailable');
+  });
   const fileName = call.files.fileName(call.t, statement.statement_number, type);
   const { url, expiresAt } = call.files.link({
     chatId: call.account.chatId,
