@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { TelegramError } from 'telegraf';
 import type { CallEvent } from './api/http.js';
-import { registerCommandMenus } from './bot/index.js';
+import { registerCommandMenus, registerMenuButton } from './bot/index.js';
 import { loadTranslations } from './bot/kit/i18n.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { gatewayRoutes } from './gateway/index.js';
@@ -87,7 +87,7 @@ export async function main(
         ? challenges.registerAcmeDns(key, secret)
         : Promise.resolve({ ok: false, refusal: 'provider' }),
   };
-  const { bot, drain, editsReports, orderReports, keyReports } = buildBot({
+  const { bot, drain, editsReports, orderReports, keyReports, invoiceCards } = buildBot({
     ...shared,
     watchers: watcher.watchers,
     liveChecks: liveCheck.liveChecks,
@@ -146,9 +146,15 @@ export async function main(
         }),
         // The chat's saved customers (/requisites), read and written by the app's customer screen.
         customers: createSavedCustomers(storage.chatData),
+        // «Счета»'s Share: the inline card, prepared by the bot for the user to send.
+        invoiceCards,
+        // «Последние изменения DNS» of the home: the history every face records.
+        dnsHistory: recorder,
       },
       translate: translations.t,
       logger,
+      // Invoices' and domains' days by the watchers' clock (npm run dev: its sandbox's).
+      ...(options.watchersNow === undefined ? {} : { clock: options.watchersNow }),
       isGroupMember: createMembershipCheck((chatId, userId) => bot.telegram.getChatMember(chatId, userId), {
         onError: (error) => logger.warn({ err: errorForLog(error) }, 'mini app: getChatMember failed'),
       }),
@@ -184,6 +190,12 @@ export async function main(
   bot.botInfo = await bot.telegram.getMe();
   readiness.started();
   await registerCommandMenus(bot.telegram, translations, logger);
+  await registerMenuButton(
+    bot.telegram,
+    config.MINI_APP_URL,
+    translations.t(config.DEFAULT_LOCALE, 'common:menuButton'),
+    logger,
+  );
   logger.info(
     { username: bot.botInfo.username, mode: config.updates.mode, port: server.port },
     'bot started',

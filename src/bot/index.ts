@@ -2,6 +2,7 @@ import { Scenes, Telegraf, type Telegram } from 'telegraf';
 import type { Logger } from '../logger.js';
 import { errorForLog } from '../logger.js';
 import { createDnsRecorder } from '../services/dns-journal.js';
+import type { InvoiceCardPort } from '../services/invoice-cards.js';
 import type { KeyReportPort } from '../services/key-reports.js';
 import type { OrderReportPort } from '../services/order-placing.js';
 import type { EditsReportPort } from '../services/zone-editing.js';
@@ -23,6 +24,7 @@ import { createDnsAddFlow } from './features/dns/records/add-flow.js';
 import { createDomainsFeature } from './features/domains/domains.js';
 import { createFreeTextFeature } from './features/free-text/free-text.js';
 import { createInlineFeature } from './features/inline/inline.js';
+import { createInvoiceCardPort } from './features/inline/invoice-card.js';
 import { createKeyReports } from './features/keys/key-reports.js';
 import { createKeyParts } from './features/keys/keys.js';
 import { createNotifyFeature } from './features/notify/notify.js';
@@ -65,6 +67,8 @@ export interface PartnerBot {
   orderReports: OrderReportPort;
   /** Tells a key's chat what robots did with it (the gateway's services' port). */
   keyReports: KeyReportPort;
+  /** Prepares an invoice's card for the Mini App's Share (`savePreparedInlineMessage`). */
+  invoiceCards: InvoiceCardPort;
 }
 
 /**
@@ -122,7 +126,8 @@ export function createBot(deps: BotDeps): PartnerBot {
     defaultLocale: deps.defaultLocale,
   });
   const keyReports = createKeyReports({ ...deps, telegram: bot.telegram });
-  return { bot, drain: () => sequentializer.drain(), editsReports, orderReports, keyReports };
+  const invoiceCards = createInvoiceCardPort({ telegram: bot.telegram, translations: deps.translations });
+  return { bot, drain: () => sequentializer.drain(), editsReports, orderReports, keyReports, invoiceCards };
 }
 
 /**
@@ -258,5 +263,26 @@ export async function registerCommandMenus(telegram: Telegram, translations: Tra
     } catch (error) {
       logger.warn({ locale, err: errorForLog(error) }, 'could not set the bot description');
     }
+  }
+}
+
+/**
+ * The bot's menu button opens the Mini App (its home) when MINI_APP_URL is set: the default
+ * button of every private chat, named in the default language. BotFather's «main Mini App» is
+ * another thing, set there by hand. Cosmetic: a refusal is a warning, never a failed start.
+ */
+export async function registerMenuButton(
+  telegram: Pick<Telegram, 'callApi'>,
+  miniAppUrl: string | undefined,
+  text: string,
+  logger: Logger,
+): Promise<void> {
+  if (miniAppUrl === undefined) return;
+  try {
+    await callBotApi(telegram, 'setChatMenuButton', {
+      menu_button: { type: 'web_app', text, web_app: { url: miniAppUrl } },
+    });
+  } catch (error) {
+    logger.warn({ err: errorForLog(error) }, 'could not set the menu button');
   }
 }

@@ -36,6 +36,11 @@ import {
 import { ENDPOINTS } from './endpoints.js';
 import { isJsonRequest, PAGE_CSP, readJsonBody, securityHeaders, sendJson } from './http-io.js';
 import { checkInitData, type InitDataRefusal, initDataOfHeader } from './init-data.js';
+import {
+  createStatementFileLinks,
+  createStatementFileRoute,
+  type DocumentOpener,
+} from './statement-files.js';
 import { isAppBuilt, locateAppFile, sendAppFile, sendNotBuiltPage } from './static-files.js';
 
 /** Translates a key in a language (main passes the bot's loaded translations). */
@@ -58,6 +63,14 @@ export interface MiniAppServerDeps {
   appDir?: string | undefined;
   /** The largest JSON body taken, in bytes; default 16 KiB. */
   bodyLimit?: number;
+  /** The app's address (MINI_APP_URL): statement files' addresses are below it. */
+  appUrl?: string;
+  /** Opens the provider's public documents (default: undici with a timeout). */
+  openDocument?: DocumentOpener;
+  /** The clock of statement files' addresses (tests move it). */
+  now?: () => number;
+  /** Today, for invoices' and domains' days (`npm run dev`: its sandbox's clock). */
+  clock?: () => Date;
 }
 
 const STATUS_OF_ACCESS = {
@@ -103,6 +116,20 @@ async function runEndpoint<N extends EndpointName>(
 export function createMiniAppServer(deps: MiniAppServerDeps) {
   const apiPath = `${deps.basePath}api/`;
   const bodyLimit = deps.bodyLimit ?? 16 * 1024;
+  const filesPath = `${deps.basePath}files/statement/`;
+  const files = createStatementFileLinks({
+    botToken: deps.botToken,
+    appUrl: deps.appUrl ?? `https://mini-app.invalid${deps.basePath}`,
+    ...(deps.openDocument === undefined ? {} : { open: deps.openDocument }),
+    ...(deps.now === undefined ? {} : { now: deps.now }),
+  });
+  const answerStatementFile = createStatementFileRoute({
+    links: files,
+    access: deps.access,
+    apiFor: deps.apiFor,
+    translate: deps.translate,
+    logger: deps.logger,
+  });
 
   const refuse = (
     req: IncomingMessage,
@@ -179,6 +206,8 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
           t: (key, options) => deps.translate(locale, key, options),
           locale,
           services: deps.services,
+          files,
+          clock: deps.clock ?? (() => new Date()),
           listAccounts: () => accountsOf(deps.access, account),
         },
         request,
@@ -221,6 +250,11 @@ export function createMiniAppServer(deps: MiniAppServerDeps) {
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const url = new URL(req.url ?? '/', 'http://mini-app.invalid');
       if (url.pathname.startsWith(apiPath)) return answerApi(req, res, url);
+      // A statement file: its signed address is its only credential (Telegram's client fetches it).
+      if (url.pathname.startsWith(filesPath) && req.method === 'GET') {
+        const locale = localeOf(req, undefined, deps.defaultLocale);
+        return answerStatementFile(req, res, url.pathname.slice(filesPath.length), locale);
+      }
       if (req.method !== 'GET') {
         req.resume();
         res.writeHead(405, { ...securityHeaders(PAGE_CSP), allow: 'GET' }).end();

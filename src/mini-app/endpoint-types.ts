@@ -5,6 +5,8 @@
 import type { PartnerApi } from '../api/index.js';
 import type { WordsOf } from '../core/dns-words.js';
 import type { Capability } from '../core/team.js';
+import type { DnsRecorder } from '../services/dns-journal.js';
+import type { InvoiceCardPort } from '../services/invoice-cards.js';
 import type { OrderPlacing } from '../services/order-placing.js';
 import type { SavedCustomers } from '../services/saved-customers.js';
 import type { ZoneEditing } from '../services/zone-editing.js';
@@ -12,6 +14,7 @@ import type { Locale } from '../storage/chat-store.js';
 import type { Account } from './access.js';
 import type { AnswerOf, EndpointName, ParsedRequestOf, Refusal } from './contract.js';
 import type { LaunchData } from './init-data.js';
+import type { StatementFileLinks } from './statement-files.js';
 
 /** The partner API calls the endpoints make. */
 export type MiniAppPartnerApi = PartnerApi;
@@ -22,6 +25,10 @@ export interface MiniAppServices {
   orderPlacing: OrderPlacing;
   /** The account chat's saved customers (the chat's /requisites keeps the same ones). */
   customers: SavedCustomers;
+  /** «Счета»'s Share: the bot prepares the invoice's inline card for the user. */
+  invoiceCards: InvoiceCardPort;
+  /** The DNS history every face records (the home's latest changes read it). */
+  dnsHistory: Pick<DnsRecorder, 'list'>;
 }
 
 /** One checked call: who, which account, its client, the request as the contract parsed it, the user's words. */
@@ -36,6 +43,10 @@ export interface EndpointCall<In = unknown> {
   /** That language (money and numbers are formatted in it). */
   locale: Locale;
   services: MiniAppServices;
+  /** Today's clock for invoices' and domains' days (`npm run dev`: its sandbox's, as the watchers'). */
+  clock: () => Date;
+  /** The signed, short-lived addresses of statement files (served by this server). */
+  files: StatementFileLinks;
   /** The accounts the session may switch to (the chat's; a team group's one), never a token. */
   listAccounts(): Promise<{ n: number; name: string | undefined; active: boolean }[]>;
 }

@@ -5,6 +5,7 @@
  */
 import { parseStartParam } from '../core/mini-app-launch.js';
 import { type Capability, can, ROLES, rolesAllowed } from '../core/team.js';
+import { invoicesOf, linkOf, shareOf, statementFileOf, statementsOf } from './billing-endpoints.js';
 import type { AnswerOf, EndpointName } from './contract.js';
 import {
   checkCustomer,
@@ -15,7 +16,8 @@ import {
   pasteCustomer,
   saveCustomer,
 } from './customer-endpoints.js';
-import { type CallOf, type Endpoint, type EndpointCall, EndpointError } from './endpoint-types.js';
+import type { CallOf, Endpoint, EndpointCall } from './endpoint-types.js';
+import { changesOf, expiringOf, owedOf } from './home-endpoints.js';
 import { catalogOf, domainCheckOf, submitOf } from './order-endpoints.js';
 import { applyOf, checkLine, domainsOf, pasteOf, planOf, zoneOf } from './zone-endpoints.js';
 
@@ -111,17 +113,14 @@ export const ENDPOINTS: { [N in EndpointName]: Endpoint<N> } = {
   'order/catalog': { need: 'all', run: catalogOf },
   'order/domain': { need: 'all', run: domainCheckOf },
   'order/submit': { need: 'all', run: submitOf },
-  // Issue 43, being built (branch money-server replaces these).
-  'billing/invoices': { need: 'billing', run: notBuilt },
-  'billing/link': { need: 'billing', run: notBuilt },
-  'billing/share': { need: 'billing', run: notBuilt },
-  'billing/statements': { need: 'billing', run: notBuilt },
-  'billing/statement-file': { need: 'billing', run: notBuilt },
-  'home/owed': { need: 'billing', run: notBuilt },
-  'home/expiring': { need: 'lookup', run: notBuilt },
-  'home/changes': { need: 'lookup', run: notBuilt },
+  // «Счета»: the chat's /invoices, /invoice, /statements — `billing` work (owner, admin, accountant).
+  'billing/invoices': { need: 'billing', run: invoicesOf },
+  'billing/link': { need: 'billing', run: linkOf },
+  'billing/share': { need: 'billing', run: shareOf },
+  'billing/statements': { need: 'billing', run: statementsOf },
+  'billing/statement-file': { need: 'billing', run: statementFileOf },
+  // The home: what is owed is billing; the domains and the DNS history are a look-up.
+  'home/owed': { need: 'billing', run: owedOf },
+  'home/expiring': { need: 'lookup', run: expiringOf },
+  'home/changes': { need: 'lookup', run: changesOf },
 };
-
-function notBuilt(): never {
-  throw new EndpointError(501, 'notBuilt');
-}

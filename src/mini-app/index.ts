@@ -12,6 +12,7 @@ import type { AccessDeps, MembershipCheck } from './access.js';
 import { createMiniAppServer, type MiniAppTranslate } from './api.js';
 import type { MiniAppPartnerApi, MiniAppServices } from './endpoint-types.js';
 import { PAGE_CSP, securityHeaders } from './http-io.js';
+import type { DocumentOpener } from './statement-files.js';
 
 /** The built app: `dist/app` at the project root, from both `src/mini-app` and `dist/mini-app`. */
 export const APP_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
@@ -31,6 +32,12 @@ export interface MiniAppRoutesDeps {
   isGroupMember?: MembershipCheck | undefined;
   /** Default APP_DIR. */
   appDir?: string;
+  /** Opens the provider's public documents (default: undici with a timeout). */
+  openDocument?: DocumentOpener;
+  /** The clock of statement files' addresses (tests move it). */
+  now?: () => number;
+  /** Today, for invoices' and domains' days (`npm run dev`: its sandbox's clock). */
+  clock?: () => Date;
 }
 
 /** The app's routes; none when MINI_APP_URL is not set. */
@@ -53,6 +60,10 @@ export function miniAppRoutes(deps: MiniAppRoutesDeps): HttpRoute[] {
     defaultLocale: config.DEFAULT_LOCALE,
     logger: deps.logger,
     appDir: deps.appDir ?? APP_DIR,
+    appUrl: config.MINI_APP_URL,
+    ...(deps.openDocument === undefined ? {} : { openDocument: deps.openDocument }),
+    ...(deps.now === undefined ? {} : { now: deps.now }),
+    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
   });
   const bare = basePath.slice(0, -1);
   return [

@@ -12,7 +12,8 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import type { MembershipCheck } from '../../src/mini-app/access.js';
 import { CONTRACT, refusalSchema } from '../../src/mini-app/contract.js';
 import type { MiniAppServices } from '../../src/mini-app/endpoint-types.js';
-import { miniAppRoutes } from '../../src/mini-app/index.js';
+import { type MiniAppRoutesDeps, miniAppRoutes } from '../../src/mini-app/index.js';
+import type { InvoiceCardPort } from '../../src/services/invoice-cards.js';
 import { createOrderPlacing } from '../../src/services/order-placing.js';
 import { createSavedCustomers } from '../../src/services/saved-customers.js';
 import { createZoneEditing } from '../../src/services/zone-editing.js';
@@ -72,6 +73,13 @@ export function apiCaller(base: () => string, bodies: string[]) {
   };
 }
 
+/** A share port for tests that do not share: a call fails the test. */
+export const unusedInvoiceCards: InvoiceCardPort = {
+  prepare: async () => {
+    throw new Error('the invoice card port was not expected to be called');
+  },
+};
+
 /** The services the endpoints are handed, with nothing recorded or reported unless a test says. */
 export function quietServices(
   chatData: ChatData,
@@ -86,6 +94,8 @@ export function quietServices(
     }),
     customers: createSavedCustomers(chatData),
     orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
+    invoiceCards: unusedInvoiceCards,
+    dnsHistory: { list: async () => [] },
     ...more,
   };
 }
@@ -106,6 +116,8 @@ export async function startMiniAppApi(options: {
   isGroupMember?: MembershipCheck;
   /** The app's files to serve (default the built app, `dist/app`). */
   appDir?: string;
+  /** Clocks and the document opener of statement files, when a test moves or watches them. */
+  more?: Pick<MiniAppRoutesDeps, 'clock' | 'now' | 'openDocument'>;
 }): Promise<{ server: BotServer; base: string }> {
   const logger = createLogger({
     level: 'trace',
@@ -131,6 +143,7 @@ export async function startMiniAppApi(options: {
       logger,
       isGroupMember: options.isGroupMember ?? (async () => true),
       ...(options.appDir === undefined ? {} : { appDir: options.appDir }),
+      ...options.more,
     }),
   });
   return { server, base: `http://127.0.0.1:${server.port}/app/` };

@@ -26,7 +26,7 @@ import type { ChatData } from '../../src/storage/chat-data.js';
 import { parseEncryptionKeys } from '../../src/storage/crypto.js';
 import { createDnsHistory, type DnsHistory } from '../../src/storage/dns-history.js';
 import { createLowdbDnsHistoryStore } from '../../src/storage/dns-history-store.js';
-import { expectContractAnswer } from '../helpers/mini-app-api.js';
+import { expectContractAnswer, unusedInvoiceCards } from '../helpers/mini-app-api.js';
 import { type MiniAppWorld, startMiniAppWorld } from '../helpers/mini-app-world.js';
 
 const BOT_TOKEN = '7000000001:AAH-mini-app-test-bot-token_0123456789';
@@ -91,6 +91,8 @@ beforeAll(async () => {
         }),
         orderPlacing: createOrderPlacing({ chatData, watches: undefined, report: undefined, logger }),
         customers: createSavedCustomers(chatData),
+        invoiceCards: unusedInvoiceCards,
+        dnsHistory: createDnsRecorder({ chatData, dnsHistory, logger }),
       };
       return services;
     },

@@ -93,6 +93,8 @@ describe('MINI_APP_URL', () => {
           logger: createLogger({ level: 'silent' }),
         }),
         orderPlacing: { place: async () => ({ kind: 'submitting' }) },
+        invoiceCards: { prepare: async () => ({ id: 'x', expiresAt: new Date() }) },
+        dnsHistory: { list: async () => [] },
         customers: createSavedCustomers({
           getProfiles: async () => [],
           saveProfile: async () => undefined,

@@ -1,9 +1,5 @@
 import { Composer } from 'telegraf';
-import type {
-  InlineKeyboardButton,
-  InlineQueryResultArticle,
-  InlineQueryResultsButton,
-} from 'telegraf/types';
+import type { InlineQueryResultArticle, InlineQueryResultsButton } from 'telegraf/types';
 import { type ApiFactory, ApiHttpError, type Invoice, type PartnerApi } from '../../../api/index.js';
 import { toUnicodeDomain } from '../../../core/domain-names.js';
 import {
@@ -13,15 +9,15 @@ import {
 } from '../../../core/invoice-search.js';
 import { can } from '../../../core/team.js';
 import type { Logger } from '../../../logger.js';
+import { invoiceResultId, readInvoiceResultId } from '../../../services/invoice-cards.js';
 import type { ChatData } from '../../../storage/chat-data.js';
 import type { BotContext } from '../../context.js';
 import { NoTokenError } from '../../errors.js';
-import { copyTextButton } from '../../kit/bot-api-today.js';
 import { readGroupQuery } from '../../kit/keyboards.js';
 import { accountLabel } from '../../middlewares/account.js';
 import type { Feature } from '../../registry.js';
 import { loadCurrencyCodes } from '../billing/currencies.js';
-import { inlineResultDescription, inlineResultTitle, renderInvoiceCard } from './views.js';
+import { invoiceCardArticle } from './invoice-card.js';
 
 /** A group's invoices asked by a user whose role there may not share them (or not a member). */
 class NoTeamSeatError extends Error {}
@@ -32,13 +28,6 @@ export const INLINE_RESULTS_LIMIT = 20;
 const RESULTS_CACHE_S = 10;
 /** The `/start` parameter of the picker's button for a user without a (working) token. */
 export const CONNECT_START_PARAMETER = 'connect';
-
-/** A result's id names the invoice, so that the chosen result can be told apart in the log. */
-const resultId = (invoice: Invoice) => `invoice-${invoice.invoice_id}`;
-const invoiceIdOf = (id: string) => {
-  const match = /^invoice-(\d+)$/.exec(id);
-  return match ? Number(match[1]) : undefined;
-};
 
 /**
  * What the lists say of each invoice's order: the domain (the domain order index, built from the
@@ -179,6 +168,15 @@ async function accountOf(
   return role !== undefined && can(role, 'billing') ? { account: groupId, typed } : undefined;
 }
 
+/** Whether a user may share the invoices of `chatId`: their own private chat, or a group where their role has billing. */
+async function mayShareOf(chatData: Pick<ChatData, 'getTeam'>, userId: number, chatId: number) {
+  if (chatId > 0) return chatId === userId;
+  const team = await chatData.getTeam(chatId);
+  if (team === undefined) return false;
+  const role = userId === team.owner ? 'owner' : team.members[String(userId)];
+  return role !== undefined && can(role, 'billing');
+}
+
 /** The button above an empty picker: what went wrong, leading to the private chat to fix it. */
 function failureButton(ctx: BotContext, error: unknown): InlineQueryResultsButton {
   if (error instanceof NoTeamSeatError)
@@ -229,24 +227,18 @@ export function createInlineFeature(deps: {
     const { withLinks, dropped } = await linksOf(found);
     if (dropped > 0) deps.logger.warn({ dropped }, 'invoice links missing from an inline answer');
     return withLinks.map(
-      ({ invoice, source, url }): InlineQueryResultArticle => ({
-        type: 'article',
-        id: resultId(invoice),
-        title: inlineResultTitle(ctx.t, ctx.locale, codes, invoice),
-        description: inlineResultDescription(
-          ctx.t,
+      ({ invoice, source, url }): InlineQueryResultArticle =>
+        // A result's id names the invoice, so that the chosen result can be told apart.
+        invoiceCardArticle({
+          t: ctx.t,
+          locale: ctx.locale,
+          codes,
           invoice,
-          facts.get(invoice.order_id)?.domain,
-          new Date(),
-          source.label,
-        ),
-        input_message_content: {
-          message_text: renderInvoiceCard(ctx.t, ctx.locale, codes, invoice),
-          parse_mode: 'HTML',
-          link_preview_options: { is_disabled: true },
-        },
-        reply_markup: { inline_keyboard: [payRow(ctx.t('inline:pay'), url, ctx.t('common:copyLink'))] },
-      }),
+          url,
+          id: invoiceResultId(invoice.invoice_id),
+          domain: facts.get(invoice.order_id)?.domain,
+          account: source.label,
+        }),
     );
   };
 
@@ -270,22 +262,26 @@ export function createInlineFeature(deps: {
   // The card is already in the client's chat (Telegram posted it); there is nothing to answer.
   // With /setinlinefeedback on, Telegram names the card (inline_message_id, when it has a button):
   // kept, sealed, in the partner's chat, so that the payment can be shown on it.
+  // The card is already in the client's chat (Telegram posted it); there is nothing to answer.
+  // With /setinlinefeedback on, Telegram names the card (inline_message_id, when it has a button):
+  // kept, sealed, in the partner's chat, so that the payment can be shown on it. A card shared
+  // from the Mini App (a prepared message) has no query: its result id names the account's chat,
+  // kept only while the user may still see that chat's billing.
   composer.on('chosen_inline_result', async (ctx) => {
     const { result_id, inline_message_id, query } = ctx.chosenInlineResult;
-    const invoiceId = invoiceIdOf(result_id);
-    deps.logger.debug({ invoiceId }, 'invoice card sent in inline mode');
+    const chosen = readInvoiceResultId(result_id);
+    deps.logger.debug({ invoiceId: chosen?.invoiceId }, 'invoice card sent in inline mode');
+    if (chosen === undefined || inline_message_id === undefined) return;
     // Kept with the account the invoice is of: its watcher (the group's, for a group's invoice) sees the payment.
-    const seat = await accountOf(deps.chatData, ctx.from.id, query);
-    if (invoiceId !== undefined && inline_message_id !== undefined && seat !== undefined) {
-      await deps.chatData.rememberSharedCard(seat.account, invoiceId, inline_message_id);
-    }
+    const account =
+      chosen.chatId === undefined
+        ? (await accountOf(deps.chatData, ctx.from.id, query))?.account
+        : (await mayShareOf(deps.chatData, ctx.from.id, chosen.chatId))
+          ? chosen.chatId
+          : undefined;
+    if (account !== undefined)
+      await deps.chatData.rememberSharedCard(account, chosen.invoiceId, inline_message_id);
   });
 
   return { name: 'inline', composer, callbacks: [], scenes: [] };
-}
-
-/** The card's Pay button, and one that copies the link for a client who pays from another device. */
-function payRow(pay: string, url: string, copyLabel: string): InlineKeyboardButton[] {
-  const copy = copyTextButton(copyLabel, url);
-  return copy ? [{ text: pay, url }, copy] : [{ text: pay, url }];
 }
