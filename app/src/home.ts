@@ -94,7 +94,13 @@ function owedView(screen: HomeScreen, owed: Owed): Node[] {
         'li',
         { 'data-invoice-id': String(invoice.id) },
         button(
-          [invoice.number, invoice.amount.text, invoice.domain ?? invoice.what ?? '']
+          // An overdue one says so (the chat's words): still owed, but a new invoice is needed.
+          [
+            invoice.number,
+            invoice.amount.text,
+            invoice.domain ?? invoice.what ?? '',
+            invoice.status === 'expired' ? invoice.statusText : '',
+          ]
             .filter(Boolean)
             .join(' · '),
           () => screen.go('invoices', { invoiceId: invoice.id }),

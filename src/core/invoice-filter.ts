@@ -1,4 +1,4 @@
-import { type InvoiceOrderFacts, type InvoiceStatus, searchInvoices } from './invoice-search.js';
+import { type InvoiceOrderFacts, type InvoiceStatus, isOwed, searchInvoices } from './invoice-search.js';
 import { isoOfDay, minskDay } from './minsk-time.js';
 
 /*
@@ -7,7 +7,7 @@ import { isoOfDay, minskDay } from './minsk-time.js';
  * `searchInvoices`, the chat's comparison). Pure: the app hands in the invoices and the instant.
  */
 
-/** The chips: every invoice, the payable ones, those past their day unpaid, the paid ones. */
+/** The chips: every invoice, the owed ones (the overdue among them), those past their day unpaid, the paid ones. */
 export const INVOICE_FILTERS = ['all', 'unpaid', 'expired', 'paid'] as const;
 export type InvoiceFilter = (typeof INVOICE_FILTERS)[number];
 
@@ -77,7 +77,9 @@ const inSpan = (day: string | null, span: { from?: string; to?: string }) =>
       (span.from === undefined || day >= span.from) &&
       (span.to === undefined || day <= span.to);
 
-const matchesFilter = (status: InvoiceStatus, filter: InvoiceFilter) => filter === 'all' || status === filter;
+/** «К оплате» is everything still owed, the overdue included; the other chips are their status. */
+const matchesFilter = (status: InvoiceStatus, filter: InvoiceFilter) =>
+  filter === 'all' || (filter === 'unpaid' ? isOwed(status) : status === filter);
 
 /** A `YYYY-MM-DD` day as the provider writes it (`DD.MM.YYYY`), for the search's ordering. */
 const providerDate = (day: string | null) => (day === null ? '' : day.split('-').reverse().join('.'));

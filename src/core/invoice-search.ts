@@ -43,6 +43,13 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const PAID_INVOICE_STATE = 'Paid';
 
+/**
+ * Whether an invoice is still owed: waiting for payment, payable or past its day (the chat's
+ * "unpaid" is the provider's state, whatever the day: an overdue invoice is still money owed, and
+ * the partner asks for a new one).
+ */
+export const isOwed = (status: InvoiceStatus): boolean => status === 'unpaid' || status === 'expired';
+
 export function invoiceStatus(
   invoice: { readonly state: string; readonly expiration_date: string },
   now: Date,

@@ -8,7 +8,7 @@ import { pairChanges } from '../core/dns-change.js';
 import type { HistoryChange, HistoryEntry, NameServerEntry } from '../core/dns-history.js';
 import { toUnicodeDomain } from '../core/domain-names.js';
 import { formatInstant } from '../core/format.js';
-import { invoiceStatus, searchInvoices } from '../core/invoice-search.js';
+import { invoiceStatus, isOwed, searchInvoices } from '../core/invoice-search.js';
 import { daysUntil } from '../core/minsk-time.js';
 import type { AnswerOf, ExpiringDomain } from './contract.js';
 import { describeEditLine } from './edit-words.js';
@@ -21,8 +21,8 @@ const HOME_LIMIT = 5;
 const EXPIRY_WINDOW_DAYS = 30;
 
 /**
- * The unpaid invoices (still payable), newest first, at most five, and a total per currency over
- * all of them. The home lists no payments (an unpaid invoice's are in «Счета»).
+ * The invoices still owed (waiting for payment, the overdue marked as such), newest first, at
+ * most five, and a total per currency over all of them. The home lists no payments (an unpaid invoice's are in «Счета»).
  */
 export async function owedOf(call: CallOf<'home/owed'>): Promise<AnswerOf<'home/owed'>> {
   const [invoices, codes, index] = await Promise.all([
@@ -32,7 +32,7 @@ export async function owedOf(call: CallOf<'home/owed'>): Promise<AnswerOf<'home/
   ]);
   const now = call.clock();
   const unpaid = searchInvoices(
-    invoices.filter((invoice) => invoiceStatus(invoice, now) === 'unpaid'),
+    invoices.filter((invoice) => isOwed(invoiceStatus(invoice, now))),
     () => undefined,
     '',
   );

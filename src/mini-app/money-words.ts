@@ -51,6 +51,7 @@ export function invoiceEntryOf(
   now: Date,
 ): InvoiceEntry {
   const currency = codes.get(invoice.currency_id);
+  const status = invoiceStatus(invoice, now);
   return {
     id: invoice.invoice_id,
     number: invoice.invoice_number,
@@ -60,8 +61,9 @@ export function invoiceEntryOf(
     expires: isoDay(invoice.expiration_date),
     expiresText: dayText(call, invoice.expiration_date),
     amount: moneyOf(call, invoice.amount, currency),
-    status: invoiceStatus(invoice, now),
-    statusText: stateText(call, invoice.state),
+    status,
+    // Overdue is core's reading of a waiting invoice past its day: said so, not «ожидает оплаты».
+    statusText: status === 'expired' ? call.t('miniapp:money.statusExpired') : stateText(call, invoice.state),
     payments: payments.map(
       (payment): PaymentEntry => ({
         id: payment.payment_id,

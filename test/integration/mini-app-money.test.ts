@@ -135,9 +135,9 @@ describe('«Счета»', () => {
       createdText: '22 августа 2026 г.',
       expires: '2026-08-27',
       amount: { amount: 24, currency: 'BYN', text: byn(24) },
-      // Unpaid past its day (the clock says 1 November): expired, in the chat's state word.
+      // Unpaid past its day (the clock says 1 November): overdue, and said so.
       status: 'expired',
-      statusText: 'ожидает оплаты',
+      statusText: 'срок оплаты истёк',
       domain: 'shop.com.by',
       orderNumber: expect.stringMatching(/^ЗК-\d{4}-001008$/),
       payments: [],
@@ -247,12 +247,22 @@ describe('a statement’s file, after the role is gone', () => {
 });
 
 describe('the home', () => {
-  it('tells what is owed: the unpaid invoices newest first and a total per currency', async () => {
+  it('tells what is owed: the unpaid invoices, overdue ones too, newest first and a total per currency', async () => {
     today = new Date('2026-11-01T09:00:00Z');
     const { status, json } = await call('api/home/owed', owner());
     expect(status).toBe(200);
-    expect((json.invoices as { id: number }[]).map((i) => i.id)).toEqual([5012, 5010, 5005]);
-    expect(json.totals).toEqual([{ amount: { amount: 372.1, currency: 'BYN', text: byn(372.1) }, count: 3 }]);
+    const owed = json.invoices as { id: number; status: string }[];
+    expect(owed.map((i) => [i.id, i.status])).toEqual([
+      [5012, 'unpaid'],
+      [5010, 'unpaid'],
+      [5005, 'unpaid'],
+      [5008, 'expired'],
+      [5002, 'expired'],
+    ]);
+    // 372.10 of the three payable, and the overdue 5008 (24.00) and 5002 (84.93).
+    expect(json.totals).toEqual([
+      { amount: { amount: 481.03, currency: 'BYN', text: byn(481.03) }, count: 5 },
+    ]);
   });
 
   it('lists the domains ending within 30 days, and those already ended, in the chat’s words', async () => {

@@ -53,11 +53,14 @@ describe('periodSpan', () => {
 });
 
 describe('filterInvoices', () => {
-  it('the chips keep their status, newest first', () => {
+  it('the chips keep their status (owed: unpaid and overdue), newest first', () => {
     expect(ids(filterInvoices(invoices, { filter: 'all', period: all, text: '' }, now))).toEqual([
       3, 2, 1, 5, 4,
     ]);
-    expect(ids(filterInvoices(invoices, { filter: 'unpaid', period: all, text: '' }, now))).toEqual([3, 5]);
+    // «К оплате»: everything still owed, the overdue included.
+    expect(ids(filterInvoices(invoices, { filter: 'unpaid', period: all, text: '' }, now))).toEqual([
+      3, 2, 5,
+    ]);
     expect(ids(filterInvoices(invoices, { filter: 'expired', period: all, text: '' }, now))).toEqual([2]);
     expect(ids(filterInvoices(invoices, { filter: 'paid', period: all, text: '' }, now))).toEqual([1]);
   });
