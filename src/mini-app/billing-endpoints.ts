@@ -11,28 +11,43 @@ import type { AnswerOf } from './contract.js';
 import { type CallOf, type EndpointCall, EndpointError } from './endpoint-types.js';
 import { currencyCodesOf, invoiceEntryOf, statementEntryOf } from './money-words.js';
 
-/** What the lists tell of each order: its domain (the cached domain order index) and its number. */
+/** What the lists tell of an order: its domain, its number, and what it is (its service's name). */
+type OrderFacts = InvoiceOrderFacts & { what?: string | undefined };
+
+/**
+ * What the lists tell of each order: its domain (the cached domain order index), its number, and
+ * what was ordered — the service's name, as the chat's /orders names it (the cached service list).
+ */
 function orderFactsOf(
   byOrderId: ReadonlyMap<number, string>,
-  orders: readonly { order_id: number; number: string }[] = [],
-): Map<number, InvoiceOrderFacts> {
-  const facts = new Map<number, InvoiceOrderFacts>();
+  orders: readonly { order_id: number; number: string; service_id?: string }[] = [],
+  serviceNames: ReadonlyMap<string, string> = new Map(),
+): Map<number, OrderFacts> {
+  const facts = new Map<number, OrderFacts>();
   for (const [orderId, ascii] of byOrderId) facts.set(orderId, { domain: toUnicodeDomain(ascii) });
-  for (const order of orders)
-    facts.set(order.order_id, { ...facts.get(order.order_id), number: order.number });
+  for (const order of orders) {
+    const what = order.service_id === undefined ? undefined : serviceNames.get(order.service_id);
+    facts.set(order.order_id, {
+      ...facts.get(order.order_id),
+      number: order.number,
+      ...(what === undefined ? {} : { what }),
+    });
+  }
   return facts;
 }
 
 /** Every invoice of the account, newest first, with its payments and its order's domain and number. */
 export async function invoicesOf(call: CallOf<'billing/invoices'>): Promise<AnswerOf<'billing/invoices'>> {
-  const [invoices, payments, codes, index, orders] = await Promise.all([
+  const [invoices, payments, codes, index, orders, services] = await Promise.all([
     call.api.listInvoices(),
     call.api.listPayments(),
     currencyCodesOf(call),
     call.api.domainOrderIndex(),
     call.api.listOrders(),
+    call.api.listServices(),
   ]);
-  const facts = orderFactsOf(index.byOrderId, orders);
+  const names = new Map(services.map((service) => [service.service_id, service.name] as const));
+  const facts = orderFactsOf(index.byOrderId, orders, names);
   const now = call.clock();
   return {
     invoices: searchInvoices(invoices, (invoice) => facts.get(invoice.order_id), '').map((invoice) =>

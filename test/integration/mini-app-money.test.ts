@@ -140,6 +140,8 @@ describe('«Счета»', () => {
       statusText: 'срок оплаты истёк',
       domain: 'shop.com.by',
       orderNumber: expect.stringMatching(/^ЗК-\d{4}-001008$/),
+      // What was ordered: the order's service, named as the chat's /orders names it.
+      what: 'Регистрация доменов',
       payments: [],
     });
     expect(invoices.find((i) => i.id === 5012)).toMatchObject({ status: 'unpaid' });
