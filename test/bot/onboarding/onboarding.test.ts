@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buttonData, lastText, texts, USER_ID } from '../../helpers/bot-harness.js';
+import { addressKey } from '../../helpers/key-fixtures.js';
 import { useBot, withBot } from '../../helpers/use-bot.js';
 
 const { h } = useBot({ per: 'story' });
@@ -125,18 +126,21 @@ describe('/lang, /logout, /cancel, unknown input', () => {
     expect(lastText(await h.send('/lang ru'))).toContain('по-русски');
   });
 
-  it('forgets everything after confirmation, and nothing without it', async () => {
+  it('forgets everything after confirmation, its robots’ keys too, and nothing without it', async () => {
     await h.connect();
+    const key = await h.robotKeys.create(addressKey(USER_ID, { name: 'Роутер офиса' }));
     await h.send('/lang en');
     const ask = await h.send('/logout');
     expect(lastText(await h.press(buttonData(ask, 'No')))).toContain('nothing was deleted');
     expect(await h.chatData.getToken(USER_ID)).toBe(h.sandbox.token);
+    expect((await h.robotKeys.list(USER_ID)).map((k) => k.id)).toEqual([key.key.id]);
     const again = await h.send('/logout');
     expect(lastText(await h.press(buttonData(again, 'Yes')))).toContain(
       'everything stored for this chat is gone',
     );
     expect(await h.chatData.getToken(USER_ID)).toBeUndefined();
     expect(await h.chatData.getLocale(USER_ID)).toBeUndefined();
+    expect(await h.robotKeys.list(USER_ID)).toEqual([]);
     expect(lastText(await h.send('/invoices'))).toContain('/token');
   });
 

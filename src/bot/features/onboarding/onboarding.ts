@@ -21,7 +21,7 @@ import {
 /** /start, /help, /token (and its scene), /logout, /lang, /cancel. */
 export function createOnboardingFeature(
   deps: TokenDeps & {
-    /** Counted in /logout's question when it removes one of several accounts. */
+    /** Counted in /logout's question when it removes one of several accounts; revoked when it forgets all. */
     robotKeys: RobotKeys;
     translations: Translations;
     defaultLocale: Locale;
@@ -101,6 +101,9 @@ export function createOnboardingFeature(
     // Every account of the chat goes (a group holds one).
     for (const account of await deps.chatData.listAccounts(ctx.chat.id))
       await deps.watches?.disconnect(ctx.chat.id, account.token);
+    // Its robots' keys too: a key of a forgotten chat would only be refused, yet it stays a secret
+    // kept for nobody (revoked as /keys' 🗑 revokes it).
+    for (const key of await deps.robotKeys.list(ctx.chat.id)) await deps.robotKeys.revoke(key.id);
     await deps.chatData.wipe(ctx.chat.id);
     // The session middleware writes the (now empty) session back after this handler.
     ctx.session = {};
