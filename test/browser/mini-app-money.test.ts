@@ -18,6 +18,7 @@ import {
   appPanel,
   hasChromium,
   openConnected,
+  playgroundState,
   type RunningPlayground,
 } from '../helpers/playground.js';
 
@@ -69,11 +70,6 @@ const STAND_IN = `<!doctype html>
 </script>
 </body></html>`;
 
-interface PlaygroundState {
-  botApi: { apiRoot: string; token: string };
-  sandbox: { unpaid: { id: number; number: string }[] };
-}
-
 describe.skipIf(!hasChromium)('the money screens’ Telegram side in the playground’s panel', () => {
   let playground: RunningPlayground;
   let browser: Browser;
@@ -83,13 +79,9 @@ describe.skipIf(!hasChromium)('the money screens’ Telegram side in the playgro
   const saw = (text: string | RegExp) =>
     app().getByRole('list', { name: 'Пришло' }).getByText(text).first().waitFor({ timeout: 10_000 });
 
-  async function playgroundState(): Promise<PlaygroundState> {
-    return (await (await fetch(`${playground.url}api/state`)).json()) as PlaygroundState;
-  }
-
   /** A Bot API call as the bot makes it, to the playground's local server. */
   async function botCall(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const { botApi } = await playgroundState();
+    const { botApi } = await playgroundState(playground);
     const response = await fetch(`${botApi.apiRoot}/bot${botApi.token}/${method}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -166,7 +158,7 @@ describe.skipIf(!hasChromium)('the money screens’ Telegram side in the playgro
   }, 60_000);
 
   it('shareMessage: the user’s chats to pick, the card posted there via @bot, and the bot settles it when paid', async () => {
-    const { sandbox } = await playgroundState();
+    const { sandbox } = await playgroundState(playground);
     const invoice = sandbox.unpaid[0];
     if (!invoice) throw new Error('the sandbox has no unpaid invoice');
     const prepared = await botCall('savePreparedInlineMessage', {

@@ -15,15 +15,12 @@ import {
   hasChromium,
   openConnected,
   partnerOn,
+  playgroundState,
   type RunningPlayground,
 } from '../helpers/playground.js';
 
 /** The home's first content after the menu button's tap, in ms (the issue's target). */
 const FIRST_CONTENT_MS = 1000;
-
-interface PlaygroundState {
-  sandbox: { unpaid: { id: number; number: string }[] };
-}
 
 describe.skipIf(!hasChromium)('the panel’s money in the playground', () => {
   let playground: RunningPlayground;
@@ -43,8 +40,7 @@ describe.skipIf(!hasChromium)('the panel’s money in the playground', () => {
 
   /** The sandbox's invoices waiting for payment, as the playground's page knows them. */
   async function unpaidInvoices(): Promise<{ id: number; number: string }[]> {
-    const state = (await (await fetch(`${playground.url}api/state`)).json()) as PlaygroundState;
-    return state.sandbox.unpaid;
+    return (await playgroundState(playground)).sandbox.unpaid;
   }
 
   it('the menu button opens the home: owed per currency, domains ending, latest changes, the ways in', async () => {

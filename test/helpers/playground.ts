@@ -124,6 +124,17 @@ export function partnerOn(page: Page) {
   };
 }
 
+/** What the playground's `/api/state` tells a test (the fields the stories read). */
+export interface PlaygroundState {
+  sandbox: PlaygroundSandbox & { unpaid: { id: number; number: string }[] };
+  botApi: { apiRoot: string; token: string };
+}
+
+/** The playground's state as its page reads it (`GET /api/state`). */
+export async function playgroundState(playground: { url: string }): Promise<PlaygroundState> {
+  return (await (await fetch(`${playground.url}api/state`)).json()) as PlaygroundState;
+}
+
 /** The sandbox as the playground's `/api/state` names it. */
 export interface PlaygroundSandbox {
   url: string;
@@ -143,9 +154,7 @@ export async function openConnected(
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
   await page.goto(playground.url);
   await page.locator('body[data-ready="true"]').waitFor();
-  const { sandbox } = (await (await fetch(`${playground.url}api/state`)).json()) as {
-    sandbox: PlaygroundSandbox;
-  };
+  const { sandbox } = await playgroundState(playground);
   const partner = partnerOn(page);
   await partner.send('/token');
   await partner.sees('Отправьте токен API партнёра одним сообщением');
